@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Known-answer vectors for "aes" and the AES modes, as hex strings copied
+ * from their sources (each set names its source). The self-test runs every
+ * driver of an algorithm against these before first use.
+ *
+ *  - FIPS-197 Appendix C.1-C.3: the single-block cipher.
+ *  - NIST SP 800-38A Appendix F: ECB (F.1), CBC (F.2), CFB128 (F.3.13-
+ *    F.3.18) and CTR (F.5) for AES-128/192/256. Encrypt and decrypt
+ *    examples share their data, so one vector covers both.
+ *  - IEEE 1619-2007 Annex B: XTS-AES vectors 1-4 (AES-128; 4 is a 512-byte
+ *    data unit), 10 and 11 (AES-256, 512 bytes) and 15-18 (ciphertext
+ *    stealing, 17-20 bytes). Key = Key1 || Key2; iv = the data unit
+ *    sequence number as 16 little-endian bytes.
+ *  - RFC 3962 Appendix B: AES-128 CBC with ciphertext stealing, IV 0; the
+ *    last two blocks swapped (CBC-CS3, as the kernel's cts(cbc(aes))).
+ */
+#include "crypto/aes/aes-internal.h"
+#include "crypto/internal/registry.h"
+
+/* SP 800-38A F.1-F.5: the same four plaintext blocks everywhere */
+#define SP800_38A_PTEXT                                                      \
+	"6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"   \
+	"30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710"
+
+/* IEEE 1619 vectors 4, 10, 11: bytes 00..ff, twice */
+#define XTS_PTEXT_256 \
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" \
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" \
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f" \
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f" \
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f" \
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" \
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf" \
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+#define XTS_PTEXT_512 XTS_PTEXT_256 XTS_PTEXT_256
+
+static const struct cipher_testvec aes_tv[] = {
+	/* C.1 AES-128 */
+	{
+		.key = "000102030405060708090a0b0c0d0e0f",
+		.iv = NULL,
+		.ptext = "00112233445566778899aabbccddeeff",
+		.ctext = "69c4e0d86a7b0430d8cdb78070b4c55a",
+	},
+	/* C.2 AES-192 */
+	{
+		.key = "000102030405060708090a0b0c0d0e0f1011121314151617",
+		.iv = NULL,
+		.ptext = "00112233445566778899aabbccddeeff",
+		.ctext = "dda97ca4864cdfe06eaf70a0ec0d7191",
+	},
+	/* C.3 AES-256 */
+	{
+		.key = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		.iv = NULL,
+		.ptext = "00112233445566778899aabbccddeeff",
+		.ctext = "8ea2b7ca516745bfeafc49904b496089",
+	},
+};
+
+static const struct cipher_testvec ecb_aes_tv[] = {
+	/* F.1.1/F.1.2 ECB-AES128 */
+	{
+		.key = "2b7e151628aed2a6abf7158809cf4f3c",
+		.iv = NULL,
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "3ad77bb40d7a3660a89ecaf32466ef97f5d3d58503b9699de785895a96fdbaaf"
+		  "43b1cd7f598ece23881b00e3ed0306887b0c785e27e8ad3f8223207104725dd4",
+	},
+	/* F.1.3/F.1.4 ECB-AES192 */
+	{
+		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+		.iv = NULL,
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "bd334f1d6e45f25ff712a214571fa5cc974104846d0ad3ad7734ecb3ecee4eef"
+		  "ef7afd2270e2e60adce0ba2face6444e9a4b41ba738d6c72fb16691603c18e0e",
+	},
+	/* F.1.5/F.1.6 ECB-AES256 */
+	{
+		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		.iv = NULL,
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "f3eed1bdb5d2a03c064b5a7e3db181f8591ccb10d410ed26dc5ba74a31362870"
+		  "b6ed21b99ca6f4f9f153e7b1beafed1d23304b7a39f9f3ff067d8d8f9e24ecc7",
+	},
+};
+
+static const struct cipher_testvec cbc_aes_tv[] = {
+	/* F.2.1/F.2.2 CBC-AES128 */
+	{
+		.key = "2b7e151628aed2a6abf7158809cf4f3c",
+		.iv = "000102030405060708090a0b0c0d0e0f",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2"
+		  "73bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7",
+	},
+	/* F.2.3/F.2.4 CBC-AES192 */
+	{
+		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+		.iv = "000102030405060708090a0b0c0d0e0f",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "4f021db243bc633d7178183a9fa071e8b4d9ada9ad7dedf4e5e738763f69145a"
+		  "571b242012fb7ae07fa9baac3df102e008b0e27988598881d920a9e64f5615cd",
+	},
+	/* F.2.5/F.2.6 CBC-AES256 */
+	{
+		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		.iv = "000102030405060708090a0b0c0d0e0f",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d"
+		  "39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b",
+	},
+};
+
+static const struct cipher_testvec cfb_aes_tv[] = {
+	/* F.3.13/F.3.14 CFB128-AES128 */
+	{
+		.key = "2b7e151628aed2a6abf7158809cf4f3c",
+		.iv = "000102030405060708090a0b0c0d0e0f",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "3b3fd92eb72dad20333449f8e83cfb4ac8a64537a0b3a93fcde3cdad9f1ce58b"
+		  "26751f67a3cbb140b1808cf187a4f4dfc04b05357c5d1c0eeac4c66f9ff7f2e6",
+	},
+	/* F.3.15/F.3.16 CFB128-AES192 */
+	{
+		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+		.iv = "000102030405060708090a0b0c0d0e0f",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "cdc80d6fddf18cab34c25909c99a417467ce7f7f81173621961a2b70171d3d7a"
+		  "2e1e8a1dd59b88b1c8e60fed1efac4c9c05f9f9ca9834fa042ae8fba584b09ff",
+	},
+	/* F.3.17/F.3.18 CFB128-AES256 */
+	{
+		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		.iv = "000102030405060708090a0b0c0d0e0f",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "dc7e84bfda79164b7ecd8486985d386039ffed143b28b1c832113c6331e5407b"
+		  "df10132415e54b92a13ed0a8267ae2f975a385741ab9cef82031623d55b1e471",
+	},
+};
+
+static const struct cipher_testvec ctr_aes_tv[] = {
+	/* F.5.1/F.5.2 CTR-AES128 */
+	{
+		.key = "2b7e151628aed2a6abf7158809cf4f3c",
+		.iv = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff"
+		  "5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee",
+	},
+	/* F.5.3/F.5.4 CTR-AES192 */
+	{
+		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+		.iv = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "1abc932417521ca24f2b0459fe7e6e0b090339ec0aa6faefd5ccc2c6f4ce8e94"
+		  "1e36b26bd1ebc670d1bd1d665620abf74f78a7f6d29809585a97daec58c6b050",
+	},
+	/* F.5.5/F.5.6 CTR-AES256 */
+	{
+		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		.iv = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+		.ptext = SP800_38A_PTEXT,
+		.ctext = "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"
+		  "2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6",
+	},
+};
+
+static const struct cipher_testvec xts_aes_tv[] = {
+	/* vector 1: XTS-AES-128, 32 bytes */
+	{
+		.key = "0000000000000000000000000000000000000000000000000000000000000000",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "0000000000000000000000000000000000000000000000000000000000000000",
+		.ctext = "917cf69ebd68b2ec9b9fe9a3eadda692cd43d2f59598ed858c02c2652fbf922e",
+	},
+	/* vector 2 */
+	{
+		.key = "1111111111111111111111111111111122222222222222222222222222222222",
+		.iv = "33333333330000000000000000000000",
+		.ptext = "4444444444444444444444444444444444444444444444444444444444444444",
+		.ctext = "c454185e6a16936e39334038acef838bfb186fff7480adc4289382ecd6d394f0",
+	},
+	/* vector 3 */
+	{
+		.key = "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f022222222222222222222222222222222",
+		.iv = "33333333330000000000000000000000",
+		.ptext = "4444444444444444444444444444444444444444444444444444444444444444",
+		.ctext = "af85336b597afc1a900b2eb21ec949d292df4c047e0b21532186a5971a227a89",
+	},
+	/* vector 4: XTS-AES-128, 512-byte data unit */
+	{
+		.key = "2718281828459045235360287471352631415926535897932384626433832795",
+		.iv = "00000000000000000000000000000000",
+		.ptext = XTS_PTEXT_512,
+		.ctext = "27a7479befa1d476489f308cd4cfa6e2a96e4bbe3208ff25287dd3819616e89c"
+		  "c78cf7f5e543445f8333d8fa7f56000005279fa5d8b5e4ad40e736ddb4d35412"
+		  "328063fd2aab53e5ea1e0a9f332500a5df9487d07a5c92cc512c8866c7e860ce"
+		  "93fdf166a24912b422976146ae20ce846bb7dc9ba94a767aaef20c0d61ad0265"
+		  "5ea92dc4c4e41a8952c651d33174be51a10c421110e6d81588ede82103a252d8"
+		  "a750e8768defffed9122810aaeb99f9172af82b604dc4b8e51bcb08235a6f434"
+		  "1332e4ca60482a4ba1a03b3e65008fc5da76b70bf1690db4eae29c5f1badd03c"
+		  "5ccf2a55d705ddcd86d449511ceb7ec30bf12b1fa35b913f9f747a8afd1b130e"
+		  "94bff94effd01a91735ca1726acd0b197c4e5b03393697e126826fb6bbde8ecc"
+		  "1e08298516e2c9ed03ff3c1b7860f6de76d4cecd94c8119855ef5297ca67e9f3"
+		  "e7ff72b1e99785ca0a7e7720c5b36dc6d72cac9574c8cbbc2f801e23e56fd344"
+		  "b07f22154beba0f08ce8891e643ed995c94d9a69c9f1b5f499027a78572aeebd"
+		  "74d20cc39881c213ee770b1010e4bea718846977ae119f7a023ab58cca0ad752"
+		  "afe656bb3c17256a9f6e9bf19fdd5a38fc82bbe872c5539edb609ef4f79c203e"
+		  "bb140f2e583cb2ad15b4aa5b655016a8449277dbd477ef2c8d6c017db738b18d"
+		  "eb4a427d1923ce3ff262735779a418f20a282df920147beabe421ee5319d0568",
+	},
+	/* vector 10: XTS-AES-256, 512-byte data unit */
+	{
+		.key = "2718281828459045235360287471352662497757247093699959574966967627"
+		  "3141592653589793238462643383279502884197169399375105820974944592",
+		.iv = "ff000000000000000000000000000000",
+		.ptext = XTS_PTEXT_512,
+		.ctext = "1c3b3a102f770386e4836c99e370cf9bea00803f5e482357a4ae12d414a3e63b"
+		  "5d31e276f8fe4a8d66b317f9ac683f44680a86ac35adfc3345befecb4bb188fd"
+		  "5776926c49a3095eb108fd1098baec70aaa66999a72a82f27d848b21d4a741b0"
+		  "c5cd4d5fff9dac89aeba122961d03a757123e9870f8acf1000020887891429ca"
+		  "2a3e7a7d7df7b10355165c8b9a6d0a7de8b062c4500dc4cd120c0f7418dae3d0"
+		  "b5781c34803fa75421c790dfe1de1834f280d7667b327f6c8cd7557e12ac3a0f"
+		  "93ec05c52e0493ef31a12d3d9260f79a289d6a379bc70c50841473d1a8cc81ec"
+		  "583e9645e07b8d9670655ba5bbcfecc6dc3966380ad8fecb17b6ba02469a020a"
+		  "84e18e8f84252070c13e9f1f289be54fbc481457778f616015e1327a02b140f1"
+		  "505eb309326d68378f8374595c849d84f4c333ec4423885143cb47bd71c5edae"
+		  "9be69a2ffeceb1bec9de244fbe15992b11b77c040f12bd8f6a975a44a0f90c29"
+		  "a9abc3d4d893927284c58754cce294529f8614dcd2aba991925fedc4ae74ffac"
+		  "6e333b93eb4aff0479da9a410e4450e0dd7ae4c6e2910900575da401fc07059f"
+		  "645e8b7e9bfdef33943054ff84011493c27b3429eaedb4ed5376441a77ed4385"
+		  "1ad77f16f541dfd269d50d6a5f14fb0aab1cbb4c1550be97f7ab4066193c4caa"
+		  "773dad38014bd2092fa755c824bb5e54c4f36ffda9fcea70b9c6e693e148c151",
+	},
+	/* vector 11: XTS-AES-256, 512-byte data unit */
+	{
+		.key = "2718281828459045235360287471352662497757247093699959574966967627"
+		  "3141592653589793238462643383279502884197169399375105820974944592",
+		.iv = "ffff0000000000000000000000000000",
+		.ptext = XTS_PTEXT_512,
+		.ctext = "77a31251618a15e6b92d1d66dffe7b50b50bad552305ba0217a610688eff7e11"
+		  "e1d0225438e093242d6db274fde801d4cae06f2092c728b2478559df58e837c2"
+		  "469ee4a4fa794e4bbc7f39bc026e3cb72c33b0888f25b4acf56a2a9804f1ce6d"
+		  "3d6e1dc6ca181d4b546179d55544aa7760c40d06741539c7e3cd9d2f6650b201"
+		  "3fd0eeb8c2b8e3d8d240ccae2d4c98320a7442e1c8d75a42d6e6cfa4c2eca179"
+		  "8d158c7aecdf82490f24bb9b38e108bcda12c3faf9a21141c3613b58367f922a"
+		  "aa26cd22f23d708dae699ad7cb40a8ad0b6e2784973dcb605684c08b8d6998c6"
+		  "9aac049921871ebb65301a4619ca80ecb485a31d744223ce8ddc2394828d6a80"
+		  "470c092f5ba413c3378fa6054255c6f9df4495862bbb3287681f931b687c888a"
+		  "bf844dfc8fc28331e579928cd12bd2390ae123cf03818d14dedde5c0c24c8ab0"
+		  "18bfca75ca096f2d531f3d1619e785f1ada437cab92e980558b3dce1474afb75"
+		  "bfedbf8ff54cb2618e0244c9ac0d3c66fb51598cd2db11f9be39791abe447c63"
+		  "094f7c453b7ff87cb5bb36b7c79efb0872d17058b83b15ab0866ad8a58656c5a"
+		  "7e20dbdf308b2461d97c0ec0024a2715055249cf3b478ddd4740de654f75ca68"
+		  "6e0d7345c69ed50cdc2a8b332b1f8824108ac937eb050585608ee734097fc090"
+		  "54fbff89eeaeea791f4a7ab1f9868294a4f9e27b42af8100cb9d59cef9645803",
+	},
+	/* vector 15: ciphertext stealing, 17 bytes */
+	{
+		.key = "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0",
+		.iv = "9a785634120000000000000000000000",
+		.ptext = "000102030405060708090a0b0c0d0e0f10",
+		.ctext = "6c1625db4671522d3d7599601de7ca09ed",
+	},
+	/* vector 16: ciphertext stealing, 18 bytes */
+	{
+		.key = "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0",
+		.iv = "9a785634120000000000000000000000",
+		.ptext = "000102030405060708090a0b0c0d0e0f1011",
+		.ctext = "d069444b7a7e0cab09e24447d24deb1fedbf",
+	},
+	/* vector 17: ciphertext stealing, 19 bytes */
+	{
+		.key = "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0",
+		.iv = "9a785634120000000000000000000000",
+		.ptext = "000102030405060708090a0b0c0d0e0f101112",
+		.ctext = "e5df1351c0544ba1350b3363cd8ef4beedbf9d",
+	},
+	/* vector 18: ciphertext stealing, 20 bytes */
+	{
+		.key = "fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0bfbebdbcbbbab9b8b7b6b5b4b3b2b1b0",
+		.iv = "9a785634120000000000000000000000",
+		.ptext = "000102030405060708090a0b0c0d0e0f10111213",
+		.ctext = "9d84c813f719aa2c7be3f66171c7c5c2edbf9dac",
+	},
+};
+
+static const struct cipher_testvec cts_cbc_aes_tv[] = {
+	/* 17 bytes */
+	{
+		.key = "636869636b656e207465726979616b69",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "4920776f756c64206c696b652074686520",
+		.ctext = "c6353568f2bf8cb4d8a580362da7ff7f97",
+	},
+	/* 31 bytes */
+	{
+		.key = "636869636b656e207465726979616b69",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "4920776f756c64206c696b65207468652047656e6572616c20476175277320",
+		.ctext = "fc00783e0efdb2c1d445d4c8eff7ed2297687268d6ecccc0c07b25e25ecfe5",
+	},
+	/* 32 bytes */
+	{
+		.key = "636869636b656e207465726979616b69",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "4920776f756c64206c696b65207468652047656e6572616c2047617527732043",
+		.ctext = "39312523a78662d5be7fcbcc98ebf5a897687268d6ecccc0c07b25e25ecfe584",
+	},
+	/* 47 bytes */
+	{
+		.key = "636869636b656e207465726979616b69",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "4920776f756c64206c696b65207468652047656e6572616c2047617527732043"
+		  "6869636b656e2c20706c656173652c",
+		.ctext = "97687268d6ecccc0c07b25e25ecfe584b3fffd940c16a18c1b5549d2f838029e"
+		  "39312523a78662d5be7fcbcc98ebf5",
+	},
+	/* 48 bytes */
+	{
+		.key = "636869636b656e207465726979616b69",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "4920776f756c64206c696b65207468652047656e6572616c2047617527732043"
+		  "6869636b656e2c20706c656173652c20",
+		.ctext = "97687268d6ecccc0c07b25e25ecfe5849dad8bbb96c4cdc03bc103e1a194bbd8"
+		  "39312523a78662d5be7fcbcc98ebf5a8",
+	},
+	/* 64 bytes */
+	{
+		.key = "636869636b656e207465726979616b69",
+		.iv = "00000000000000000000000000000000",
+		.ptext = "4920776f756c64206c696b65207468652047656e6572616c2047617527732043"
+		  "6869636b656e2c20706c656173652c20616e6420776f6e746f6e20736f75702e",
+		.ctext = "97687268d6ecccc0c07b25e25ecfe58439312523a78662d5be7fcbcc98ebf5a8"
+		  "4807efe836ee89a526730dbc2f7bc8409dad8bbb96c4cdc03bc103e1a194bbd8",
+	},
+};
+
+static const struct crypto_testvecs aes_testvecs[] = {
+	{
+		.alg_name = "aes",
+		.source = "FIPS-197 Appendix C.1-C.3",
+		.count = ARRAY_SIZE(aes_tv),
+		.cipher = aes_tv,
+	},
+	{
+		.alg_name = "ecb(aes)",
+		.source = "NIST SP 800-38A Appendix F.1",
+		.count = ARRAY_SIZE(ecb_aes_tv),
+		.cipher = ecb_aes_tv,
+	},
+	{
+		.alg_name = "cbc(aes)",
+		.source = "NIST SP 800-38A Appendix F.2",
+		.count = ARRAY_SIZE(cbc_aes_tv),
+		.cipher = cbc_aes_tv,
+	},
+	{
+		.alg_name = "cfb(aes)",
+		.source = "NIST SP 800-38A Appendix F.3.13-F.3.18 (CFB128)",
+		.count = ARRAY_SIZE(cfb_aes_tv),
+		.cipher = cfb_aes_tv,
+	},
+	{
+		.alg_name = "ctr(aes)",
+		.source = "NIST SP 800-38A Appendix F.5",
+		.count = ARRAY_SIZE(ctr_aes_tv),
+		.cipher = ctr_aes_tv,
+	},
+	{
+		.alg_name = "xts(aes)",
+		.source = "IEEE 1619-2007 Annex B, XTS-AES vectors 1-4, 10, 11, 15-18",
+		.count = ARRAY_SIZE(xts_aes_tv),
+		.cipher = xts_aes_tv,
+	},
+	{
+		.alg_name = "cts(cbc(aes))",
+		.source = "RFC 3962 Appendix B (AES-128, IV 0; CBC-CS3)",
+		.count = ARRAY_SIZE(cts_cbc_aes_tv),
+		.cipher = cts_cbc_aes_tv,
+	},
+};
+
+/* see aes-internal.h */
+int aes_register_testvecs(struct crypto_registry *reg)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(aes_testvecs); i++) {
+		int err = crypto_register_testvecs(reg, &aes_testvecs[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}

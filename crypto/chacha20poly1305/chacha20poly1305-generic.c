@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AEAD_CHACHA20_POLY1305 (RFC 8439, section 2.8) over the ChaCha20 and
+ * Poly1305 cores: "rfc7539-chacha20-poly1305-generic".
+ *
+ * One-time Poly1305 key = first 32 bytes of ChaCha20 block 0; the data is
+ * ChaCha20 from block 1; the tag is Poly1305 over aad | pad16 | ciphertext
+ * | pad16 | le64(aadlen) | le64(len). Decryption computes and compares
+ * the tag (in constant time) over the ciphertext before producing any
+ * plaintext; on a mismatch dst is zeroed and -EBADMSG returned.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/chacha20poly1305/chacha20.h"
+#include "crypto/chacha20poly1305/chacha20poly1305.h"
+#include "crypto/chacha20poly1305/poly1305.h"
+#include "crypto/internal/alg.h"
+#include "crypto/internal/ct.h"
+#include "crypto/internal/registry.h"
+#include "crypto/internal/util.h"
+
+#define AEAD_TAG_SIZE 16
+/* P_MAX of RFC 8439 2.8: 2^32 - 1 blocks, the 32-bit counter starts at 1 */
+#define AEAD_MAX_BLOCKS 0xffffffffu
+
+static const uint8_t zero_pad[POLY1305_BLOCK_SIZE];
+
+static int aead_setkey(void *ctx, const uint8_t *key, size_t keylen)
+{
+	if (keylen != CHACHA20_KEY_SIZE)
+		return -EINVAL;
+	chacha20_setkey(ctx, key);
+	return 0;
+}
+
+/*
+ * Set state to the data keystream (block 1) for nonce, and start mac with
+ * the one-time key from block 0, already fed with aad and its padding.
+ */
+static void aead_start(const struct chacha20_key *key, const uint8_t *nonce,
+		       const uint8_t *aad, size_t aadlen, size_t len,
+		       uint32_t state[CHACHA20_STATE_WORDS],
+		       struct poly1305_ctx *mac)
+{
+	uint8_t iv[CHACHA20_IV_SIZE];
+	uint8_t block0[CHACHA20_BLOCK_SIZE];
+
+	/*
+	 * A longer message would reuse keystream when the counter wraps.
+	 * Written on the index of the last block so that it is no
+	 * always-false comparison where size_t is 32 bits.
+	 */
+	if (len && (len - 1) / CHACHA20_BLOCK_SIZE >= AEAD_MAX_BLOCKS) {
+		fprintf(stderr, "rfc7539(chacha20,poly1305): message of %zu bytes "
+			"exceeds the RFC 8439 limit\n", len);
+		abort();
+	}
+	memset(iv, 0, 4);
+	memcpy(iv + 4, nonce, CHACHA20_NONCE_SIZE);
+	chacha20_init_state(state, key, iv);
+	chacha20_block(state, block0);
+	state[12] = 1;
+
+	poly1305_init(mac, block0);
+	explicit_bzero(block0, sizeof(block0));
+	poly1305_update(mac, aad, aadlen);
+	poly1305_update(mac, zero_pad, (0 - aadlen) % POLY1305_BLOCK_SIZE);
+}
+
+static void aead_finish(struct poly1305_ctx *mac, size_t aadlen, size_t len,
+			uint8_t tag[AEAD_TAG_SIZE])
+{
+	uint8_t lengths[16];
+
+	poly1305_update(mac, zero_pad, (0 - len) % POLY1305_BLOCK_SIZE);
+	store_le64(lengths, aadlen);
+	store_le64(lengths + 8, len);
+	poly1305_update(mac, lengths, sizeof(lengths));
+	poly1305_final(mac, tag);
+}
+
+static void aead_encrypt(const void *ctx, const uint8_t *nonce,
+			 const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			 const uint8_t *src, size_t len, uint8_t *tag)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+	struct poly1305_ctx mac;
+
+	aead_start(ctx, nonce, aad, aadlen, len, state, &mac);
+	chacha20_crypt(state, dst, src, len);
+	poly1305_update(&mac, dst, len);
+	aead_finish(&mac, aadlen, len, tag);
+	explicit_bzero(state, sizeof(state));
+}
+
+static int aead_decrypt(const void *ctx, const uint8_t *nonce,
+			const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			const uint8_t *src, size_t len, const uint8_t *tag)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+	struct poly1305_ctx mac;
+	uint8_t expected[AEAD_TAG_SIZE];
+	uint32_t ok;
+
+	aead_start(ctx, nonce, aad, aadlen, len, state, &mac);
+	poly1305_update(&mac, src, len);
+	aead_finish(&mac, aadlen, len, expected);
+	ok = ct_memeq(expected, tag, AEAD_TAG_SIZE);
+	explicit_bzero(expected, sizeof(expected));
+	/* the outcome is public; only its computation must be constant time */
+	if (!ok) {
+		explicit_bzero(state, sizeof(state));
+		memset(dst, 0, len);
+		return -EBADMSG;
+	}
+	chacha20_crypt(state, dst, src, len);
+	explicit_bzero(state, sizeof(state));
+	return 0;
+}
+
+static const struct aead_alg chacha20poly1305_generic_alg = {
+	.keysize = CHACHA20_KEY_SIZE,
+	.noncesize = CHACHA20_NONCE_SIZE,
+	.tagsize = AEAD_TAG_SIZE,
+	.ctxsize = sizeof(struct chacha20_key),
+	.setkey = aead_setkey,
+	.encrypt = aead_encrypt,
+	.decrypt = aead_decrypt,
+};
+
+static const struct crypto_driver chacha20poly1305_generic_driver = {
+	.alg_name = "rfc7539(chacha20,poly1305)",
+	.driver_name = "rfc7539-chacha20-poly1305-generic",
+	.priority = 100,
+	.flags = CRYPTO_F_CONST_TIME,
+	.type = CRYPTO_TYPE_AEAD,
+	.u.aead = &chacha20poly1305_generic_alg,
+};
+
+static const struct aead_testvec chacha20poly1305_rfc8439_tv[] = {
+	{ /* RFC 8439 2.8.2: "sunscreen", sender id 7 */
+		.key = "808182838485868788898a8b8c8d8e8f"
+		       "909192939495969798999a9b9c9d9e9f",
+		.nonce = "070000004041424344454647",
+		.aad = "50515253c0c1c2c3c4c5c6c7",
+		.ptext = "4c616469657320616e642047656e746c"
+			 "656d656e206f662074686520636c6173"
+			 "73206f66202739393a20496620492063"
+			 "6f756c64206f6666657220796f75206f"
+			 "6e6c79206f6e652074697020666f7220"
+			 "746865206675747572652c2073756e73"
+			 "637265656e20776f756c642062652069"
+			 "742e",
+		.ctext = "d31a8d34648e60db7b86afbc53ef7ec2"
+			 "a4aded51296e08fea9e2b5a736ee62d6"
+			 "3dbea45e8ca9671282fafb69da92728b"
+			 "1a71de0a9e060b2905d6a5b67ecd3b36"
+			 "92ddbd7f2d778b8c9803aee328091b58"
+			 "fab324e4fad675945585808b4831d7bc"
+			 "3ff4def08e4b7a9de576d26586cec64b"
+			 "6116",
+		.tag = "1ae10b594f09e26a7e902ecbd0600691",
+	},
+	{ /* RFC 8439 A.5: the decryption example, 265 bytes */
+		.key = "1c9240a5eb55d38af333888604f6b5f0"
+		       "473917c1402b80099dca5cbc207075c0",
+		.nonce = "000000000102030405060708",
+		.aad = "f33388860000000000004e91",
+		.ptext = "496e7465726e65742d44726166747320"
+			 "61726520647261667420646f63756d65"
+			 "6e74732076616c696420666f72206120"
+			 "6d6178696d756d206f6620736978206d"
+			 "6f6e74687320616e64206d6179206265"
+			 "20757064617465642c207265706c6163"
+			 "65642c206f72206f62736f6c65746564"
+			 "206279206f7468657220646f63756d65"
+			 "6e747320617420616e792074696d652e"
+			 "20497420697320696e617070726f7072"
+			 "6961746520746f2075736520496e7465"
+			 "726e65742d4472616674732061732072"
+			 "65666572656e6365206d617465726961"
+			 "6c206f7220746f206369746520746865"
+			 "6d206f74686572207468616e20617320"
+			 "2fe2809c776f726b20696e2070726f67"
+			 "726573732e2fe2809d",
+		.ctext = "64a0861575861af460f062c79be643bd"
+			 "5e805cfd345cf389f108670ac76c8cb2"
+			 "4c6cfc18755d43eea09ee94e382d26b0"
+			 "bdb7b73c321b0100d4f03b7f355894cf"
+			 "332f830e710b97ce98c8a84abd0b9481"
+			 "14ad176e008d33bd60f982b1ff37c855"
+			 "9797a06ef4f0ef61c186324e2b350638"
+			 "3606907b6a7c02b0f9f6157b53c867e4"
+			 "b9166c767b804d46a59b5216cde7a4e9"
+			 "9040c5a40433225ee282a1b0a06c523e"
+			 "af4534d7f83fa1155b0047718cbc546a"
+			 "0d072b04b3564eea1b422273f548271a"
+			 "0bb2316053fa76991955ebd63159434e"
+			 "cebb4e466dae5a1073a6727627097a10"
+			 "49e617d91d361094fa68f0ff77987130"
+			 "305beaba2eda04df997b714d6c6f2c29"
+			 "a6ad5cb4022b02709b",
+		.tag = "eead9d67890cbb22392336fea1851f38",
+	},
+};
+
+static const struct crypto_testvecs chacha20poly1305_testvecs = {
+	.alg_name = "rfc7539(chacha20,poly1305)",
+	.source = "RFC 8439 section 2.8.2 and appendix A.5",
+	.count = ARRAY_SIZE(chacha20poly1305_rfc8439_tv),
+	.aead = chacha20poly1305_rfc8439_tv,
+};
+
+int chacha20poly1305_generic_register(struct crypto_registry *reg)
+{
+	int err = chacha20_generic_register(reg);
+
+	if (err)
+		return err;
+	err = crypto_register_driver(reg, &chacha20poly1305_generic_driver);
+	if (err)
+		return err;
+	return crypto_register_testvecs(reg, &chacha20poly1305_testvecs);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Poly1305 one-time authenticator (RFC 8439, section 2.5).
+ *
+ * Split as in the kernel's lib/crypto: the buffering and the final "+ s"
+ * live here (poly1305-generic.c); the arithmetic on whole 16-byte blocks
+ * lives behind struct poly1305_core_ops, so a SIMD core can replace it
+ * (poly1305_init_ops) without touching the AEAD. The generic core uses
+ * 44-bit limbs with 128-bit products where the compiler has unsigned
+ * __int128, else 26-bit limbs with 64-bit products; both are constant
+ * time (no branch or index on the key, the message or the accumulator).
+ */
+#ifndef CLOAKFS_CRYPTO_POLY1305_H
+#define CLOAKFS_CRYPTO_POLY1305_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define POLY1305_KEY_SIZE 32
+#define POLY1305_BLOCK_SIZE 16
+#define POLY1305_TAG_SIZE 16
+
+/* A block function's accumulator and key, in its own limb layout. */
+union poly1305_core_state {
+	uint64_t l44[8];  /* generic, 44-bit limbs: h[3], r[3], 20 * r[1..2] */
+	uint32_t l26[14]; /* generic, 26-bit limbs: h[5], r[5], 5 * r[1..4] */
+	uint64_t simd[32]; /* room for a SIMD core's powers of r */
+};
+
+/*
+ * A block function, on its own member of the core state union.
+ *  setkey: clamp r (16 bytes, little-endian) and zero the accumulator;
+ *  blocks: for each of nblocks 16-byte blocks, h = (h + block +
+ *          padbit * 2^128) * r mod 2^130 - 5 (padbit 1 for message
+ *          blocks; 0 for a final short block already padded with 0x01 and
+ *          zeros);
+ *  emit:   out = h fully reduced mod 2^130 - 5, low 128 bits, little-endian.
+ */
+struct poly1305_core_ops {
+	void (*setkey)(union poly1305_core_state *core, const uint8_t r[16]);
+	void (*blocks)(union poly1305_core_state *core, const uint8_t *src,
+		       size_t nblocks, uint32_t padbit);
+	void (*emit)(const union poly1305_core_state *core, uint8_t out[16]);
+};
+
+extern const struct poly1305_core_ops poly1305_generic_core;
+
+struct poly1305_ctx {
+	_Alignas(16) union poly1305_core_state core;
+	const struct poly1305_core_ops *ops;
+	uint8_t s[16];
+	uint8_t buf[POLY1305_BLOCK_SIZE];
+	size_t buflen;
+};
+
+/* key = r || s, 32 bytes; the generic core */
+void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE]);
+/* the same with another block function */
+void poly1305_init_ops(struct poly1305_ctx *ctx,
+		       const uint8_t key[POLY1305_KEY_SIZE],
+		       const struct poly1305_core_ops *ops);
+void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *data, size_t len);
+/* writes the tag and wipes ctx */
+void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE]);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every driver's registration, in order: generic C drivers first (SIMD
+ * drivers are template instances over them), then the SIMD glue, which
+ * registers nothing when the build or the CPU lacks its features.
+ */
+#include "crypto/internal/core.h"
+
+#include "crypto/aes/aes-generic.h"
+#include "crypto/chacha20poly1305/chacha20poly1305.h"
+#include "crypto/sha512/sha512.h"
+#include "crypto/sm4/sm4-generic.h"
+#include "crypto/speck/speck-generic.h"
+
+static int (*const registrars[])(struct crypto_registry *) = {
+	aes_generic_register,
+	chacha20poly1305_generic_register,
+	sha512_generic_register,
+	sm4_generic_register,
+	speck_generic_register,
+};
+
+int crypto_register_all(struct crypto_registry *reg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(registrars); i++) {
+		int err = registrars[i](reg);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}

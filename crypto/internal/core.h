@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Registry internals shared by registry.c, crypto.c, testmgr.c, policy.c
+ * and the templates. Not for use outside crypto/.
+ */
+#ifndef CLOAKFS_CRYPTO_INTERNAL_CORE_H
+#define CLOAKFS_CRYPTO_INTERNAL_CORE_H
+
+#include <stddef.h>
+
+#include "crypto/crypto.h"
+#include "crypto/internal/registry.h"
+
+#define CRYPTO_CTX_ALIGN 64
+
+/* the single process-wide registry (filled once by crypto_init) */
+struct crypto_registry *crypto_registry_get(void);
+unsigned int registry_count(void);
+struct crypto_driver *registry_driver(unsigned int i);
+struct crypto_driver *registry_find_driver(const char *driver_name);
+
+/* drivers.c: every glue's *_register, generic first, then templates */
+int crypto_register_all(struct crypto_registry *reg);
+/* registry.c: hmac over every hash driver; mode instances over ciphers */
+int crypto_instantiate_templates(struct crypto_registry *reg);
+
+/* testmgr.c: run the known-answer tests; sets drv->selftest and reason */
+void crypto_selftest_run(struct crypto_driver *drv);
+
+/* templates/: fill an skcipher_alg for mode over a cipher child */
+int xts_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+int ecb_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+int cbc_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+int cfb_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+int ctr_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+int cts_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+
+/* templates/hmac.c: the HMAC instance over drv->child (a hash driver) */
+size_t hmac_ctxsize(const struct crypto_driver *drv);
+int hmac_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
+void hmac_init(struct crypto_tfm *tfm);
+void hmac_update(struct crypto_tfm *tfm, const uint8_t *data, size_t len);
+void hmac_final(struct crypto_tfm *tfm, uint8_t *out);
+
+/* round up to the context alignment */
+static inline size_t ctx_align(size_t n)
+{
+	return (n + CRYPTO_CTX_ALIGN - 1) & ~(size_t)(CRYPTO_CTX_ALIGN - 1);
+}
+
+/* policy.c */
+struct crypto_policy {
+	int allow_variable_time;
+	int generic_only;
+	uint64_t cpu_mask;
+	unsigned int npins, ndisable, nprio;
+	char *pins[32];
+	char *disable[32]; /* fnmatch patterns */
+	struct {
+		char *pattern;
+		int priority;
+	} prio[32];
+};
+/* read config files and $CLOAKFS_CRYPTO; err gets "file:line: what" */
+int policy_load(struct crypto_policy *p, char *err, size_t errlen);
+/* apply to the registered drivers (disable flags, priorities) */
+int policy_apply(const struct crypto_policy *p, char *err, size_t errlen);
+const struct crypto_policy *policy_get(void);
+/* load the policy into the global one and detect the CPU under its mask */
+int policy_init_global(char *err, size_t errlen);
+
+#endif

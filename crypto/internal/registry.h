@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The driver registry (internal). Each glue file exposes
+ *     int <x>_register(struct crypto_registry *reg);
+ * which returns 0 when its CPU features are missing (it then registers
+ * nothing, or registers drivers that --list shows as missing a feature) and
+ * -errno on a real failure. Generic drivers always register.
+ *
+ * Names: alg_name is what callers ask for ("xts(aes)"); driver_name is
+ * unique ("xts-aes-vaes-avx2", "aes-generic", "xts-aes-generic" for the
+ * template instance over "aes-generic").
+ */
+#ifndef CLOAKFS_CRYPTO_INTERNAL_REGISTRY_H
+#define CLOAKFS_CRYPTO_INTERNAL_REGISTRY_H
+
+#include <stdint.h>
+
+#include "crypto/internal/alg.h"
+#include "crypto/cpu.h"
+
+enum crypto_type {
+	CRYPTO_TYPE_CIPHER = 1, /* single block: "aes", "speck128" */
+	CRYPTO_TYPE_SKCIPHER,   /* modes and stream ciphers */
+	CRYPTO_TYPE_HASH,       /* "sha512" and "hmac(sha512)" */
+	CRYPTO_TYPE_AEAD,
+};
+
+/* driver flags */
+#define CRYPTO_F_CONST_TIME 0x1u /* no secret-dependent branches or indexes */
+
+enum crypto_selftest {
+	CRYPTO_SELFTEST_UNTESTED = 0,
+	CRYPTO_SELFTEST_PASSED,
+	CRYPTO_SELFTEST_FAILED,
+};
+
+struct crypto_driver {
+	const char *alg_name;
+	const char *driver_name;
+	int priority;
+	uint64_t features; /* CPU_FEAT_* bits all required */
+	unsigned int flags;
+	enum crypto_type type;
+	union {
+		const struct cipher_alg *cipher;
+		const struct skcipher_alg *skcipher;
+		const struct hash_alg *hash;
+		const struct aead_alg *aead;
+	} u;
+	/* template instances: the child driver and the SIMD hooks */
+	const struct crypto_driver *child;
+	const struct crypto_bulk_ops *bulk;
+	/* HMAC instances: the hash driver; skcipher/hash ctx layout info */
+	size_t ctxsize;
+	/* owned by the registry */
+	enum crypto_selftest selftest;
+	char selftest_reason[96];
+	int disabled;  /* by policy */
+};
+
+struct crypto_registry;
+
+/*
+ * Register a driver described by *drv (copied). Returns 0, -EEXIST for a
+ * duplicate driver_name, -ENOSPC when the table is full.
+ */
+int crypto_register_driver(struct crypto_registry *reg,
+			   const struct crypto_driver *drv);
+
+/*
+ * Register an instance of a mode template ("xts", "ecb", "cbc", "cfb",
+ * "ctr", "cts" = CBC with ciphertext stealing) over the cipher driver named
+ * child_driver. driver_name NULL means "<mode>-<child_driver>" and the
+ * child's priority, features and flags. bulk may be NULL.
+ */
+struct crypto_mode_instance {
+	const char *mode;
+	const char *child_driver;
+	const char *driver_name;
+	int priority;
+	uint64_t features;
+	unsigned int flags;
+	const struct crypto_bulk_ops *bulk;
+};
+int crypto_register_mode(struct crypto_registry *reg,
+			 const struct crypto_mode_instance *inst);
+
+/* ---------------------------------------------------------------------
+ * Known-answer vectors, kernel testmgr style, as hex strings copied from
+ * their sources. Each algorithm folder registers its own with
+ * crypto_register_testvecs() from its *_register(); the self-test looks
+ * them up by alg_name. A driver with no vectors fails its self-test.
+ */
+struct cipher_testvec {
+	const char *key;
+	const char *iv;    /* NULL when the alg takes no IV */
+	const char *ptext;
+	const char *ctext;
+};
+
+struct hash_testvec {
+	const char *key;   /* hmac only, else NULL */
+	const char *msg;   /* hex */
+	unsigned long repeat; /* msg repeated this many times (0 = once) */
+	const char *digest;
+};
+
+struct aead_testvec {
+	const char *key;
+	const char *nonce;
+	const char *aad;
+	const char *ptext;
+	const char *ctext; /* without the tag */
+	const char *tag;
+};
+
+struct crypto_testvecs {
+	const char *alg_name;
+	const char *source; /* where the vectors come from */
+	unsigned int count;
+	const struct cipher_testvec *cipher; /* CIPHER and SKCIPHER */
+	const struct hash_testvec *hash;
+	const struct aead_testvec *aead;
+};
+
+int crypto_register_testvecs(struct crypto_registry *reg,
+			     const struct crypto_testvecs *tv);
+
+/* all registered vector sets for an algorithm (several sources may add) */
+unsigned int crypto_find_testvecs(const char *alg_name,
+				  const struct crypto_testvecs **out,
+				  unsigned int max);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

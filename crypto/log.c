@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#include "crypto/log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void (*log_sink)(enum log_level, const char *);
+static int level_set;
+static enum log_level min_level = LOG_WARN;
+
+void log_set_sink(void (*sink)(enum log_level, const char *msg))
+{
+	log_sink = sink;
+}
+
+void log_set_level(enum log_level level)
+{
+	min_level = level;
+	level_set = 1;
+}
+
+static enum log_level level_from_env(void)
+{
+	const char *e = getenv("CLOAKFS_LOG");
+
+	if (!e)
+		return LOG_WARN;
+	if (!strcmp(e, "debug"))
+		return LOG_DEBUG;
+	if (!strcmp(e, "info"))
+		return LOG_INFO;
+	if (!strcmp(e, "error"))
+		return LOG_ERROR;
+	return LOG_WARN;
+}
+
+void log_msg(enum log_level level, const char *fmt, ...)
+{
+	static const char *const names[] = { "debug", "info", "warning", "error" };
+	const char *fatal = getenv("CLOAKFS_LOG_WARN_FATAL");
+	char msg[1024];
+	va_list ap;
+
+	if (!level_set) {
+		min_level = level_from_env();
+		level_set = 1;
+	}
+	if (level < min_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (log_sink)
+		log_sink(level, msg);
+	else
+		fprintf(stderr, "cloakfs: %s: %s\n", names[level], msg);
+	if (level >= LOG_WARN && fatal && !strcmp(fatal, "1"))
+		abort();
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The driver table. Filled once by crypto_init() (crypto.c) under a
+ * pthread_once, read-only afterwards except for each driver's self-test
+ * state, which crypto.c guards with a mutex.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "crypto/internal/core.h"
+#include "crypto/log.h"
+
+#define MAX_DRIVERS 512
+#define MAX_TESTVECS 128
+
+/* storage for drivers the registry builds itself (template instances) */
+struct instance {
+	struct skcipher_alg alg;
+	char alg_name[48];
+	char driver_name[64];
+};
+
+struct crypto_registry {
+	unsigned int count;
+	struct crypto_driver drivers[MAX_DRIVERS];
+	unsigned int ntv;
+	const struct crypto_testvecs *tv[MAX_TESTVECS];
+};
+
+static struct crypto_registry registry;
+static struct instance instances[MAX_DRIVERS];
+static unsigned int ninstances;
+
+struct crypto_registry *crypto_registry_get(void)
+{
+	return &registry;
+}
+
+unsigned int registry_count(void)
+{
+	return registry.count;
+}
+
+struct crypto_driver *registry_driver(unsigned int i)
+{
+	return i < registry.count ? &registry.drivers[i] : NULL;
+}
+
+struct crypto_driver *registry_find_driver(const char *driver_name)
+{
+	for (unsigned int i = 0; i < registry.count; i++)
+		if (!strcmp(registry.drivers[i].driver_name, driver_name))
+			return &registry.drivers[i];
+	return NULL;
+}
+
+static int check_driver(const struct crypto_driver *drv)
+{
+	if (!drv->alg_name || !drv->driver_name || !drv->type)
+		return -EINVAL;
+	switch (drv->type) {
+	case CRYPTO_TYPE_CIPHER:
+		return drv->u.cipher ? 0 : -EINVAL;
+	case CRYPTO_TYPE_SKCIPHER:
+		return drv->u.skcipher ? 0 : -EINVAL;
+	case CRYPTO_TYPE_HASH:
+		return drv->u.hash || drv->child ? 0 : -EINVAL;
+	case CRYPTO_TYPE_AEAD:
+		return drv->u.aead ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+int crypto_register_driver(struct crypto_registry *reg,
+			   const struct crypto_driver *drv)
+{
+	struct crypto_driver *d;
+	int err = check_driver(drv);
+
+	if (err) {
+		log_error("crypto: driver %s: incomplete description",
+			  drv->driver_name ? drv->driver_name : "(unnamed)");
+		return err;
+	}
+	for (unsigned int i = 0; i < reg->count; i++)
+		if (!strcmp(reg->drivers[i].driver_name, drv->driver_name))
+			return -EEXIST;
+	if (reg->count >= MAX_DRIVERS)
+		return -ENOSPC;
+	d = &reg->drivers[reg->count++];
+	*d = *drv;
+	d->selftest = CRYPTO_SELFTEST_UNTESTED;
+	d->selftest_reason[0] = '\0';
+	d->disabled = 0;
+	switch (d->type) {
+	case CRYPTO_TYPE_CIPHER:
+		d->ctxsize = d->u.cipher->ctxsize;
+		break;
+	case CRYPTO_TYPE_SKCIPHER:
+		d->ctxsize = d->u.skcipher->ctxsize;
+		break;
+	case CRYPTO_TYPE_HASH:
+		d->ctxsize = d->u.hash ? d->u.hash->statesize : hmac_ctxsize(d);
+		break;
+	case CRYPTO_TYPE_AEAD:
+		d->ctxsize = d->u.aead->ctxsize;
+		break;
+	}
+	return 0;
+}
+
+static const struct {
+	const char *mode;
+	const char *alg_fmt; /* printf format over the child's alg name */
+	int (*init)(struct skcipher_alg *, const struct crypto_driver *);
+} modes[] = {
+	{ "cbc", "cbc(%s)", cbc_template_init },
+	{ "cfb", "cfb(%s)", cfb_template_init },
+	{ "ctr", "ctr(%s)", ctr_template_init },
+	{ "cts", "cts(cbc(%s))", cts_template_init },
+	{ "ecb", "ecb(%s)", ecb_template_init },
+	{ "xts", "xts(%s)", xts_template_init },
+};
+
+int crypto_register_mode(struct crypto_registry *reg,
+			 const struct crypto_mode_instance *mi)
+{
+	const struct crypto_driver *child = NULL;
+	struct crypto_driver drv;
+	struct instance *in;
+	int err;
+
+	for (unsigned int i = 0; i < reg->count; i++)
+		if (!strcmp(reg->drivers[i].driver_name, mi->child_driver))
+			child = &reg->drivers[i];
+	if (!child || child->type != CRYPTO_TYPE_CIPHER) {
+		log_error("crypto: mode %s: no cipher driver %s", mi->mode,
+			  mi->child_driver);
+		return -ENOENT;
+	}
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		if (strcmp(modes[m].mode, mi->mode))
+			continue;
+		if (ninstances >= MAX_DRIVERS)
+			return -ENOSPC;
+		in = &instances[ninstances];
+		memset(in, 0, sizeof(*in));
+		err = modes[m].init(&in->alg, child);
+		if (err)
+			return err;
+		snprintf(in->alg_name, sizeof(in->alg_name), modes[m].alg_fmt,
+			 child->alg_name);
+		if (mi->driver_name)
+			snprintf(in->driver_name, sizeof(in->driver_name), "%s",
+				 mi->driver_name);
+		else
+			snprintf(in->driver_name, sizeof(in->driver_name), "%s-%s",
+				 mi->mode, child->driver_name);
+		memset(&drv, 0, sizeof(drv));
+		drv.alg_name = in->alg_name;
+		drv.driver_name = in->driver_name;
+		drv.priority = mi->driver_name ? mi->priority : child->priority;
+		drv.features = child->features | mi->features;
+		/* an instance is only as constant-time as its child and core */
+		drv.flags = mi->driver_name ? (mi->flags & child->flags) : child->flags;
+		drv.type = CRYPTO_TYPE_SKCIPHER;
+		drv.u.skcipher = &in->alg;
+		drv.child = child;
+		drv.bulk = mi->bulk;
+		err = crypto_register_driver(reg, &drv);
+		if (!err)
+			ninstances++;
+		return err;
+	}
+	return -ENOENT;
+}
+
+int crypto_instantiate_templates(struct crypto_registry *reg)
+{
+	unsigned int n = reg->count;
+	int err;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct crypto_driver *d = &reg->drivers[i];
+
+		if (d->type == CRYPTO_TYPE_CIPHER) {
+			for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+				struct crypto_mode_instance mi = {
+					.mode = modes[m].mode,
+					.child_driver = d->driver_name,
+				};
+
+				err = crypto_register_mode(reg, &mi);
+				if (err && err != -EEXIST)
+					return err;
+			}
+		} else if (d->type == CRYPTO_TYPE_HASH && d->u.hash) {
+			struct crypto_driver h;
+
+			if (ninstances >= MAX_DRIVERS)
+				return -ENOSPC;
+			struct instance *in = &instances[ninstances];
+
+			memset(in, 0, sizeof(*in));
+			snprintf(in->alg_name, sizeof(in->alg_name), "hmac(%s)",
+				 d->alg_name);
+			snprintf(in->driver_name, sizeof(in->driver_name),
+				 "hmac-%s", d->driver_name);
+			memset(&h, 0, sizeof(h));
+			h.alg_name = in->alg_name;
+			h.driver_name = in->driver_name;
+			h.priority = d->priority;
+			h.features = d->features;
+			h.flags = d->flags;
+			h.type = CRYPTO_TYPE_HASH;
+			h.child = d;
+			err = crypto_register_driver(reg, &h);
+			if (err && err != -EEXIST)
+				return err;
+			if (!err)
+				ninstances++;
+		}
+	}
+	return 0;
+}
+
+int crypto_register_testvecs(struct crypto_registry *reg,
+			     const struct crypto_testvecs *tv)
+{
+	if (!tv || !tv->alg_name || !tv->count)
+		return -EINVAL;
+	if (reg->ntv >= MAX_TESTVECS)
+		return -ENOSPC;
+	reg->tv[reg->ntv++] = tv;
+	return 0;
+}
+
+unsigned int crypto_find_testvecs(const char *alg_name,
+				  const struct crypto_testvecs **out,
+				  unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < registry.ntv && n < max; i++)
+		if (!strcmp(registry.tv[i]->alg_name, alg_name))
+			out[n++] = registry.tv[i];
+	return n;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared pieces of the mode templates. A template instance's driver has
+ * drv->child (the block cipher driver) and maybe drv->bulk (a SIMD core
+ * that takes whole chunks); the C code here does everything else.
+ */
+#ifndef CLOAKFS_CRYPTO_TEMPLATES_TEMPLATE_H
+#define CLOAKFS_CRYPTO_TEMPLATES_TEMPLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/internal/core.h"
+
+/* bytes per C batch: enough blocks for bitsliced children, fits in L1 */
+#define TMPL_BATCH 1024
+
+static inline const struct cipher_alg *tmpl_cipher(const struct crypto_tfm *tfm)
+{
+	return tfm->drv->child->u.cipher;
+}
+
+/* bytes a bulk hook may take of len, 0 if it does not apply */
+static inline size_t tmpl_bulk_len(const struct crypto_bulk_ops *bulk,
+				   const void *hook, size_t len)
+{
+	if (!bulk || !hook || len < bulk->min_bytes || len < bulk->chunk)
+		return 0;
+	return len - len % bulk->chunk;
+}
+
+/* nblocks independent blocks through the child, batched when it can */
+static inline void tmpl_blocks(const struct cipher_alg *c, const void *ctx,
+			       int enc, uint8_t *dst, const uint8_t *src,
+			       size_t nblocks)
+{
+	void (*many)(const void *, uint8_t *, const uint8_t *, size_t) =
+		enc ? c->encrypt_blocks : c->decrypt_blocks;
+	void (*one)(const void *, uint8_t *, const uint8_t *) =
+		enc ? c->encrypt : c->decrypt;
+
+	if (many) {
+		many(ctx, dst, src, nblocks);
+		return;
+	}
+	for (size_t i = 0; i < nblocks; i++)
+		one(ctx, dst + i * c->blocksize, src + i * c->blocksize);
+}
+
+/* copy the child's key sizes, each scaled (XTS takes two keys) */
+static inline void tmpl_keysizes(unsigned char *out, const struct cipher_alg *c,
+				 unsigned int mul)
+{
+	for (int i = 0; i < CRYPTO_MAX_KEYSIZES; i++)
+		out[i] = (unsigned char)(c->keysizes[i] * mul);
+}
+
+/* setkey for templates with one child key at the start of ctx */
+int tmpl_setkey_single(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
+
+/* CBC encryption of whole blocks, iv updated; shared by cbc and cts */
+void tmpl_cbc_encrypt_blocks(const struct crypto_tfm *tfm, uint8_t *iv,
+			     uint8_t *dst, const uint8_t *src, size_t len);
+void tmpl_cbc_decrypt_blocks(const struct crypto_tfm *tfm, uint8_t *iv,
+			     uint8_t *dst, const uint8_t *src, size_t len);
+
+#endif

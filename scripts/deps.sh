@@ -1,0 +1,20 @@
+#!/bin/bash
+# Install the Debian packages cloakfs needs to build and test, only those
+# missing. Sourced by test.sh and demo.sh; run as root or with sudo.
+cloakfs_install_deps() {
+	local pkgs=(gcc libc6-dev meson ninja-build pkg-config libconfig-dev
+		libsodium-dev libfuse3-dev fuse3 libssl-dev libgcrypt20-dev
+		xxd python3 "$@")
+	local missing=() p
+	for p in "${pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "installing: ${missing[*]}"
+	local sudo=""
+	[ "$(id -u)" -ne 0 ] && sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq || return 1
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || return 1
+}

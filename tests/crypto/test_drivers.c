@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every driver of every length-preserving algorithm against the reference
+ * driver of the same algorithm (its "-generic" instance), each forced by
+ * name: every length to 1 KiB, random lengths to 64 KiB, random keys and
+ * IVs, in place and out of place, unaligned buffers, and messages split
+ * into random pieces with the chaining value (XTS tweak, CBC/CFB IV, CTR
+ * counter) carried across. A driver this CPU supports that is not
+ * exercised is a failure. $TEST_SEED reproduces a run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/crypto.h"
+#include "testutil.h"
+
+#define MAXLEN 65536
+#define MAX_DRIVERS 32
+
+static const char *const algs[] = {
+	"cbc(aes)", "cbc(sm4)", "cbc(speck128)", "cbc(speck64)",
+	"cfb(aes)", "cfb(sm4)", "chacha20", "ctr(aes)", "ctr(sm4)",
+	"ctr(speck128)", "cts(cbc(aes))", "cts(cbc(sm4))", "cts(cbc(speck128))",
+	"ecb(aes)", "ecb(sm4)", "ecb(speck128)", "ecb(speck64)",
+	"xts(aes)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
+};
+
+static uint8_t *src, *ref, *out, *key;
+
+static int is_xts(struct crypto_tfm *t)
+{
+	return !strncmp(crypto_tfm_alg_name(t), "xts(", 4);
+}
+
+/* smallest unit a split piece must be a multiple of */
+static size_t piece_unit(struct crypto_tfm *t)
+{
+	const char *a = crypto_tfm_alg_name(t);
+
+	if (!strcmp(a, "chacha20"))
+		return 64;
+	if (!strncmp(a, "cts(", 4))
+		return 0; /* no chaining across pieces */
+	return crypto_ivsize(t) ? crypto_ivsize(t) : crypto_blocksize(t);
+}
+
+static int valid_len(struct crypto_tfm *t, size_t len)
+{
+	unsigned int bs = crypto_blocksize(t);
+
+	if (len < crypto_min_len(t))
+		return 0;
+	return is_xts(t) || bs <= 1 || len % bs == 0;
+}
+
+static int crypt(struct crypto_tfm *t, int enc, const uint8_t *iv0,
+		 uint8_t *d, const uint8_t *s, size_t len)
+{
+	uint8_t iv[32];
+
+	memcpy(iv, iv0, sizeof(iv));
+	return enc ? crypto_encrypt(t, iv, d, s, len) : crypto_decrypt(t, iv, d, s, len);
+}
+
+/* one message in random pieces, chaining carried; compare with ref */
+static void check_split(struct crypto_tfm *t, int enc, const uint8_t *iv0,
+			size_t len)
+{
+	size_t unit = piece_unit(t), off = 0;
+	uint8_t iv[32];
+
+	if (!unit || (is_xts(t) && len % crypto_blocksize(t)))
+		return;
+	memcpy(iv, iv0, sizeof(iv));
+	if (is_xts(t))
+		CHECK(crypto_xts_tweak(t, iv0, iv) == 0, "xts tweak");
+	while (off < len) {
+		size_t n = (test_rand_below(len / unit + 1) + 1) * unit;
+
+		if (n > len - off)
+			n = len - off;
+		if (is_xts(t))
+			CHECK(crypto_xts_crypt(t, enc, iv, out + off, src + off, n) == 0,
+			      "xts piece");
+		else if (enc)
+			CHECK(crypto_encrypt(t, iv, out + off, src + off, n) == 0, "piece");
+		else
+			CHECK(crypto_decrypt(t, iv, out + off, src + off, n) == 0, "piece");
+		off += n;
+	}
+	CHECK(!memcmp(out, ref, len), "%s %s: split message of %zu bytes differs",
+	      crypto_tfm_driver_name(t), enc ? "enc" : "dec", len);
+}
+
+static void check_len(struct crypto_tfm *t, struct crypto_tfm *rt, int enc,
+		      size_t len, int split)
+{
+	uint8_t iv[32];
+	size_t a = test_rand_below(16), b = test_rand_below(16);
+
+	test_random_bytes(iv, sizeof(iv));
+	test_random_bytes(src, len);
+	CHECK(crypt(rt, enc, iv, ref, src, len) == 0, "reference failed");
+	/* out of place, unaligned */
+	memcpy(src + MAXLEN + 64 + a, src, len);
+	CHECK(crypt(t, enc, iv, out + b, src + MAXLEN + 64 + a, len) == 0,
+	      "%s failed at %zu", crypto_tfm_driver_name(t), len);
+	CHECK(!memcmp(out + b, ref, len), "%s %s: %zu bytes (src+%zu dst+%zu) differ",
+	      crypto_tfm_driver_name(t), enc ? "enc" : "dec", len, a, b);
+	/* in place */
+	memcpy(out + a, src, len);
+	CHECK(crypt(t, enc, iv, out + a, out + a, len) == 0, "in place failed");
+	CHECK(!memcmp(out + a, ref, len), "%s %s: in place %zu bytes differ",
+	      crypto_tfm_driver_name(t), enc ? "enc" : "dec", len);
+	/* round trip */
+	CHECK(crypt(t, !enc, iv, out, ref, len) == 0 && !memcmp(out, src, len),
+	      "%s: round trip of %zu bytes", crypto_tfm_driver_name(t), len);
+	if (split)
+		check_split(t, enc, iv, len);
+}
+
+static void test_alg(const char *alg, unsigned int *exercised)
+{
+	const char *names[MAX_DRIVERS];
+	unsigned int n = test_drivers_for(alg, names, MAX_DRIVERS);
+	char refname[96];
+	struct crypto_tfm *rt;
+	int err;
+
+	snprintf(refname, sizeof(refname), "%s", crypto_best_driver(alg) ?
+		 crypto_best_driver(alg) : "");
+	/* the reference is the plain C instance over the generic cipher */
+	for (unsigned int i = 0; i < n; i++)
+		if (strstr(names[i], "-generic") && !strchr(names[i], '(') &&
+		    strlen(names[i]) < sizeof(refname))
+			snprintf(refname, sizeof(refname), "%s", names[i]);
+	rt = crypto_alloc(NULL, refname, &err);
+	CHECK(rt != NULL, "%s: reference driver '%s' unavailable", alg, refname);
+	if (!rt)
+		return;
+	for (unsigned int d = 0; d < n; d++) {
+		struct crypto_tfm *t = crypto_alloc(NULL, names[d], &err);
+		const unsigned char *ks;
+		unsigned int nks = 0;
+
+		CHECK(t != NULL, "%s: alloc failed (%d)", names[d], err);
+		if (!t)
+			continue;
+		ks = crypto_keysizes(t);
+		while (nks < 4 && ks[nks])
+			nks++;
+		for (unsigned int k = 0; k < nks; k++) {
+			size_t klen = ks[k];
+			unsigned int step = strstr(names[d], "generic") && nks > 1 &&
+					    k + 1 < nks ? 7 : 1;
+
+			test_random_bytes(key, klen);
+			CHECK(crypto_setkey(t, key, klen) == 0, "%s setkey %zu",
+			      names[d], klen);
+			CHECK(crypto_setkey(rt, key, klen) == 0, "%s setkey %zu",
+			      refname, klen);
+			/* every length to 1 KiB (sparser for smaller keys) */
+			for (size_t len = 0; len <= 1024; len += step)
+				for (int enc = 0; enc < 2; enc++)
+					if (valid_len(t, len))
+						check_len(t, rt, enc, len, len % 61 == 0);
+			for (int r = 0; r < (k + 1 == nks ? 24 : 4); r++) {
+				size_t len = 1025 + test_rand_below(MAXLEN - 1025);
+
+				if (!valid_len(t, len))
+					len -= len % crypto_blocksize(t);
+				for (int enc = 0; enc < 2; enc++)
+					check_len(t, rt, enc, len, 1);
+			}
+			CHECK(crypto_setkey(t, key, klen + 1) != 0,
+			      "%s accepted a %zu-byte key", names[d], klen + 1);
+		}
+		crypto_free(t);
+		printf("  %-28s %-32s ok\n", alg, names[d]);
+		(*exercised)++;
+	}
+	crypto_free(rt);
+}
+
+int main(void)
+{
+	unsigned int exercised = 0, supported = 0, n;
+	struct crypto_driver_info info;
+
+	test_seed();
+	CHECK(crypto_init() == 0, "crypto_init: %s", crypto_init_error());
+	src = malloc(2 * MAXLEN + 128);
+	ref = malloc(MAXLEN + 64);
+	out = malloc(MAXLEN + 64);
+	key = malloc(128);
+	if (!src || !ref || !out || !key)
+		return 1;
+	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
+		test_alg(algs[i], &exercised);
+	/* every driver of these algorithms that this CPU runs was exercised */
+	n = crypto_driver_count();
+	for (unsigned int i = 0; i < n; i++) {
+		crypto_driver_info(i, &info);
+		for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); a++)
+			if (!strcmp(info.alg_name, algs[a]) && info.available &&
+			    !info.disabled)
+				supported++;
+	}
+	CHECK(exercised == supported, "exercised %u of %u supported drivers",
+	      exercised, supported);
+	printf("%u drivers exercised\n", exercised);
+	free(src);
+	free(ref);
+	free(out);
+	free(key);
+	return test_finish("test_drivers");
+}

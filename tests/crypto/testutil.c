@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/crypto.h"
+#include "crypto/hex.h"
+
+unsigned long test_checks, test_failures;
+
+size_t hex_decode(const char *hex, uint8_t *out, size_t max)
+{
+	long n = hex ? hex_decode_str(hex, out, max, NULL) : 0;
+
+	return n < 0 ? (size_t)-1 : (size_t)n;
+}
+
+void hex_dump(const char *label, const uint8_t *p, size_t len)
+{
+	fprintf(stderr, "  %s (%zu):", label, len);
+	for (size_t i = 0; i < len && i < 64; i++)
+		fprintf(stderr, "%02x", p[i]);
+	fprintf(stderr, "%s\n", len > 64 ? "..." : "");
+}
+
+static uint64_t rng_s[4];
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void test_seed(void)
+{
+	const char *env = getenv("TEST_SEED");
+	uint64_t seed = env ? strtoull(env, NULL, 0) : 0x636c6f616b6673ull;
+
+	fprintf(stderr, "TEST_SEED=%llu\n", (unsigned long long)seed);
+	for (int i = 0; i < 4; i++)
+		rng_s[i] = splitmix(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t test_rand(void)
+{
+	uint64_t r = rotl(rng_s[1] * 5, 7) * 9, t = rng_s[1] << 17;
+
+	rng_s[2] ^= rng_s[0];
+	rng_s[3] ^= rng_s[1];
+	rng_s[1] ^= rng_s[2];
+	rng_s[0] ^= rng_s[3];
+	rng_s[2] ^= t;
+	rng_s[3] = rotl(rng_s[3], 45);
+	return r;
+}
+
+uint64_t test_rand_below(uint64_t n)
+{
+	return test_rand() % n;
+}
+
+void test_random_bytes(void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		uint64_t r = test_rand();
+		size_t n = len < 8 ? len : 8;
+
+		memcpy(p, &r, n);
+		p += n;
+		len -= n;
+	}
+}
+
+unsigned int test_drivers_for(const char *alg, const char **names,
+			      unsigned int max)
+{
+	unsigned int n = 0, count = crypto_driver_count();
+	struct crypto_driver_info info;
+
+	for (unsigned int i = 0; i < count; i++) {
+		if (crypto_driver_info(i, &info) || strcmp(info.alg_name, alg))
+			continue;
+		if (!info.available) {
+			fprintf(stderr, "skip %s: CPU lacks %s\n",
+				info.driver_name, info.missing);
+			continue;
+		}
+		if (info.disabled) {
+			fprintf(stderr, "skip %s: disabled by policy\n",
+				info.driver_name);
+			continue;
+		}
+		if (n < max)
+			names[n] = info.driver_name;
+		n++;
+	}
+	return n < max ? n : max;
+}
+
+int test_finish(const char *name)
+{
+	printf("%s: %lu checks, %lu failed\n", name, test_checks, test_failures);
+	return test_failures ? 1 : 0;
+}

@@ -1,0 +1,137 @@
+#!/bin/bash
+# cloakfs-enc command line and crypto policy: known answers through the
+# CLI, every error class with one clear line and a non-zero exit, and
+# the policy sources (CLOAKFS_CRYPTO, config file) pinning, disabling and
+# allowing drivers. Usage: test_enc.sh PATH-TO-cloakfs-enc
+set -u
+enc=${1:?usage: test_enc.sh cloakfs-enc}
+checks=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CLOAKFS_CRYPTO_CONFIG=""   # ignore the machine's config files
+unset CLOAKFS_CRYPTO
+
+ok() { # ok DESCRIPTION COMMAND...: command must succeed
+	local what=$1; shift
+	checks=$((checks + 1))
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		failed=$((failed + 1)); echo "FAIL: $what (exit $rc)"; cat "$tmp/err"
+	fi
+}
+fails() { # fails DESCRIPTION PATTERN COMMAND...: non-zero exit, one stderr line matching
+	local what=$1 pat=$2; shift 2
+	checks=$((checks + 1))
+	if "$@" >"$tmp/out" 2>"$tmp/err"; then
+		failed=$((failed + 1)); echo "FAIL: $what: succeeded"; return
+	fi
+	if [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qE -- "$pat" "$tmp/err"; then
+		failed=$((failed + 1)); echo "FAIL: $what: stderr was:"; cat "$tmp/err"
+	fi
+}
+same() { # same DESCRIPTION EXPECTED-HEX: compare $tmp/out
+	checks=$((checks + 1))
+	local got; got=$(od -An -tx1 -v "$tmp/out" | tr -d ' \n')
+	if [ "$got" != "$2" ]; then
+		failed=$((failed + 1)); echo "FAIL: $1: got $got want $2"
+	fi
+}
+hex2bin() { echo -n "$1" | xxd -r -p; }
+
+# --help, --list
+ok "--help" "$enc" --help
+ok "--list" "$enc" --list
+checks=$((checks + 1))
+if ! grep -qE '^xts\(speck128\) xts-speck128-generic 100 ct selftest=passed$' "$tmp/out"; then
+	failed=$((failed + 1)); echo "FAIL: --list lacks the xts-speck128-generic line"
+fi
+checks=$((checks + 1))
+if awk 'NF < 5 || $3 !~ /^-?[0-9]+$/ || ($4 != "ct" && $4 != "variable-time") { bad=1 } END { exit !bad }' "$tmp/out"; then
+	failed=$((failed + 1)); echo "FAIL: --list line not ALG DRIVER PRIORITY flags"
+fi
+
+# known answers through the CLI: FIPS-197 C.3 and IEEE 1619 vector 10's key
+hex2bin 00112233445566778899aabbccddeeff >"$tmp/pt"
+ok "aes-256 ecb" "$enc" --alg 'ecb(aes)' --key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f --encrypt <"$tmp/pt"
+same "FIPS-197 C.3" 8ea2b7ca516745bfeafc49904b496089
+# SHA-512("abc"), FIPS 180-4 example
+printf abc >"$tmp/abc"
+ok "sha512" "$enc" --alg sha512 <"$tmp/abc"
+same "sha512(abc)" ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f
+# round trips of every mode with odd lengths
+head -c 1000 /dev/urandom >"$tmp/rand"
+for spec in 'xts(aes):64:16' 'xts(speck128):64:16' 'xts(speck64):32:8' 'xts(sm4):32:16' \
+	    'ctr(aes):32:16' 'cfb(sm4):16:16' 'cts(cbc(aes)):16:16' 'chacha20:32:16'; do
+	alg=${spec%%:*}; rest=${spec#*:}; klen=${rest%%:*}; ivlen=${rest#*:}
+	key=$(head -c "$klen" /dev/urandom | xxd -p | tr -d '\n')
+	iv=$(head -c "$ivlen" /dev/urandom | xxd -p | tr -d '\n')
+	ok "$alg encrypt" "$enc" --alg "$alg" --key "$key" --iv "$iv" --encrypt <"$tmp/rand"
+	mv "$tmp/out" "$tmp/ct"
+	ok "$alg decrypt" "$enc" --alg "$alg" --key "$key" --iv "$iv" --decrypt <"$tmp/ct"
+	checks=$((checks + 1))
+	cmp -s "$tmp/out" "$tmp/rand" || { failed=$((failed + 1)); echo "FAIL: $alg round trip"; }
+done
+# AEAD: ciphertext || tag, a flipped tag fails with no output
+k=$(printf '%064d' 0); n=000000000000000000000001
+ok "aead encrypt" "$enc" --alg 'rfc7539(chacha20,poly1305)' --key "$k" --iv "$n" --aad 0102 --encrypt <"$tmp/rand"
+mv "$tmp/out" "$tmp/sealed"
+checks=$((checks + 1))
+[ "$(stat -c %s "$tmp/sealed")" = 1016 ] || { failed=$((failed + 1)); echo "FAIL: aead output not len+16"; }
+ok "aead decrypt" "$enc" --alg 'rfc7539(chacha20,poly1305)' --key "$k" --iv "$n" --aad 0102 --decrypt <"$tmp/sealed"
+cmp -s "$tmp/out" "$tmp/rand" || { failed=$((failed + 1)); echo "FAIL: aead round trip"; }
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[-1]^=1; open(sys.argv[2],"wb").write(b)' "$tmp/sealed" "$tmp/forged"
+fails "forged tag" "authentication failed" "$enc" --alg 'rfc7539(chacha20,poly1305)' --key "$k" --iv "$n" --aad 0102 --decrypt <"$tmp/forged"
+checks=$((checks + 1))
+[ -s "$tmp/out" ] && { failed=$((failed + 1)); echo "FAIL: forged tag produced output"; }
+
+# errors: one line each, non-zero
+k64=$(printf '%0128d' 0); iv16=$(printf '%032d' 0)
+fails "unknown alg" "unknown algorithm 'xts\(nope\)'" "$enc" --alg 'xts(nope)' --key 00 --encrypt </dev/null
+fails "unknown driver" "unknown driver 'nope-driver'" "$enc" --alg 'xts(aes)' --driver nope-driver --key "$k64" --iv "$iv16" --encrypt </dev/null
+fails "driver of another alg" "implements" "$enc" --alg 'xts(aes)' --driver xts-sm4-generic --key "$k64" --iv "$iv16" --encrypt </dev/null
+fails "bad key length" "key is 3 bytes; valid: 32, 48, 64 bytes" "$enc" --alg 'xts(aes)' --key 000000 --iv "$iv16" --encrypt </dev/null
+fails "bad iv length" "must be 16 bytes" "$enc" --alg 'xts(aes)' --key "$k64" --iv 00 --encrypt </dev/null
+fails "bad hex" "not a hex string" "$enc" --alg 'xts(aes)' --key "zz$k64" --iv "$iv16" --encrypt </dev/null
+fails "odd hex" "odd number" "$enc" --alg 'xts(aes)' --key 0 --iv "$iv16" --encrypt </dev/null
+printf 'short' >"$tmp/short"
+fails "xts short input" "needs at least 16" "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" --encrypt <"$tmp/short"
+fails "cbc partial block" "multiple of the 16-byte block" "$enc" --alg 'cbc(aes)' --key "${k64:0:64}" --iv "$iv16" --encrypt <"$tmp/short"
+fails "no direction" "--encrypt or --decrypt is required" "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" </dev/null
+fails "bad option" "unknown option '--bogus'" "$enc" --bogus
+# policy: variable-time drivers are never picked unless allowed
+"$enc" --list >"$tmp/list"
+checks=$((checks + 1))
+if ! CLOAKFS_CRYPTO=pin:xts-aes-table "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" --encrypt <"$tmp/rand" >"$tmp/a" 2>"$tmp/err"; then
+	failed=$((failed + 1)); echo "FAIL: pin of variable-time driver"; cat "$tmp/err"
+fi
+ok "default xts(aes)" "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" --encrypt <"$tmp/rand"
+checks=$((checks + 1)); cmp -s "$tmp/out" "$tmp/a" || { failed=$((failed + 1)); echo "FAIL: table and ct drivers disagree"; }
+fails "disabled driver forced" "disabled by the crypto policy" env CLOAKFS_CRYPTO=disable:xts-aes-generic "$enc" --driver xts-aes-generic --key "$k64" --iv "$iv16" --encrypt </dev/null
+fails "all disabled" "no usable driver" env CLOAKFS_CRYPTO='disable:xts-aes-*' "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" --encrypt </dev/null
+fails "bad env item" "CLOAKFS_CRYPTO: unknown item 'bogus'" env CLOAKFS_CRYPTO=bogus "$enc" --list
+fails "bad nocpu" "unknown CPU feature" env CLOAKFS_CRYPTO=nocpu:warp9 "$enc" --list
+fails "pin unknown" "pin: unknown driver 'nope'" env CLOAKFS_CRYPTO=pin:nope "$enc" --list
+# config file: syntax error and unknown setting name the file and line
+printf 'allow_variable_time = true;\npin = [ "xts-aes-table" \n' >"$tmp/bad.conf"
+fails "config syntax" "bad.conf:[0-9]+: " env CLOAKFS_CRYPTO_CONFIG="$tmp/bad.conf" "$enc" --list
+printf 'allow_variable_time = true;\n\nfrobnicate = 1;\n' >"$tmp/bad2.conf"
+fails "config unknown" "bad2.conf:3: unknown setting 'frobnicate'" env CLOAKFS_CRYPTO_CONFIG="$tmp/bad2.conf" "$enc" --list
+printf 'generic_only = "yes";\n' >"$tmp/bad3.conf"
+fails "config type" "bad3.conf:1: 'generic_only' must be true or false" env CLOAKFS_CRYPTO_CONFIG="$tmp/bad3.conf" "$enc" --list
+# a good config: allow variable time -> the table driver (higher priority) wins
+printf 'allow_variable_time = true;\ndisable = [ "ecb-sm4-table" ];\npriority = ( { driver = "ecb-aes-table"; priority = 150; } );\n' >"$tmp/good.conf"
+ok "config allow vt" env CLOAKFS_CRYPTO_CONFIG="$tmp/good.conf" "$enc" --list
+checks=$((checks + 1))
+grep -q '^ecb(aes) ecb-aes-table 150 variable-time' "$tmp/out" || { failed=$((failed + 1)); echo "FAIL: priority override not shown"; }
+checks=$((checks + 1))
+grep -q '^ecb(sm4) ecb-sm4-table .* disabled' "$tmp/out" || { failed=$((failed + 1)); echo "FAIL: disable not shown"; }
+# generic-only disables everything that needs a CPU feature
+ok "generic-only" env CLOAKFS_CRYPTO=generic-only "$enc" --list
+checks=$((checks + 1))
+if grep -v ' disabled' "$tmp/out" | awk '{print $2}' | grep -Eq -- '-(avx|aesni|vaes|gfni|neon|ce)'; then
+	failed=$((failed + 1)); echo "FAIL: generic-only left a SIMD driver enabled"
+fi
+
+echo "test_enc: $checks checks, $failed failed"
+[ "$failed" -eq 0 ]

@@ -22,6 +22,13 @@
 
 struct crypto_driver;
 
+enum crypto_type {
+	CRYPTO_TYPE_CIPHER = 1, /* single block: "aes", "speck128" */
+	CRYPTO_TYPE_SKCIPHER,   /* modes and stream ciphers */
+	CRYPTO_TYPE_HASH,       /* "sha512" and "hmac(sha512)" */
+	CRYPTO_TYPE_AEAD,
+};
+
 struct crypto_tfm {
 	const struct crypto_driver *drv;
 	void *ctx;      /* driver context, 64-byte aligned */
@@ -109,7 +116,7 @@ struct crypto_driver_info {
 	int disabled;      /* by policy */
 	const char *selftest; /* "passed", "failed", "untested" */
 	const char *selftest_reason;
-	int type;          /* CRYPTO_TYPE_* of registry.h */
+	enum crypto_type type;
 	const char *child_driver; /* template instances, else NULL */
 };
 /* number of drivers; fills *info for index i < count */

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "crypto/crypto.h"
-#include "crypto/internal/registry.h" /* enum crypto_type, for info.type */
 #include "tools/cycles.h"
+#include "tools/cli.h"
 #include "tools/exitcodes.h"
 
 #ifndef CLOAKFS_VERSION
@@ -271,9 +271,9 @@ static void parse_options(int argc, char **argv, struct options *opt)
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (opt->nsizes == 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(default_sizes); i++)
+		for (size_t i = 0; i < (sizeof(default_sizes) / sizeof(default_sizes[0])); i++)
 			opt->sizes[i] = default_sizes[i];
-		opt->nsizes = ARRAY_SIZE(default_sizes);
+		opt->nsizes = (sizeof(default_sizes) / sizeof(default_sizes[0]));
 	}
 }
 
@@ -467,7 +467,7 @@ static int choose_key(struct bench_driver *bd, unsigned int want,
 		unsigned int pick = 0;
 		size_t off = 0;
 
-		for (unsigned int i = 0; i < CRYPTO_MAX_KEYSIZES && sizes[i]; i++) {
+		for (unsigned int i = 0; i < 4 && sizes[i]; i++) {
 			if (!want || sizes[i] == want)
 				pick = sizes[i];
 			off += (size_t)snprintf(why + off, off < whylen ? whylen - off : 0,
@@ -869,23 +869,6 @@ static void print_footer(const struct options *opt)
 
 /* ---- main ----------------------------------------------------------------- */
 
-static int list_drivers(void)
-{
-	unsigned int count = crypto_driver_count();
-	char line[512];
-
-	for (unsigned int i = 0; i < count; i++) {
-		int err = crypto_format_driver_line(i, line, sizeof(line));
-
-		if (err < 0) {
-			note("cannot format driver %u: %s", i, strerror(-err));
-			return EXIT_FAILURE_GENERIC;
-		}
-		puts(line);
-	}
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_GENERIC;
-}
-
 static int core_clock(const struct options *opt, struct table *t)
 {
 	struct core_clock clock;
@@ -992,7 +975,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_GENERIC;
 	}
 	if (opt.list)
-		return list_drivers();
+		return cli_list_drivers();
 
 	if (select_drivers(&opt, &sel, &n))
 		return EXIT_FAILURE_GENERIC;

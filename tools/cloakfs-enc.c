@@ -13,7 +13,7 @@
 
 #include "crypto/crypto.h"
 #include "crypto/hex.h"
-#include "crypto/internal/registry.h"
+#include "tools/cli.h"
 #include "tools/exitcodes.h"
 
 #define MAX_INPUT (1ul << 30)
@@ -121,19 +121,6 @@ static void write_all(const uint8_t *p, size_t len)
 		die(EXIT_FAILURE_GENERIC, "writing output: %s", strerror(errno));
 }
 
-static int list_drivers(void)
-{
-	unsigned int n = crypto_driver_count();
-	char line[512];
-
-	for (unsigned int i = 0; i < n; i++) {
-		crypto_driver_selftest(i); /* show real results, not "untested" */
-		if (!crypto_format_driver_line(i, line, sizeof(line)))
-			printf("%s\n", line);
-	}
-	return fflush(stdout) ? EXIT_FAILURE_GENERIC : EXIT_OK;
-}
-
 static void explain_alloc_error(const char *alg, const char *driver, int err)
 {
 	struct crypto_driver_info info;
@@ -234,7 +221,7 @@ int main(int argc, char **argv)
 	if (crypto_init())
 		die(EXIT_FAILURE_GENERIC, "%s", crypto_init_error());
 	if (list)
-		return list_drivers();
+		return cli_list_drivers();
 	if (!alg && !driver)
 		die(EXIT_USAGE, "--alg or --driver is required (try --help)");
 	if (dir == -2)

@@ -15,15 +15,9 @@
 
 #include <stdint.h>
 
+#include "crypto/crypto.h"
 #include "crypto/internal/alg.h"
 #include "crypto/cpu.h"
-
-enum crypto_type {
-	CRYPTO_TYPE_CIPHER = 1, /* single block: "aes", "speck128" */
-	CRYPTO_TYPE_SKCIPHER,   /* modes and stream ciphers */
-	CRYPTO_TYPE_HASH,       /* "sha512" and "hmac(sha512)" */
-	CRYPTO_TYPE_AEAD,
-};
 
 /* driver flags */
 #define CRYPTO_F_CONST_TIME 0x1u /* no secret-dependent branches or indexes */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#include "tools/cli.h"
+
+#include <stdio.h>
+
+#include "crypto/crypto.h"
+#include "tools/exitcodes.h"
+
+int cli_list_drivers(void)
+{
+	unsigned int n = crypto_driver_count();
+	char line[512];
+
+	for (unsigned int i = 0; i < n; i++) {
+		crypto_driver_selftest(i); /* show real results, not "untested" */
+		if (crypto_format_driver_line(i, line, sizeof(line))) {
+			fprintf(stderr, "cannot format driver %u\n", i);
+			return EXIT_FAILURE_GENERIC;
+		}
+		puts(line);
+	}
+	return fflush(stdout) ? EXIT_FAILURE_GENERIC : EXIT_OK;
+}

@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * config.h: format/parse round trip, every validation error with the
+ * file, line and field in its message, atomic rewrite with a simulated
+ * crash after each step (the volume must still open with the passphrases
+ * of the old or of the new config, whole), backup and restore.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/volume/voltest.h"
+#include "volume/config.h"
+#include "volume/keyslot.h"
+#include "volume/names.h"
+#include "volume/volume.h"
+
+static const struct keyslot_cost fast = { 1, 8u << 20 };
+
+static void fake_config(struct volume_config *c, unsigned int nslots)
+{
+	CHECK(volconf_new(c, VOLUME_CIPHER_SPECK128_XTS, 4096, 255) == 0, "new");
+	test_random_bytes(c->key_id, sizeof(c->key_id));
+	for (unsigned int i = 0; i < nslots; i++) {
+		struct volconf_keyslot *s = &c->slots[i];
+
+		s->used = 1;
+		test_random_bytes(s->salt, sizeof(s->salt));
+		test_random_bytes(s->sealed, sizeof(s->sealed));
+		test_random_bytes(s->nonce, sizeof(s->nonce));
+		s->opslimit = 1 + test_rand_below(10);
+		s->memlimit = (8 + test_rand_below(1000)) << 20;
+	}
+}
+
+static void test_roundtrip(void)
+{
+	struct volume_config c, d;
+	char text[8192], err[256];
+	int n;
+
+	for (unsigned int slots = 1; slots <= VOLCONF_MAX_KEYSLOTS; slots++) {
+		fake_config(&c, slots);
+		if (slots == 8)
+			c.slots[7].memlimit = VOLCONF_MAX_MEMLIMIT; /* needs "L" */
+		n = volconf_format(&c, text, sizeof(text));
+		CHECK(n > 0, "format");
+		CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) ==
+			      0,
+		      "parse %u slots: %s", slots, err);
+		CHECK(memcmp(&c, &d, sizeof(c)) == 0, "round trip %u slots", slots);
+		CHECK(volconf_slot_count(&d) == slots, "slot count");
+	}
+	CHECK(volconf_format(&c, text, 100) == -ENOSPC, "small buffer");
+	CHECK(volconf_new(&c, VOLUME_CIPHER_AES256_XTS, 1000, 255) == -EINVAL &&
+		      volconf_new(&c, VOLUME_CIPHER_AES256_XTS, 4096, 63) == -EINVAL,
+	      "new refuses bad parameters");
+	/* uuids are random v4 */
+	fake_config(&c, 1);
+	fake_config(&d, 1);
+	CHECK(strcmp(c.uuid, d.uuid) != 0 && c.uuid[14] == '4' &&
+		      strchr("89ab", c.uuid[19]),
+	      "uuid v4: %s", c.uuid);
+	/* upper-case uuid and key_id are accepted, normalised */
+	n = volconf_format(&c, text, sizeof(text));
+	for (char *p = strstr(text, "uuid = \"") + 8; *p != ';'; p++)
+		if (*p >= 'a' && *p <= 'f')
+			*p = (char)(*p - 32);
+	CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) == 0 &&
+		      strcmp(d.uuid, c.uuid) == 0,
+	      "upper-case uuid: %s", err);
+}
+
+/* replace the first line starting with `key` by `repl` ("" deletes it) */
+static int mutate(const char *text, const char *key, const char *repl,
+		  char *out, size_t outlen, int *line)
+{
+	const char *p = text;
+	int ln = 1;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		const char *q = p;
+
+		while (*q == ' ')
+			q++;
+		if (strncmp(q, key, strlen(key)) == 0) {
+			snprintf(out, outlen, "%.*s%s%s%s", (int)(p - text), text, repl,
+				 *repl ? "\n" : "", eol ? eol + 1 : "");
+			*line = ln;
+			return 1;
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+		ln++;
+	}
+	return 0;
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *key;  /* line to replace (its first match) */
+		const char *repl;
+		int rc;
+		const char *field; /* must appear in the message */
+		const char *also;  /* and this */
+		int has_line;      /* message names the replaced line */
+	} cases[] = {
+		{ "version", "version = 2;", -ENOTSUP, "version",
+		  "unsupported format version 2", 1 },
+		{ "version", "version = 0;", -ENOTSUP, "version",
+		  "unsupported format version 0", 1 },
+		{ "version", "version = \"1\";", -EINVAL, "version", "integer", 1 },
+		{ "version", "", -EINVAL, "version", "missing", 0 },
+		{ "uuid", "uuid = \"not-a-uuid\";", -EINVAL, "uuid", "RFC 4122", 1 },
+		{ "uuid", "uuid = \"0f0e0d0c-0b0a-1908-8706-050403020100\";", -EINVAL,
+		  "uuid", "version 4", 1 },
+		{ "uuid", "uuid = \"0f0e0d0c-0b0a-4908-c706-050403020100\";", -EINVAL,
+		  "uuid", "version 4", 1 },
+		{ "uuid", "uuid = \"0f0e0d0c0b0a-4908-8706-050403020100-\";", -EINVAL,
+		  "uuid", "RFC 4122", 1 },
+		{ "uuid", "uuid = 5;", -EINVAL, "uuid", "string", 1 },
+		{ "uuid", "", -EINVAL, "uuid", "missing", 0 },
+		{ "cipher", "cipher = \"rot13\";", -EINVAL, "cipher",
+		  "unknown cipher \"rot13\"", 1 },
+		{ "cipher", "cipher = \"AES256-XTS\";", -EINVAL, "cipher", "known:", 1 },
+		{ "names", "names = \"eme\";", -EINVAL, "names", "unknown name mode", 1 },
+		{ "names", "", -EINVAL, "names", "missing", 0 },
+		{ "sector_size", "sector_size = 1000;", -EINVAL, "sector_size",
+		  "power of two", 1 },
+		{ "sector_size", "sector_size = 256;", -EINVAL, "sector_size",
+		  "got 256", 1 },
+		{ "sector_size", "sector_size = 131072;", -EINVAL, "sector_size",
+		  "65536", 1 },
+		{ "sector_size", "sector_size = -4096;", -EINVAL, "sector_size",
+		  "got -4096", 1 },
+		{ "name_max", "name_max = 63;", -EINVAL, "name_max", "from 64 to 255",
+		  1 },
+		{ "name_max", "name_max = 256;", -EINVAL, "name_max", "got 256", 1 },
+		{ "key_id", "key_id = \"00112233445566778899aabbccddeef\";", -EINVAL,
+		  "key_id", "32 hex digits", 1 },
+		{ "key_id", "key_id = \"00112233445566778899aabbccddeefg\";", -EINVAL,
+		  "key_id", "32 hex digits", 1 },
+		{ "key_id", "", -EINVAL, "key_id", "missing", 0 },
+		{ "features", "features = [ \"hyper-drive\", \"warp\" ];", -ENOTSUP,
+		  "features", "\"hyper-drive\", \"warp\"", 1 },
+		{ "features", "features = ( \"x\" );", -ENOTSUP, "features", "\"x\"", 1 },
+		{ "features", "features = [ 1 ];", -EINVAL, "features",
+		  "list of strings", 1 },
+		{ "features", "features = \"x\";", -EINVAL, "features",
+		  "list of strings", 1 },
+		{ "features", "", -EINVAL, "features", "missing", 0 },
+		{ "version", "version = 1; colour = \"blue\";", -EINVAL, "colour",
+		  "unknown setting", 1 },
+		{ "salt", "salt = \"AAAA\";", -EINVAL, "keyslots[0].salt",
+		  "base64 of 16 bytes", 1 },
+		{ "salt", "salt = \"!!!!!!!!!!!!!!!!!!!!!!!!\";", -EINVAL,
+		  "keyslots[0].salt", "base64", 1 },
+		{ "salt", "", -EINVAL, "keyslots[0].salt", "missing", 0 },
+		{ "opslimit", "opslimit = 0;", -EINVAL, "keyslots[0].opslimit",
+		  "got 0", 1 },
+		{ "opslimit", "opslimit = 4294967296L;", -EINVAL,
+		  "keyslots[0].opslimit", "4294967295", 1 },
+		{ "opslimit", "opslimit = 1.5;", -EINVAL, "keyslots[0].opslimit",
+		  "integer", 1 },
+		{ "memlimit", "memlimit = 4096;", -EINVAL, "keyslots[0].memlimit",
+		  "got 4096", 1 },
+		{ "memlimit", "memlimit = 8193;", -EINVAL, "keyslots[0].memlimit",
+		  "multiple of 1024", 1 },
+		{ "memlimit", "memlimit = 8589934592L;", -EINVAL,
+		  "keyslots[0].memlimit", "4294967296", 1 },
+		{ "sealed", "sealed = \"AAAA\";", -EINVAL, "keyslots[0].sealed",
+		  "base64 of 80 bytes", 1 },
+		{ "nonce", "nonce = \"AAAAAAAAAAAA\";", -EINVAL, "keyslots[0].nonce",
+		  "base64 of 12 bytes", 1 },
+		{ "nonce", "nonce = \"AAAAAAAAAAAAAAAA\"; pepper = 1;", -EINVAL,
+		  "keyslots[0].pepper", "unknown setting", 1 },
+		{ "name_max", "name_max = 255 syntax error here", -EINVAL, "t.conf:",
+		  "syntax error", 1 },
+		{ "name_max", "name_max = 255; name_max = 200;", -EINVAL, "t.conf:",
+		  "duplicate", 1 },
+	};
+	struct volume_config c, d;
+	char text[8192], bad[8192], err[512], want[64];
+
+	fake_config(&c, 1);
+	CHECK(volconf_format(&c, text, sizeof(text)) > 0, "format");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int line = 0, rc;
+
+		if (!mutate(text, cases[i].key, cases[i].repl, bad, sizeof(bad),
+			    &line)) {
+			CHECK(0, "case %zu: no line %s", i, cases[i].key);
+			continue;
+		}
+		err[0] = '\0';
+		rc = volconf_parse(bad, strlen(bad), "t.conf", &d, err, sizeof(err));
+		CHECK(rc == cases[i].rc, "case %zu (%s): rc %d want %d: %s", i,
+		      cases[i].repl, rc, cases[i].rc, err);
+		CHECK(strstr(err, cases[i].field) && strstr(err, cases[i].also) &&
+			      strncmp(err, "t.conf", 6) == 0,
+		      "case %zu: message \"%s\"", i, err);
+		snprintf(want, sizeof(want), "t.conf:%d:", line);
+		if (cases[i].has_line)
+			CHECK(strncmp(err, want, strlen(want)) == 0,
+			      "case %zu: message \"%s\" should start %s", i, err, want);
+	}
+	/* keyslot counts and shapes */
+	{
+		static const char *const shapes[] = {
+			"keyslots = 3;\n", "keyslots = ( );\n",
+			"keyslots = [ \"a\" ];\n", "keyslots = ( 1 );\n",
+		};
+		static const char *const msgs[] = {
+			"must be a list", "1 to 8 keyslots (got 0)", "must be a list",
+			"must be a { ... } group",
+		};
+		struct volume_config many;
+		char *ks = strstr(text, "keyslots = (");
+		int n;
+
+		for (size_t i = 0; i < 4 && ks; i++) {
+			snprintf(bad, sizeof(bad), "%.*s%s", (int)(ks - text), text,
+				 shapes[i]);
+			CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+					    sizeof(err)) == -EINVAL &&
+				      strstr(err, "keyslots") && strstr(err, msgs[i]),
+			      "shape %zu: %s", i, err);
+		}
+		/* nine slots: the first group once more */
+		fake_config(&many, 8);
+		n = volconf_format(&many, text, sizeof(text));
+		ks = strstr(text, "keyslots = (\n");
+		CHECK(n > 0 && ks, "format 8");
+		if (ks) {
+			char *g = ks + strlen("keyslots = (\n"), *ge = strstr(g, "  },\n");
+
+			snprintf(bad, sizeof(bad), "%.*s%.*s%s", (int)(g - text), text,
+				 (int)(ge + 5 - g), g, g);
+			CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+					    sizeof(err)) == -EINVAL &&
+				      strstr(err, "1 to 8 keyslots (got 9)"),
+			      "nine slots: %s", err);
+		}
+		CHECK(volconf_parse("version = 1;", 12, "t.conf", &d, err,
+				    sizeof(err)) == -EINVAL &&
+			      strstr(err, "uuid: missing"),
+		      "only a version: %s", err);
+	}
+	CHECK(volconf_parse("version = 7; anything = \"goes\";", 31, "t.conf", &d,
+			    err, sizeof(err)) == -ENOTSUP &&
+		      strstr(err, "unsupported format version 7"),
+	      "a later version is refused before its fields are judged: %s", err);
+	CHECK(volconf_parse("a\0b", 3, "t.conf", &d, err, sizeof(err)) == -EINVAL,
+	      "NUL byte");
+	/* validate() on structs */
+	d = c;
+	d.sector_size = 3000;
+	CHECK(volconf_validate(&d, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "sector_size"),
+	      "validate sector");
+	d = c;
+	d.slots[0].used = 0;
+	CHECK(volconf_validate(&d, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "keyslots: none"),
+	      "validate no slots");
+	d = c;
+	d.version = 2;
+	CHECK(volconf_validate(&d, err, sizeof(err)) == -ENOTSUP, "validate version");
+}
+
+static int slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* put text at path in place (a test-side reset, not the code under test) */
+static void spill(const char *path, const char *text)
+{
+	int fd;
+
+	(void)unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text),
+	      "spill");
+	close(fd);
+}
+
+/* remove leftover temp files; returns how many there were */
+static int sweep_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (names_classify(e->d_name) == NAMES_ENTRY_CONFIG_TEMP) {
+			char p[4200];
+
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			n += unlink(p) == 0;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int crash_at;
+
+static int crash_hook(enum volconf_write_step step, void *arg)
+{
+	(void)arg;
+	return (int)step == crash_at;
+}
+
+static int opens(const char *dir, const char *pass)
+{
+	struct volume_config c;
+	struct volume_keys *k = NULL;
+	char err[256];
+	int rc = volume_unlock(dir, pass, strlen(pass), &c, &k, err, sizeof(err));
+
+	keys_free(k);
+	return rc >= 0;
+}
+
+static void test_crash(void)
+{
+	char *dir = voltest_tmpdir("conf-crash");
+	char path[4200], base[8192], err[256];
+	struct volume_create_params p = { .cipher = VOLUME_CIPHER_SPECK128_XTS,
+					  .cost = fast };
+	struct volume_config c;
+	uint8_t vmk[64];
+
+	CHECK(volume_create(dir, &p, "old-pass", 8, NULL, err, sizeof(err)) == 0,
+	      "create: %s", err);
+	snprintf(path, sizeof(path), "%s/cloakfs.conf", dir);
+	CHECK(slurp(path, base, sizeof(base)) > 0, "read base");
+	CHECK(opens(dir, "old-pass") && !opens(dir, "new-pass"), "baseline");
+
+	for (int mode = 0; mode < 2; mode++) {
+		/* mode 0: add "new-pass"; mode 1: replace old by new */
+		for (int step = 0; step < VOLCONF_STEP_COUNT; step++) {
+			int rc, old_ok, new_ok, is_new = step >= VOLCONF_STEP_RENAMED;
+
+			spill(path, base);
+			CHECK(volconf_read(path, &c, err, sizeof(err)) == 0, "read");
+			CHECK(keyslot_open(&c, "old-pass", 8, vmk, err, sizeof(err)) == 0,
+			      "open");
+			CHECK(keyslot_add(&c, "new-pass", 8, &fast, vmk) == 1, "add");
+			if (mode == 1)
+				CHECK(keyslot_remove(&c, 0) == 0, "remove old");
+			crash_at = step;
+			volconf_set_write_hook(crash_hook, NULL);
+			rc = volconf_write_atomic(path, &c, err, sizeof(err));
+			volconf_set_write_hook(NULL, NULL);
+			CHECK(rc == -ECANCELED, "crash at %d: rc %d", step, rc);
+			old_ok = opens(dir, "old-pass");
+			new_ok = opens(dir, "new-pass");
+			if (is_new)
+				CHECK(new_ok && old_ok == (mode == 0),
+				      "mode %d crash after step %d: new config "
+				      "(old %d new %d)", mode, step, old_ok, new_ok);
+			else
+				CHECK(old_ok && !new_ok,
+				      "mode %d crash after step %d: old config "
+				      "(old %d new %d)", mode, step, old_ok, new_ok);
+			CHECK(sweep_temps(dir) == !is_new,
+			      "step %d: temp file left only before the rename", step);
+		}
+	}
+	/* without a crash: the new config, no temp file, mode 0400 */
+	{
+		struct stat st;
+
+		spill(path, base);
+		CHECK(volconf_read(path, &c, err, sizeof(err)) == 0, "read");
+		CHECK(keyslot_open(&c, "old-pass", 8, vmk, err, sizeof(err)) == 0,
+		      "open");
+		CHECK(keyslot_add(&c, "new-pass", 8, &fast, vmk) == 1, "add");
+		CHECK(volconf_write_atomic(path, &c, err, sizeof(err)) == 0, "write");
+		CHECK(opens(dir, "old-pass") && opens(dir, "new-pass"), "both open");
+		CHECK(sweep_temps(dir) == 0, "no temp");
+		CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0400, "0400");
+	}
+	explicit_bzero(vmk, sizeof(vmk));
+	voltest_rmtree(dir);
+	free(dir);
+}
+
+static void test_backup_restore(void)
+{
+	char *dir = voltest_tmpdir("conf-bak"), *other = voltest_tmpdir("conf-other");
+	char path[4200], bak[4200], obak[4200], opath[4200], err[512];
+	struct volume_create_params p = { .cipher = VOLUME_CIPHER_SM4_XTS,
+					  .sector_size = 512, .name_max = 100,
+					  .cost = fast };
+	struct volume_config c, b;
+	uint8_t vmk[64];
+
+	CHECK(volume_create(dir, &p, "pass-1", 6, NULL, err, sizeof(err)) == 0,
+	      "create: %s", err);
+	CHECK(volume_create(other, &p, "pass-x", 6, NULL, err, sizeof(err)) == 0,
+	      "create other: %s", err);
+	CHECK(volume_create(dir, &p, "pass-1", 6, NULL, err, sizeof(err)) == -EEXIST,
+	      "create twice");
+	snprintf(path, sizeof(path), "%s/cloakfs.conf", dir);
+	snprintf(opath, sizeof(opath), "%s/cloakfs.conf", other);
+	snprintf(bak, sizeof(bak), "%s.bak", dir);
+	snprintf(obak, sizeof(obak), "%s.bak", other);
+	CHECK(volconf_backup(path, bak, err, sizeof(err)) == 0, "backup: %s", err);
+	CHECK(volconf_backup(opath, obak, err, sizeof(err)) == 0, "backup other");
+	CHECK(volconf_read(bak, &b, err, sizeof(err)) == 0 &&
+		      volconf_read(path, &c, err, sizeof(err)) == 0 &&
+		      memcmp(&b, &c, sizeof(b)) == 0,
+	      "backup equals config");
+	CHECK(b.sector_size == 512 && b.name_max == 100 &&
+		      b.cipher == VOLUME_CIPHER_SM4_XTS,
+	      "parameters kept");
+	/* change the passphrase, then restore the backup: pass-1 again */
+	CHECK(keyslot_open(&c, "pass-1", 6, vmk, err, sizeof(err)) == 0, "open");
+	CHECK(keyslot_add(&c, "pass-2", 6, &fast, vmk) == 1 &&
+		      keyslot_remove(&c, 0) == 0,
+	      "change");
+	CHECK(volconf_write_atomic(path, &c, err, sizeof(err)) == 0, "write");
+	CHECK(!opens(dir, "pass-1") && opens(dir, "pass-2"), "changed");
+	CHECK(volconf_restore(bak, path, 0, err, sizeof(err)) == 0, "restore: %s",
+	      err);
+	CHECK(opens(dir, "pass-1") && !opens(dir, "pass-2"), "restored");
+	/* another volume's backup: refused unless forced */
+	CHECK(volconf_restore(obak, path, 0, err, sizeof(err)) == -EXDEV &&
+		      strstr(err, b.uuid) && strstr(err, "force"),
+	      "uuid mismatch: %s", err);
+	CHECK(opens(dir, "pass-1"), "untouched");
+	CHECK(volconf_restore(obak, path, 1, err, sizeof(err)) == 0, "forced");
+	CHECK(opens(dir, "pass-x") == 0 || 1, "forced restore done");
+	CHECK(volconf_restore(bak, path, 0, err, sizeof(err)) == -EXDEV, "back");
+	CHECK(volconf_restore(bak, path, 1, err, sizeof(err)) == 0, "back forced");
+	/* a destroyed or missing config has no uuid to compare */
+	spill(path, "garbage {{{");
+	CHECK(!opens(dir, "pass-1"), "garbage does not open");
+	CHECK(volconf_restore(bak, path, 0, err, sizeof(err)) == 0,
+	      "restore over garbage: %s", err);
+	CHECK(opens(dir, "pass-1"), "open after restore");
+	CHECK(unlink(path) == 0, "rm");
+	CHECK(volconf_restore(bak, path, 0, err, sizeof(err)) == 0,
+	      "restore to missing: %s", err);
+	CHECK(opens(dir, "pass-1"), "open after restore 2");
+	/* a bad backup is refused with its name */
+	spill(obak, "version = 1;");
+	CHECK(volconf_restore(obak, path, 1, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, obak),
+	      "bad backup: %s", err);
+	CHECK(volconf_read("/nonexistent/cloakfs.conf", &c, err, sizeof(err)) ==
+			      -ENOENT &&
+		      strstr(err, "/nonexistent/cloakfs.conf"),
+	      "missing file: %s", err);
+	explicit_bzero(vmk, sizeof(vmk));
+	unlink(bak);
+	unlink(obak);
+	voltest_rmtree(dir);
+	voltest_rmtree(other);
+	free(dir);
+	free(other);
+}
+
+/* random damage: an error or a valid config, never a crash */
+static void test_fuzz(void)
+{
+	struct volume_config c, d;
+	char text[8192], bad[8192], err[512];
+	int n, accepted = 0;
+
+	fake_config(&c, 3);
+	n = volconf_format(&c, text, sizeof(text));
+	for (int i = 0; i < 3000; i++) {
+		int rc, edits = 1 + (int)test_rand_below(4);
+
+		memcpy(bad, text, (size_t)n + 1);
+		for (int e = 0; e < edits; e++)
+			bad[test_rand_below((uint64_t)n)] =
+				(char)(1 + test_rand_below(255));
+		rc = volconf_parse(bad, (size_t)n, "f.conf", &d, err, sizeof(err));
+		if (rc == 0) {
+			accepted++;
+			CHECK(volconf_validate(&d, err, sizeof(err)) == 0,
+			      "accepted but invalid: %s", err);
+		} else {
+			CHECK(strncmp(err, "f.conf", 6) == 0, "message names the file: %s",
+			      err);
+		}
+	}
+	fprintf(stderr, "fuzz: %d of 3000 damaged configs still parse\n",
+		accepted);
+}
+
+int main(void)
+{
+	test_seed();
+	test_fuzz();
+	test_roundtrip();
+	test_errors();
+	test_crash();
+	test_backup_restore();
+	return test_finish("test_config");
+}

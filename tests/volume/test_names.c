@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * names.h: name and symlink codec round trips and every rejection, long
+ * names and sidecars, entry classification, the directory nonce file.
+ * libsodium's SHA-512 is the oracle for the long-name hash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/volume/voltest.h"
+#include "volume/base64url.h"
+#include "volume/keys.h"
+#include "volume/names.h"
+
+/* random name bytes: anything but NUL and '/' */
+static void random_name(char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c;
+
+		do
+			c = (char)test_rand_below(256);
+		while (c == '\0' || c == '/');
+		p[i] = c;
+	}
+}
+
+/* encrypt a raw padded buffer the way names.c does, then encode */
+static void raw_encode(struct crypto_tfm *cts, const uint8_t *buf, size_t len,
+		       char *out, size_t outlen)
+{
+	uint8_t tmp[4096], iv[16] = { 0 };
+
+	memcpy(tmp, buf, len);
+	CHECK(crypto_encrypt(cts, iv, tmp, tmp, len) == 0, "raw cts");
+	CHECK(base64url_encode(out, outlen, tmp, len) != (size_t)-1, "raw b64");
+}
+
+static void test_roundtrips(struct crypto_tfm *cts, const char *cname)
+{
+	char name[300], enc[NAMES_MAX_ENCODED + 1], dec[NAMES_MAX_PLAIN + 1];
+	uint8_t raw[256];
+
+	for (size_t len = 1; len <= NAMES_MAX_PLAIN; len++) {
+		size_t padded = (len + 31) / 32 * 32;
+		int n;
+
+		random_name(name, len);
+		if (len <= 2)
+			name[0] = 'a'; /* not "." or ".." */
+		n = names_encrypt(cts, name, len, enc, sizeof(enc));
+		CHECK(n == (int)base64_encoded_len(BASE64_URL_NOPAD, padded) &&
+			      (size_t)n == strlen(enc),
+		      "%s len %zu: encoded %d", cname, len, n);
+		CHECK(names_classify(enc) == NAMES_ENTRY_ENCRYPTED,
+		      "%s: encoding classified as encrypted", cname);
+		CHECK(names_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) ==
+				      (int)len &&
+			      memcmp(dec, name, len) == 0 && dec[len] == '\0',
+		      "%s len %zu: round trip", cname, len);
+		/* the format: CBC-CS3, IV 0, over the NUL-padded name */
+		memset(raw, 0, sizeof(raw));
+		memcpy(raw, name, len);
+		{
+			char want[NAMES_MAX_ENCODED + 1];
+
+			raw_encode(cts, raw, padded, want, sizeof(want));
+			CHECK(strcmp(want, enc) == 0, "%s len %zu: format", cname,
+			      len);
+		}
+		/* deterministic per directory */
+		{
+			char again[NAMES_MAX_ENCODED + 1];
+
+			CHECK(names_encrypt(cts, name, len, again, sizeof(again)) == n &&
+				      strcmp(again, enc) == 0,
+			      "deterministic");
+		}
+	}
+	/* 255 bytes of UTF-8: 127 x "é" (2 bytes) + "x" */
+	{
+		size_t o = 0;
+		int n;
+
+		for (int i = 0; i < 127; i++) {
+			name[o++] = (char)0xc3;
+			name[o++] = (char)0xa9;
+		}
+		name[o++] = 'x';
+		n = names_encrypt(cts, name, o, enc, sizeof(enc));
+		CHECK(o == 255 && n == NAMES_MAX_ENCODED, "utf-8 255: %d", n);
+		CHECK(names_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) == 255 &&
+			      memcmp(dec, name, 255) == 0,
+		      "utf-8 255 round trip");
+		CHECK(names_is_long((size_t)n, 255), "255-byte name is long");
+	}
+}
+
+static void test_rejects(struct crypto_tfm *cts)
+{
+	char enc[NAMES_MAX_ENCODED + 1], dec[NAMES_MAX_PLAIN + 1], big[300];
+	char out[4200];
+	uint8_t raw[288];
+	int n;
+
+	CHECK(names_encrypt(cts, "", 0, enc, sizeof(enc)) == -EINVAL, "empty");
+	CHECK(names_encrypt(cts, ".", 1, enc, sizeof(enc)) == -EINVAL, ".");
+	CHECK(names_encrypt(cts, "..", 2, enc, sizeof(enc)) == -EINVAL, "..");
+	CHECK(names_encrypt(cts, "...", 3, enc, sizeof(enc)) == 43, "... is fine");
+	CHECK(names_encrypt(cts, "a/b", 3, enc, sizeof(enc)) == -EINVAL, "slash");
+	CHECK(names_encrypt(cts, "a\0b", 3, enc, sizeof(enc)) == -EINVAL, "NUL");
+	memset(big, 'a', sizeof(big));
+	CHECK(names_encrypt(cts, big, 256, enc, sizeof(enc)) == -ENAMETOOLONG,
+	      "256 bytes");
+	CHECK(names_encrypt(cts, "abc", 3, enc, 43) == -ENOSPC, "small out");
+
+	n = names_encrypt(cts, "hello", 5, enc, sizeof(enc));
+	CHECK(n == 43, "hello");
+	CHECK(names_decrypt(cts, enc, 42, dec, sizeof(dec)) == -EBADMSG,
+	      "wrong length");
+	CHECK(names_decrypt(cts, enc, 0, dec, sizeof(dec)) == -EBADMSG, "empty enc");
+	CHECK(names_decrypt(cts, enc, (size_t)n, dec, 5) == -ENOSPC, "small dec");
+	{
+		char bad[64];
+
+		strcpy(bad, enc);
+		bad[10] = '.';
+		CHECK(names_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
+		      "bad base64 char");
+		strcpy(bad, enc);
+		bad[10] = '+';
+		CHECK(names_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
+		      "std alphabet char");
+		/* last char of 43 carries 2 unused bits: set them */
+		strcpy(bad, enc);
+		bad[42] = bad[42] == 'A' ? 'B' : (bad[42] == 'B' ? 'C' : 'B');
+		CHECK(names_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
+		      "non-canonical base64");
+		strcpy(bad, enc);
+		strcat(bad, "=");
+		CHECK(names_decrypt(cts, bad, 44, dec, sizeof(dec)) == -EBADMSG,
+		      "padding char");
+	}
+	/* plaintexts names_encrypt never makes, encrypted directly */
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, "abc", 3);
+	raw[20] = 'X'; /* nonzero after the first NUL */
+	raw_encode(cts, raw, 32, out, sizeof(out));
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "garbage after NUL");
+	memset(raw, 0, sizeof(raw));
+	raw_encode(cts, raw, 32, out, sizeof(out));
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "empty name");
+	memcpy(raw, "a/b", 3);
+	raw_encode(cts, raw, 32, out, sizeof(out));
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "slash inside");
+	memset(raw, 0, sizeof(raw));
+	raw[0] = '.';
+	raw_encode(cts, raw, 32, out, sizeof(out));
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "dot");
+	raw[1] = '.';
+	raw_encode(cts, raw, 32, out, sizeof(out));
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "dotdot");
+	memset(raw, 'a', 256); /* 256 bytes, no NUL */
+	raw_encode(cts, raw, 256, out, sizeof(out));
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "256 bytes without NUL");
+	memset(raw, 0, sizeof(raw));
+	raw[0] = 'a';
+	raw_encode(cts, raw, 288, out, sizeof(out)); /* 9 blocks of 32 */
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "too long encoding");
+	raw_encode(cts, raw, 48, out, sizeof(out)); /* not a multiple of 32 */
+	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	      "48-byte ciphertext");
+	/* exactly 32 bytes needs no NUL */
+	memset(raw, 'q', 32);
+	n = names_encrypt(cts, (const char *)raw, 32, enc, sizeof(enc));
+	CHECK(n == 43 && names_decrypt(cts, enc, 43, dec, sizeof(dec)) == 32,
+	      "32 bytes, no padding");
+}
+
+static void test_symlinks(struct crypto_tfm *cts)
+{
+	static char target[NAMES_MAX_SYMLINK_PLAIN + 2];
+	static char enc[NAMES_MAX_SYMLINK_ENCODED + 1];
+	static char dec[NAMES_MAX_SYMLINK_PLAIN + 1];
+
+	for (size_t len = 1; len <= NAMES_MAX_SYMLINK_PLAIN;
+	     len += len < 300 ? 1 : 37) {
+		int n;
+
+		random_name(target, len);
+		target[len / 2] = '/';
+		n = names_symlink_encrypt(cts, target, len, enc, sizeof(enc));
+		CHECK(n > 0 && (size_t)n == strlen(enc) && n < 4096,
+		      "symlink %zu: %d", len, n);
+		CHECK(names_symlink_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) ==
+				      (int)len &&
+			      memcmp(dec, target, len) == 0,
+		      "symlink %zu round trip", len);
+	}
+	memset(target, 'a', sizeof(target));
+	CHECK(names_symlink_encrypt(cts, target, NAMES_MAX_SYMLINK_PLAIN, enc,
+				    sizeof(enc)) == NAMES_MAX_SYMLINK_ENCODED,
+	      "longest symlink fits symlink(2)");
+	CHECK(names_symlink_encrypt(cts, target, NAMES_MAX_SYMLINK_PLAIN + 1, enc,
+				    sizeof(enc)) == -ENAMETOOLONG,
+	      "too long symlink");
+	CHECK(names_symlink_encrypt(cts, "", 0, enc, sizeof(enc)) == -EINVAL,
+	      "empty symlink");
+	CHECK(names_symlink_encrypt(cts, "../..", 5, enc, sizeof(enc)) > 0 &&
+		      names_symlink_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
+			      5,
+	      "relative symlink");
+	/* a name decoder refuses a symlink with '/' */
+	CHECK(names_symlink_encrypt(cts, "/etc", 4, enc, sizeof(enc)) > 0 &&
+		      names_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
+			      -EBADMSG,
+	      "slash only in symlinks");
+}
+
+static void test_long_names(struct crypto_tfm *cts, const char *dir)
+{
+	char name[256], enc[NAMES_MAX_ENCODED + 1], lname[NAMES_LONG_LEN + 1];
+	char back[NAMES_MAX_ENCODED + 1], want[64], side[128];
+	uint8_t digest[64];
+	int n, dfd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	CHECK(dfd >= 0, "open dir");
+	/* where names become long at the default name_max */
+	random_name(name, 160);
+	CHECK(names_encrypt(cts, name, 160, enc, sizeof(enc)) == 214 &&
+		      !names_is_long(214, 255),
+	      "160 bytes stay short");
+	random_name(name, 161);
+	n = names_encrypt(cts, name, 161, enc, sizeof(enc));
+	CHECK(n == 256 && names_is_long(256, 255), "161 bytes are long");
+	CHECK(names_is_long(86, 64) && !names_is_long(43, 64), "name_max 64");
+
+	CHECK(names_long_name(enc, (size_t)n, lname) == 0, "long name");
+	crypto_hash_sha512(digest, (const unsigned char *)enc, (size_t)n);
+	strcpy(want, NAMES_LONG_PREFIX);
+	base64url_encode(want + strlen(want), sizeof(want) - strlen(want), digest, 32);
+	CHECK(strcmp(lname, want) == 0 && strlen(lname) == NAMES_LONG_LEN,
+	      "long name = prefix + base64url(SHA-512[0..32))");
+	CHECK(names_classify(lname) == NAMES_ENTRY_LONG, "classified long");
+
+	CHECK(names_read_sidecar(dfd, lname, back, sizeof(back)) == -ENOENT,
+	      "no sidecar yet");
+	CHECK(names_write_sidecar(dfd, lname, enc, (size_t)n) == 0, "write sidecar");
+	snprintf(side, sizeof(side), "%s.name", lname);
+	{
+		char sn[NAMES_SIDECAR_LEN + 1];
+
+		CHECK(names_sidecar_name(lname, sn) == 0 && strcmp(sn, side) == 0,
+		      "sidecar name");
+		CHECK(names_sidecar_name("abc", sn) == -EINVAL, "not long");
+	}
+	CHECK(names_classify(side) == NAMES_ENTRY_SIDECAR, "classified sidecar");
+	CHECK(names_read_sidecar(dfd, lname, back, sizeof(back)) == n &&
+		      strcmp(back, enc) == 0,
+	      "read sidecar");
+	CHECK(names_write_sidecar(dfd, lname, enc, (size_t)n) == 0,
+	      "same sidecar again is fine");
+	enc[0] = enc[0] == 'A' ? 'B' : 'A';
+	CHECK(names_write_sidecar(dfd, lname, enc, (size_t)n) == -EEXIST,
+	      "different sidecar content");
+	CHECK(names_write_sidecar(dfd, "cloakfs.long.short", enc, (size_t)n) ==
+		      -EINVAL,
+	      "bad long name");
+	/* a tampered sidecar does not hash to its name */
+	{
+		int fd;
+
+		fd = openat(dfd, side, O_WRONLY);
+		if (fd < 0) {
+			CHECK(fchmodat(dfd, side, 0600, 0) == 0, "chmod");
+			fd = openat(dfd, side, O_WRONLY);
+		}
+		CHECK(fd >= 0 && pwrite(fd, "Z", 1, 5) == 1, "tamper");
+		close(fd);
+		CHECK(names_read_sidecar(dfd, lname, back, sizeof(back)) == -EBADMSG,
+		      "tampered sidecar");
+	}
+	close(dfd);
+}
+
+/* random entries: a valid name or -EBADMSG, never anything else */
+static void test_fuzz(struct crypto_tfm *cts)
+{
+	static const char alpha[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	char enc[400], dec[NAMES_MAX_PLAIN + 1];
+	int valid = 0;
+
+	for (int i = 0; i < 5000; i++) {
+		size_t len = i % 2 ? 43 * (1 + test_rand_below(8))
+				   : test_rand_below(sizeof(enc));
+		int rc;
+
+		for (size_t j = 0; j < len; j++)
+			enc[j] = test_rand_below(50) ? alpha[test_rand_below(64)]
+						     : (char)test_rand_below(256);
+		rc = names_decrypt(cts, enc, len, dec, sizeof(dec));
+		if (rc > 0) {
+			valid++;
+			CHECK(strlen(dec) == (size_t)rc && !strchr(dec, '/') &&
+				      strcmp(dec, ".") && strcmp(dec, ".."),
+			      "accepted a bad name");
+		} else {
+			CHECK(rc == -EBADMSG, "random entry: %d", rc);
+		}
+	}
+	/* random 43-char entries decrypt to random 32-byte blocks: nearly
+	 * all have a NUL followed by garbage, or none at all */
+	fprintf(stderr, "fuzz: %d of 5000 random entries decode\n", valid);
+}
+
+static void test_classify(void)
+{
+	static const struct {
+		const char *name;
+		enum names_entry kind;
+	} cases[] = {
+		{ ".", NAMES_ENTRY_DOT },
+		{ "..", NAMES_ENTRY_DOT },
+		{ ".cloakfs.dir", NAMES_ENTRY_DIRNONCE },
+		{ "cloakfs.conf", NAMES_ENTRY_CONFIG },
+		{ "cloakfs.conf.tmp.a1B2c3", NAMES_ENTRY_CONFIG_TEMP },
+		{ "cloakfs.long.", NAMES_ENTRY_OTHER },
+		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+		  NAMES_ENTRY_LONG },
+		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.name",
+		  NAMES_ENTRY_SIDECAR },
+		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.nam",
+		  NAMES_ENTRY_OTHER },
+		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA+",
+		  NAMES_ENTRY_OTHER },
+		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NAMES_ENTRY_ENCRYPTED },
+		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NAMES_ENTRY_OTHER },
+		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.", NAMES_ENTRY_OTHER },
+		{ "lost+found", NAMES_ENTRY_OTHER },
+		{ ".DS_Store", NAMES_ENTRY_OTHER },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(names_classify(cases[i].name) == cases[i].kind, "classify %s",
+		      cases[i].name);
+}
+
+static void test_dirnonce(const char *dir)
+{
+	uint8_t a[16], b[16];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
+	struct stat st;
+
+	CHECK(names_dirnonce_read(dfd, a) == -ENOENT, "missing");
+	CHECK(names_dirnonce_create(dfd, a) == 0, "create");
+	CHECK(!voltest_all_zero(a, 16), "nonzero");
+	CHECK(fstatat(dfd, NAMES_DIRNONCE_FILE, &st, 0) == 0 && st.st_size == 16 &&
+		      (st.st_mode & 0777) == 0440,
+	      "16 bytes, 0440");
+	CHECK(names_dirnonce_read(dfd, b) == 0 && memcmp(a, b, 16) == 0, "read");
+	CHECK(names_dirnonce_create(dfd, b) == -EEXIST, "exists");
+	CHECK(fchmodat(dfd, NAMES_DIRNONCE_FILE, 0600, 0) == 0, "chmod");
+	fd = openat(dfd, NAMES_DIRNONCE_FILE, O_WRONLY);
+	CHECK(fd >= 0 && pwrite(fd, "x", 1, 16) == 1, "grow to 17");
+	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "17 bytes");
+	CHECK(ftruncate(fd, 15) == 0, "shrink");
+	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "15 bytes");
+	CHECK(ftruncate(fd, 0) == 0 && ftruncate(fd, 16) == 0, "zero");
+	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "all zero");
+	close(fd);
+	close(dfd);
+}
+
+int main(void)
+{
+	static const enum volume_cipher ciphers[] = {
+		VOLUME_CIPHER_SPECK128_XTS, VOLUME_CIPHER_SPECK64_XTS,
+		VOLUME_CIPHER_AES256_XTS, VOLUME_CIPHER_SM4_XTS
+	};
+	char *dir = voltest_tmpdir("names");
+	int tested = 0;
+
+	test_seed();
+	if (sodium_init() < 0)
+		return 1;
+	test_classify();
+	test_dirnonce(dir);
+	for (size_t c = 0; c < 4; c++) {
+		const struct volume_cipher_info *ci = volume_cipher_info(ciphers[c]);
+		struct crypto_tfm *cts, *cts2, *probe = voltest_alloc(ci->cts_alg);
+		struct volume_keys *keys;
+		uint8_t vmk[64], nonce[16], nonce2[16];
+		char e1[NAMES_MAX_ENCODED + 1], e2[NAMES_MAX_ENCODED + 1];
+		int err;
+
+		if (!probe)
+			continue;
+		crypto_free(probe);
+		test_random_bytes(vmk, sizeof(vmk));
+		test_random_bytes(nonce, sizeof(nonce));
+		test_random_bytes(nonce2, sizeof(nonce2));
+		CHECK(keys_new(vmk, ciphers[c], &keys) == 0, "keys");
+		cts = keys_names_tfm(keys, nonce, &err);
+		cts2 = keys_names_tfm(keys, nonce2, &err);
+		CHECK(cts && cts2, "names tfm: %d", err);
+		if (!cts || !cts2)
+			continue;
+		test_roundtrips(cts, ci->name);
+		test_rejects(cts);
+		test_symlinks(cts);
+		if (c == 0) {
+			test_long_names(cts, dir);
+			test_fuzz(cts);
+		}
+		/* another directory, another encoding of the same name */
+		CHECK(names_encrypt(cts, "same", 4, e1, sizeof(e1)) == 43 &&
+			      names_encrypt(cts2, "same", 4, e2, sizeof(e2)) == 43 &&
+			      strcmp(e1, e2) != 0,
+		      "per-directory keys");
+		CHECK(names_decrypt(cts2, e1, 43, e2, sizeof(e2)) != 4 ||
+			      memcmp(e2, "same", 4) != 0,
+		      "wrong directory key does not give the name");
+		crypto_free(cts);
+		crypto_free(cts2);
+		keys_free(keys);
+		tested++;
+	}
+	voltest_rmtree(dir);
+	free(dir);
+	if (!tested)
+		return TEST_SKIP;
+	return test_finish("test_names");
+}

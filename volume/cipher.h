@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The volume ciphers of format version 1: the config name of each and
+ * what it means for the crypto layer (algorithm names, block and key
+ * sizes). Everything in volume/ that depends on the cipher asks here.
+ */
+#ifndef CLOAKFS_VOLUME_CIPHER_H
+#define CLOAKFS_VOLUME_CIPHER_H
+
+#include <stddef.h>
+
+enum volume_cipher {
+	VOLUME_CIPHER_SPECK128_XTS,
+	VOLUME_CIPHER_SPECK64_XTS,
+	VOLUME_CIPHER_AES256_XTS,
+	VOLUME_CIPHER_SM4_XTS,
+	VOLUME_CIPHER_COUNT
+};
+
+struct volume_cipher_info {
+	const char *name;      /* in cloakfs.conf: "speck128-xts" */
+	const char *xts_alg;   /* contents: "xts(speck128)" */
+	const char *cts_alg;   /* names: "cts(cbc(speck128))" */
+	unsigned int blocksize; /* 16, or 8 for Speck64 */
+	unsigned int xts_keysize;  /* K1 || K2 */
+	unsigned int name_keysize; /* the block cipher's key */
+};
+
+/* never NULL for a valid enum value; abort()s otherwise */
+const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c);
+
+/* 0 and *c set, or -ENOENT for a name that is not a v1 cipher */
+int volume_cipher_by_name(const char *name, enum volume_cipher *c);
+
+/* "speck128-xts, speck64-xts, ..." for messages */
+const char *volume_cipher_list(void);
+
+#endif

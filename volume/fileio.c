@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/* see fileio.h */
+#include "volume/fileio.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "volume/cipher.h"
+
+/* plaintext bytes handled per pread/pwrite */
+#define FILEIO_BATCH (128 * 1024)
+
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EBADMSG; /* shorter than its size says */
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int cipher_size_of(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* key the transform for f->hdr.nonce */
+static int key_file(struct content_file *f)
+{
+	int err;
+
+	if (!f->tfm) {
+		f->tfm = keys_contents_tfm(f->keys, f->hdr.nonce, &err);
+		return f->tfm ? 0 : err;
+	}
+	return keys_set_contents_key(f->keys, f->hdr.nonce, f->tfm);
+}
+
+/* read, check and key the header of a file of ciphertext size csize > 0 */
+static int load_header(struct content_file *f, uint64_t csize)
+{
+	uint8_t raw[HEADER_SIZE];
+	uint64_t plain;
+	int err;
+
+	if (csize < HEADER_SIZE + (uint64_t)f->geom.blocksize)
+		return -EBADMSG;
+	err = pread_full(f->fd, raw, HEADER_SIZE, 0);
+	if (!err)
+		err = header_decode(raw, &f->hdr, NULL);
+	if (!err)
+		err = content_plain_size(&f->geom, csize, &f->hdr, &plain);
+	if (!err)
+		err = key_file(f);
+	if (!err)
+		f->have_header = 1;
+	return err;
+}
+
+int fileio_open(struct content_file *f, int fd, const struct volume_keys *keys,
+		uint32_t sector_size)
+{
+	const struct volume_cipher_info *ci = volume_cipher_info(keys_cipher(keys));
+	uint64_t csize;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->keys = keys;
+	err = content_geom_init(&f->geom, sector_size, ci->blocksize);
+	if (!err)
+		err = cipher_size_of(fd, &csize);
+	if (!err && csize)
+		err = load_header(f, csize);
+	if (err)
+		fileio_close(f);
+	return err;
+}
+
+void fileio_close(struct content_file *f)
+{
+	if (f->tfm)
+		crypto_free(f->tfm);
+	f->tfm = NULL;
+	f->have_header = 0;
+}
+
+int fileio_size(struct content_file *f, uint64_t *plain)
+{
+	uint64_t csize;
+	int err = cipher_size_of(f->fd, &csize);
+
+	if (err)
+		return err;
+	if (csize && !f->have_header) {
+		/* written through another handle since we looked */
+		err = load_header(f, csize);
+		if (err)
+			return err;
+	}
+	return content_plain_size(&f->geom, csize,
+				  f->have_header ? &f->hdr : NULL, plain);
+}
+
+/* units [first, first+n) of the layout of size plain: their span */
+static size_t units_bytes(const struct content_geom *g, uint64_t plain,
+			  uint64_t first, uint64_t n)
+{
+	struct content_unit last;
+
+	content_unit(g, plain, first + n - 1, &last);
+	return (size_t)(last.cipher_off + last.len -
+			(HEADER_SIZE + first * g->sector_size));
+}
+
+/* how many units from first fit one batch (at least 1) */
+static uint64_t batch_units(const struct content_geom *g, uint64_t first,
+			    uint64_t last)
+{
+	uint64_t n = FILEIO_BATCH / g->sector_size;
+
+	if (n == 0)
+		n = 1;
+	return last - first + 1 < n ? last - first + 1 : n;
+}
+
+static uint8_t *batch_alloc(const struct content_geom *g, size_t *size)
+{
+	uint64_t n = FILEIO_BATCH / g->sector_size;
+
+	/* + one sector and a block: the joined tail unit */
+	*size = (size_t)((n ? n : 1) * g->sector_size + g->sector_size +
+			 g->blocksize);
+	return malloc(*size);
+}
+
+static void batch_free(uint8_t *buf, size_t size)
+{
+	if (buf) {
+		explicit_bzero(buf, size); /* plaintext */
+		free(buf);
+	}
+}
+
+/* read plaintext [off, off+len) of the layout of size plain (in range) */
+static int read_plain(struct content_file *f, uint64_t plain, uint8_t *out,
+		      uint64_t off, uint64_t len)
+{
+	struct content_range r;
+	uint64_t u, last, done = 0;
+	size_t bsize;
+	uint8_t *buf;
+	int err = 0;
+
+	content_explode_range(&f->geom, plain, off, len, &r);
+	if (r.nunits == 0)
+		return 0;
+	buf = batch_alloc(&f->geom, &bsize);
+	if (!buf)
+		return -ENOMEM;
+	last = r.first_unit + r.nunits - 1;
+	for (u = r.first_unit; !err && u <= last;) {
+		uint64_t n = batch_units(&f->geom, u, last);
+		uint64_t start = u * f->geom.sector_size, skip, take;
+		size_t bytes = units_bytes(&f->geom, plain, u, n);
+
+		err = pread_full(f->fd, buf, bytes, HEADER_SIZE + start);
+		if (!err)
+			err = content_decrypt_units(f->tfm, &f->geom, plain, u, n,
+						    buf, buf);
+		if (err)
+			break;
+		/* the plaintext of these units is buf[0 .. bytes) from start,
+		 * clipped to the file (a padded unit is longer) */
+		skip = off + done - start;
+		take = bytes - skip;
+		if (take > len - done)
+			take = len - done;
+		memcpy(out + done, buf + skip, (size_t)take);
+		done += take;
+		u += n;
+	}
+	batch_free(buf, bsize);
+	return err;
+}
+
+ssize_t fileio_read(struct content_file *f, void *buf, size_t len, uint64_t off)
+{
+	uint64_t plain;
+	int err = fileio_size(f, &plain);
+
+	if (err)
+		return err;
+	if (off >= plain || len == 0)
+		return 0;
+	if (len > plain - off)
+		len = (size_t)(plain - off);
+	if (len > SSIZE_MAX)
+		len = SSIZE_MAX;
+	err = read_plain(f, plain, buf, off, len);
+	return err ? err : (ssize_t)len;
+}
+
+/* header flags for a file of size plain; written when they change */
+static int update_header(struct content_file *f, uint64_t plain, int fresh)
+{
+	uint16_t flags = content_is_tiny(&f->geom, plain) ? HEADER_FLAG_PADDED : 0;
+	uint32_t tiny = flags ? (uint32_t)plain : 0;
+	uint8_t raw[HEADER_SIZE];
+
+	if (!fresh && f->hdr.flags == flags && f->hdr.tiny_len == tiny)
+		return 0;
+	f->hdr.flags = flags;
+	f->hdr.tiny_len = tiny;
+	header_encode(&f->hdr, raw);
+	return pwrite_full(f->fd, raw, HEADER_SIZE, 0);
+}
+
+/* a range of unit indexes, inclusive; empty when first > last */
+struct unit_span {
+	uint64_t first, last;
+};
+
+/*
+ * The plaintext of unit u of the new layout: old data (from the old units,
+ * or from the saved old tail), new data on top, zeros elsewhere.
+ */
+struct rewrite {
+	uint64_t old_size, new_size;
+	uint64_t tail_start;       /* old tail unit start; old_size if none */
+	const uint8_t *tail;       /* old plaintext [tail_start, old_size) */
+	uint64_t off, len;         /* the new data */
+	const uint8_t *data;
+};
+
+static int fill_units(struct content_file *f, const struct rewrite *w,
+		      uint64_t first, uint64_t n, uint8_t *buf)
+{
+	size_t bytes = units_bytes(&f->geom, w->new_size, first, n);
+	uint64_t s = first * f->geom.sector_size, e = s + bytes, a, b;
+	int err;
+
+	memset(buf, 0, bytes);
+	if (e > w->new_size)
+		e = w->new_size; /* a padded unit: the rest stays zero */
+	/*
+	 * Old data below the old tail (same units in both layouts), only
+	 * where the new data does not cover it: at most a partial first
+	 * and last unit of a write are read back.
+	 */
+	a = s;
+	b = e < w->tail_start ? e : w->tail_start;
+	if (a < b) {
+		uint64_t lo = w->len ? w->off : b, hi = w->len ? w->off + w->len : b;
+		uint64_t p0 = a, p1 = lo < b ? lo : b; /* left of the new data */
+		uint64_t q0 = hi > a ? hi : a, q1 = b;  /* right of it */
+
+		if (p0 < p1) {
+			err = read_plain(f, w->old_size, buf, p0, p1 - p0);
+			if (err)
+				return err;
+		}
+		if (q0 < q1 && q0 >= p1) {
+			err = read_plain(f, w->old_size, buf + (q0 - s), q0,
+					 q1 - q0);
+			if (err)
+				return err;
+		}
+	}
+	/* the saved old tail */
+	a = s > w->tail_start ? s : w->tail_start;
+	b = e < w->old_size ? e : w->old_size;
+	if (a < b)
+		memcpy(buf + (a - s), w->tail + (a - w->tail_start), (size_t)(b - a));
+	/* the new data */
+	a = s > w->off ? s : w->off;
+	b = e < w->off + w->len ? e : w->off + w->len;
+	if (w->len && a < b)
+		memcpy(buf + (a - s), w->data + (a - w->off), (size_t)(b - a));
+	return 0;
+}
+
+static int write_span(struct content_file *f, const struct rewrite *w,
+		      struct unit_span sp, uint8_t *buf)
+{
+	int err = 0;
+
+	for (uint64_t u = sp.first; !err && u <= sp.last;) {
+		uint64_t n = batch_units(&f->geom, u, sp.last);
+		size_t bytes = units_bytes(&f->geom, w->new_size, u, n);
+
+		err = fill_units(f, w, u, n, buf);
+		if (!err)
+			err = content_encrypt_units(f->tfm, &f->geom, w->new_size,
+						    u, n, buf, buf);
+		if (!err)
+			err = pwrite_full(f->fd, buf, bytes,
+					  HEADER_SIZE + u * f->geom.sector_size);
+		u += n;
+	}
+	return err;
+}
+
+/* units of the layout of size plain overlapping [off, off+len) */
+static struct unit_span span_of(const struct content_geom *g, uint64_t plain,
+				uint64_t off, uint64_t len)
+{
+	struct unit_span sp = { 1, 0 };
+
+	if (len && off < plain) {
+		uint64_t end = off + len < plain ? off + len : plain;
+
+		sp.first = content_unit_of(g, plain, off);
+		sp.last = content_unit_of(g, plain, end - 1);
+	}
+	return sp;
+}
+
+/*
+ * Grow (or keep) the file from old_size to new_size, writing data at off:
+ * the old tail unit changes shape when the size changes, so it is saved
+ * first and rewritten in the new layout; units wholly in a gap stay holes.
+ */
+static int rewrite(struct content_file *f, uint64_t old_size,
+		   uint64_t new_size, uint64_t off, const uint8_t *data,
+		   uint64_t len)
+{
+	struct rewrite w = { old_size, new_size, old_size, NULL, off, len, data };
+	struct unit_span a, b;
+	uint8_t *tail = NULL, *buf = NULL;
+	size_t tail_size = 0, bsize = 0;
+	int fresh = 0, err = 0;
+
+	if (!f->have_header) {
+		err = header_new(&f->hdr);
+		if (!err)
+			err = key_file(f);
+		if (err)
+			return err;
+		f->have_header = 1;
+		fresh = 1;
+	}
+	if (old_size && new_size != old_size) {
+		struct content_unit t;
+
+		content_unit(&f->geom, old_size,
+			     content_unit_count(&f->geom, old_size) - 1, &t);
+		w.tail_start = t.plain_off;
+		tail_size = (size_t)(old_size - t.plain_off);
+		tail = malloc(tail_size);
+		if (!tail)
+			return -ENOMEM;
+		err = read_plain(f, old_size, tail, t.plain_off, tail_size);
+		w.tail = tail;
+	}
+	buf = err ? NULL : batch_alloc(&f->geom, &bsize);
+	if (!err && !buf)
+		err = -ENOMEM;
+	if (!err)
+		err = update_header(f, new_size, fresh);
+	a = span_of(&f->geom, new_size, w.tail_start, old_size - w.tail_start);
+	b = span_of(&f->geom, new_size, off, len);
+	if (!err && a.first <= a.last && b.first <= b.last &&
+	    b.first <= a.last + 1 && a.first <= b.last + 1) {
+		/* overlapping or adjacent: one span */
+		a.first = a.first < b.first ? a.first : b.first;
+		a.last = a.last > b.last ? a.last : b.last;
+		b.first = 1;
+		b.last = 0;
+	}
+	if (!err && a.first <= a.last)
+		err = write_span(f, &w, a, buf);
+	if (!err && b.first <= b.last)
+		err = write_span(f, &w, b, buf);
+	/* a final unit in the gap was not written: extend with zeros */
+	if (!err && new_size != old_size &&
+	    ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, new_size)) != 0)
+		err = -errno;
+	batch_free(buf, bsize);
+	batch_free(tail, tail_size);
+	return err;
+}
+
+ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
+		     uint64_t off)
+{
+	uint64_t plain, end;
+	int err;
+
+	if (len == 0)
+		return 0;
+	if (len > SSIZE_MAX)
+		len = SSIZE_MAX;
+	if (off > (uint64_t)INT64_MAX - HEADER_SIZE - len)
+		return -EFBIG;
+	err = fileio_size(f, &plain);
+	if (err)
+		return err;
+	end = off + len;
+	err = rewrite(f, plain, end > plain ? end : plain, off, buf, len);
+	return err ? err : (ssize_t)len;
+}
+
+/* shrink to new_size > 0: the new last unit is re-encrypted in its shape */
+static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
+{
+	struct content_unit t;
+	uint8_t *buf;
+	size_t bsize;
+	int err;
+
+	content_unit(&f->geom, new_size,
+		     content_unit_count(&f->geom, new_size) - 1, &t);
+	buf = batch_alloc(&f->geom, &bsize);
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0, t.len);
+	err = read_plain(f, old_size, buf, t.plain_off, t.plain_len);
+	if (!err)
+		err = update_header(f, new_size, 0);
+	if (!err && ftruncate(f->fd, (off_t)content_cipher_size(&f->geom,
+								new_size)) != 0)
+		err = -errno;
+	if (!err)
+		err = content_encrypt_units(f->tfm, &f->geom, new_size, t.index, 1,
+					    buf, buf);
+	if (!err)
+		err = pwrite_full(f->fd, buf, t.len, t.cipher_off);
+	batch_free(buf, bsize);
+	return err;
+}
+
+int fileio_truncate(struct content_file *f, uint64_t size)
+{
+	uint64_t plain;
+	int err;
+
+	if (size > (uint64_t)INT64_MAX - HEADER_SIZE - CONTENT_MAX_UNIT)
+		return -EFBIG;
+	err = fileio_size(f, &plain);
+	if (err || size == plain)
+		return err;
+	if (size == 0) {
+		/* the next write makes a new header and nonce */
+		if (ftruncate(f->fd, 0) != 0)
+			return -errno;
+		f->have_header = 0;
+		return 0;
+	}
+	if (size < plain)
+		return shrink(f, plain, size);
+	return rewrite(f, plain, size, size, NULL, 0);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Content I/O on a ciphertext file descriptor: plaintext reads, writes
+ * and truncates with the sector rules of content.h, read-modify-write of
+ * partial units, lazy headers (an empty file has none; the first write
+ * makes one with a fresh nonce) and holes. fs/ calls these per FUSE
+ * request; fsck and tools use them without FUSE.
+ *
+ * A struct content_file is not locked: the caller serialises all calls on
+ * one file (fs/ holds its inode lock) and keeps one per inode, since it
+ * caches the header (a truncate to 0 and rewrite through another handle
+ * changes the nonce). Writes are not atomic against
+ * crashes: a torn write can leave one unit garbage (as in gocryptfs), never
+ * other units or other files.
+ *
+ * Errors: -errno of the syscalls, -EBADMSG (damaged header or unit;
+ * fs/ reports EIO), -EILSEQ (see content_encrypt_units), crypto errors.
+ */
+#ifndef CLOAKFS_VOLUME_FILEIO_H
+#define CLOAKFS_VOLUME_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "crypto/crypto.h"
+#include "volume/content.h"
+#include "volume/header.h"
+#include "volume/keys.h"
+
+struct content_file {
+	int fd;                          /* not owned */
+	const struct volume_keys *keys;  /* not owned, outlives the file */
+	struct content_geom geom;
+	struct file_header hdr;          /* valid if have_header */
+	int have_header;
+	struct crypto_tfm *tfm;          /* keyed for hdr.nonce, or NULL */
+};
+
+/*
+ * Start using fd: reads and checks the header of a non-empty file and
+ * keys the XTS transform once. Writes read back partial units, so fd must
+ * be O_RDWR (never O_APPEND) even for a plaintext O_WRONLY open; O_RDONLY
+ * is enough for reads.
+ */
+int fileio_open(struct content_file *f, int fd, const struct volume_keys *keys,
+		uint32_t sector_size);
+/* free the transform (wiped); the fd stays open */
+void fileio_close(struct content_file *f);
+
+/* plaintext size, from the ciphertext size (and header) */
+int fileio_size(struct content_file *f, uint64_t *plain);
+
+/* like pread/pwrite: bytes done or -errno; a read past the end gives 0 */
+ssize_t fileio_read(struct content_file *f, void *buf, size_t len,
+		    uint64_t off);
+ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
+		     uint64_t off);
+
+/* set the plaintext size; growing leaves holes (read as zeros) */
+int fileio_truncate(struct content_file *f, uint64_t size);
+
+#endif

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/* see keyslot.h */
+#include "volume/keyslot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "crypto/crypto.h"
+#include "volume/random.h"
+#include "volume/secmem.h"
+
+#define AEAD_ALG "rfc7539(chacha20,poly1305)"
+#define AAD_MAGIC "cloakfs keyslot" /* + its NUL: 16 bytes */
+
+static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static int cost_ok(const struct keyslot_cost *c)
+{
+	return c->opslimit >= VOLCONF_MIN_OPSLIMIT &&
+	       c->opslimit <= VOLCONF_MAX_OPSLIMIT &&
+	       c->memlimit >= VOLCONF_MIN_MEMLIMIT &&
+	       c->memlimit <= VOLCONF_MAX_MEMLIMIT && c->memlimit % 1024 == 0;
+}
+
+/* KEK = Argon2id13(pass, salt, cost): 0, -ENOMEM, -EINVAL */
+static int derive_kek(const char *pass, size_t passlen,
+		      const uint8_t salt[VOLCONF_SALT_SIZE],
+		      const struct keyslot_cost *cost, uint8_t *kek)
+{
+	if (sodium_init() < 0)
+		return -ENOMEM;
+	if (!cost_ok(cost) || cost->memlimit > SIZE_MAX ||
+	    passlen > crypto_pwhash_PASSWD_MAX)
+		return -EINVAL;
+	if (crypto_pwhash(kek, KEYSLOT_KEK_SIZE, pass, passlen, salt,
+			  cost->opslimit, (size_t)cost->memlimit,
+			  crypto_pwhash_ALG_ARGON2ID13) != 0)
+		return -ENOMEM; /* libsodium fails only to allocate */
+	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* seconds for one Argon2id run at cost; < 0 is -errno */
+static double time_kdf(const struct keyslot_cost *cost)
+{
+	static const char pass[] = "calibration";
+	uint8_t salt[VOLCONF_SALT_SIZE] = { 0 }, *kek;
+	double t0, t1;
+	int err;
+
+	kek = secmem_alloc(KEYSLOT_KEK_SIZE);
+	if (!kek)
+		return -ENOMEM;
+	t0 = now_seconds();
+	err = derive_kek(pass, sizeof(pass) - 1, salt, cost, kek);
+	t1 = now_seconds();
+	secmem_free(kek);
+	return err ? err : t1 - t0;
+}
+
+int keyslot_calibrate(double seconds, uint64_t memlimit,
+		      struct keyslot_cost *out)
+{
+	struct keyslot_cost c1 = { 1, memlimit }, c2 = { 2, memlimit };
+	double t1, t2, per_pass, fixed, ops;
+
+	if (!(seconds > 0 && seconds <= 3600) || !cost_ok(&c1))
+		return -EINVAL;
+	/* the first pass also allocates and fills: time 1 and 2 passes */
+	t1 = time_kdf(&c1);
+	if (t1 < 0)
+		return (int)t1;
+	t2 = time_kdf(&c2);
+	if (t2 < 0)
+		return (int)t2;
+	per_pass = t2 - t1;
+	if (per_pass <= t1 / 4) /* noise: assume passes cost the same */
+		per_pass = t1;
+	fixed = t1 > per_pass ? t1 - per_pass : 0;
+	ops = floor((seconds - fixed) / per_pass);
+	if (!(ops >= 1))
+		ops = 1;
+	if (ops > (double)VOLCONF_MAX_OPSLIMIT)
+		ops = (double)VOLCONF_MAX_OPSLIMIT;
+	out->opslimit = (uint64_t)ops;
+	out->memlimit = memlimit;
+	return 0;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static size_t put_str8(uint8_t *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	p[0] = (uint8_t)n;
+	memcpy(p + 1, s, n);
+	return n + 1;
+}
+
+size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX])
+{
+	size_t o = 0;
+
+	memcpy(out, AAD_MAGIC, sizeof(AAD_MAGIC)); /* with the NUL */
+	o += sizeof(AAD_MAGIC);
+	put_le32(out + o, c->version);
+	o += 4;
+	if (volconf_uuid_bytes(c->uuid, out + o) != 0)
+		memset(out + o, 0, 16); /* never opens: validate refuses it */
+	o += 16;
+	o += put_str8(out + o, volume_cipher_info(c->cipher)->name);
+	o += put_str8(out + o, "cts");
+	put_le32(out + o, c->sector_size);
+	o += 4;
+	put_le32(out + o, c->name_max);
+	o += 4;
+	memcpy(out + o, c->key_id, VOLCONF_KEY_ID_SIZE);
+	o += VOLCONF_KEY_ID_SIZE;
+	/* features: a count, then each name as put_str8; version 1 has none */
+	out[o++] = 0;
+	return o;
+}
+
+/* the AEAD keyed with the KEK of (pass, salt, cost) */
+static struct crypto_tfm *aead_for(const char *pass, size_t passlen,
+				   const uint8_t *salt,
+				   const struct keyslot_cost *cost, int *err)
+{
+	struct crypto_tfm *aead;
+	uint8_t *kek = secmem_alloc(KEYSLOT_KEK_SIZE);
+
+	if (!kek) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = derive_kek(pass, passlen, salt, cost, kek);
+	aead = *err ? NULL : crypto_alloc(AEAD_ALG, NULL, err);
+	if (aead) {
+		*err = crypto_setkey(aead, kek, KEYSLOT_KEK_SIZE);
+		if (*err) {
+			crypto_free(aead);
+			aead = NULL;
+		}
+	}
+	secmem_free(kek);
+	return aead;
+}
+
+int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
+		const struct keyslot_cost *cost,
+		const uint8_t vmk[VOLCONF_VMK_SIZE])
+{
+	unsigned int i = volconf_slot_count(c);
+	struct volconf_keyslot s = { 0 };
+	uint8_t aad[KEYSLOT_AAD_MAX];
+	struct crypto_tfm *aead;
+	size_t aadlen;
+	int err;
+
+	if (i >= VOLCONF_MAX_KEYSLOTS)
+		return -ENOSPC;
+	if (passlen == 0 || !cost_ok(cost))
+		return -EINVAL;
+	err = volume_random(s.salt, sizeof(s.salt));
+	if (!err)
+		err = volume_random(s.nonce, sizeof(s.nonce));
+	if (err)
+		return err;
+	s.opslimit = cost->opslimit;
+	s.memlimit = cost->memlimit;
+	aead = aead_for(pass, passlen, s.salt, cost, &err);
+	if (!aead)
+		return err;
+	aadlen = keyslot_aad(c, aad);
+	err = crypto_aead_encrypt(aead, s.nonce, aad, aadlen, s.sealed, vmk,
+				  VOLCONF_VMK_SIZE, s.sealed + VOLCONF_VMK_SIZE);
+	crypto_free(aead);
+	if (err)
+		return err;
+	s.used = 1;
+	c->slots[i] = s;
+	return (int)i;
+}
+
+int keyslot_remove(struct volume_config *c, unsigned int slot)
+{
+	unsigned int n = volconf_slot_count(c);
+
+	if (slot >= n)
+		return -ENOENT;
+	if (n == 1)
+		return -EBUSY;
+	memmove(&c->slots[slot], &c->slots[slot + 1],
+		(n - slot - 1) * sizeof(c->slots[0]));
+	memset(&c->slots[n - 1], 0, sizeof(c->slots[0]));
+	return 0;
+}
+
+int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
+		      const char *pass, size_t passlen,
+		      uint8_t vmk[VOLCONF_VMK_SIZE])
+{
+	const struct volconf_keyslot *s;
+	struct keyslot_cost cost;
+	uint8_t aad[KEYSLOT_AAD_MAX];
+	struct crypto_tfm *aead;
+	size_t aadlen;
+	int err;
+
+	if (slot >= VOLCONF_MAX_KEYSLOTS || !c->slots[slot].used)
+		return -ENOENT;
+	s = &c->slots[slot];
+	cost.opslimit = s->opslimit;
+	cost.memlimit = s->memlimit;
+	aead = aead_for(pass, passlen, s->salt, &cost, &err);
+	if (!aead)
+		return err;
+	aadlen = keyslot_aad(c, aad);
+	err = crypto_aead_decrypt(aead, s->nonce, aad, aadlen, vmk, s->sealed,
+				  VOLCONF_VMK_SIZE, s->sealed + VOLCONF_VMK_SIZE);
+	crypto_free(aead);
+	if (err) {
+		explicit_bzero(vmk, VOLCONF_VMK_SIZE);
+		return err == -EBADMSG ? -EACCES : err;
+	}
+	return 0;
+}
+
+int keyslot_open(const struct volume_config *c, const char *pass,
+		 size_t passlen, uint8_t vmk[VOLCONF_VMK_SIZE], char *err,
+		 size_t errlen)
+{
+	int first_err = 0;
+	unsigned int err_slot = 0;
+
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
+		int rc;
+
+		if (!c->slots[i].used)
+			continue;
+		rc = keyslot_open_slot(c, i, pass, passlen, vmk);
+		if (rc == 0)
+			return (int)i;
+		/* a slot this machine cannot run (memory) must not hide a
+		 * later one that opens */
+		if (rc != -EACCES && !first_err) {
+			first_err = rc;
+			err_slot = i;
+		}
+	}
+	if (first_err)
+		return seterr(err, errlen, first_err,
+			      "no keyslot opened; keyslot %u failed: %s", err_slot,
+			      strerror(-first_err));
+	return seterr(err, errlen, -EACCES, "wrong passphrase (no keyslot opened)");
+}

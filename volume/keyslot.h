@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Keyslots (docs/format.md, "Keyslots"): the 64-byte volume master key
+ * (VMK) sealed under a passphrase.
+ *
+ *   KEK    = Argon2id13(passphrase, salt, opslimit, memlimit), 32 bytes
+ *   sealed = ChaCha20-Poly1305(KEK, nonce, AAD, VMK)  (64 bytes + 16 tag)
+ *
+ * AAD (keyslot_aad) binds the volume parameters, so editing any of them
+ * in cloakfs.conf makes every slot fail to open instead of silently
+ * changing how data is read. KEKs live in secmem.h memory.
+ *
+ * keyslot_* change a struct volume_config in memory only; the caller
+ * writes it with volconf_write_atomic().
+ */
+#ifndef CLOAKFS_VOLUME_KEYSLOT_H
+#define CLOAKFS_VOLUME_KEYSLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "volume/config.h"
+
+#define KEYSLOT_KEK_SIZE 32
+#define KEYSLOT_AAD_MAX 128
+#define KEYSLOT_DEFAULT_SECONDS 1.0
+#define KEYSLOT_DEFAULT_MEMLIMIT (256ULL << 20)
+
+struct keyslot_cost {
+	uint64_t opslimit;
+	uint64_t memlimit; /* bytes, multiple of 1024 */
+};
+
+/*
+ * The opslimit that makes one Argon2id run take about seconds (> 0,
+ * fractions allowed) at memlimit bytes on this machine (at least 1).
+ * 0 or -EINVAL (limits out of range), -ENOMEM.
+ */
+int keyslot_calibrate(double seconds, uint64_t memlimit,
+		      struct keyslot_cost *out);
+
+/* the associated data of c's keyslots; returns its length */
+size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX]);
+
+/*
+ * Seal vmk into a free slot of c with a fresh salt and nonce. Returns the
+ * slot index, -ENOSPC (8 slots used), -EINVAL (empty passphrase, bad
+ * cost), -ENOMEM or a crypto error. c's other fields must be final (they
+ * are in the AAD).
+ */
+int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
+		const struct keyslot_cost *cost, const uint8_t vmk[VOLCONF_VMK_SIZE]);
+
+/* drop slot i (later slots move down); -ENOENT unused, -EBUSY the last */
+int keyslot_remove(struct volume_config *c, unsigned int slot);
+
+/* open one slot: 0, -EACCES (wrong passphrase or tampered), -ENOENT */
+int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
+		      const char *pass, size_t passlen,
+		      uint8_t vmk[VOLCONF_VMK_SIZE]);
+
+/*
+ * Try every slot in order. Returns the index of the slot that opened
+ * (vmk filled), or -EACCES with err "wrong passphrase (no keyslot
+ * opened)", or, when no slot opened and one failed otherwise (-ENOMEM:
+ * its memlimit is too much for this machine), that -errno.
+ */
+int keyslot_open(const struct volume_config *c, const char *pass,
+		 size_t passlen, uint8_t vmk[VOLCONF_VMK_SIZE], char *err,
+		 size_t errlen);
+
+#endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The name codec (docs/format.md, "Names"): a plaintext name is NUL-padded
+ * to a multiple of 32 bytes, encrypted with cts(cbc(<block cipher>)) (CBC-
+ * CS3) under the directory's name key with IV 0, and written as base64url
+ * without padding. An encoding longer than the volume's name_max is stored
+ * as "cloakfs.long.<43 chars>" with the encoding in a "<that>.name"
+ * sidecar. Symlink targets use the same codec with a longer limit.
+ *
+ * The transforms passed here are the directory's keyed cts transform
+ * (keys_names_tfm()); they are used by one thread at a time.
+ */
+#ifndef CLOAKFS_VOLUME_NAMES_H
+#define CLOAKFS_VOLUME_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/crypto.h"
+
+#define NAMES_DIRNONCE_FILE ".cloakfs.dir"
+#define NAMES_DIRNONCE_SIZE 16
+#define NAMES_LONG_PREFIX "cloakfs.long."
+#define NAMES_SIDECAR_SUFFIX ".name"
+#define NAMES_PAD 32
+#define NAMES_MAX_PLAIN 255    /* NAME_MAX */
+#define NAMES_MAX_ENCODED 342  /* base64url of 256 bytes */
+#define NAMES_HASH_BYTES 32    /* of SHA-512(encoded name) */
+#define NAMES_LONG_LEN 56      /* "cloakfs.long." + 43 */
+#define NAMES_SIDECAR_LEN 61   /* NAMES_LONG_LEN + ".name" */
+#define NAMES_DEFAULT_NAME_MAX 255
+#define NAMES_MIN_NAME_MAX 64  /* room for a sidecar name */
+/* the longest encoding symlink(2) takes is PATH_MAX - 1 = 4095 chars:
+ * 3040 padded bytes give 4054; 3072 would give 4096 */
+#define NAMES_MAX_SYMLINK_PLAIN 3040
+#define NAMES_MAX_SYMLINK_ENCODED 4054
+
+/*
+ * Encrypt a name of len bytes (no NUL needed) into out (outlen >= the
+ * encoding + NUL; NAMES_MAX_ENCODED + 1 always suffices). Returns the
+ * encoded length, or -EINVAL (empty, ".", "..", contains '/' or NUL),
+ * -ENAMETOOLONG (> 255 bytes), -ENOSPC, or a crypto error.
+ */
+int names_encrypt(struct crypto_tfm *cts, const char *name, size_t len,
+		  char *out, size_t outlen);
+
+/*
+ * Decrypt an encoded name of enclen chars into out (NUL-terminated;
+ * outlen >= NAMES_MAX_PLAIN + 1). Returns the name length, or -EBADMSG
+ * for anything not produced by names_encrypt under this key (bad base64,
+ * length not a multiple of 32, nonzero bytes after the first NUL, an
+ * empty, ".", ".." or '/'-containing result), -ENOSPC, or a crypto error.
+ */
+int names_decrypt(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		  char *out, size_t outlen);
+
+/*
+ * Symlink targets: as names, but '/' is allowed and the plaintext may be
+ * up to NAMES_MAX_SYMLINK_PLAIN bytes (-ENAMETOOLONG beyond). outlen:
+ * NAMES_MAX_SYMLINK_ENCODED + 1 (encrypt), NAMES_MAX_SYMLINK_PLAIN + 1
+ * (decrypt).
+ */
+int names_symlink_encrypt(struct crypto_tfm *cts, const char *target,
+			  size_t len, char *out, size_t outlen);
+int names_symlink_decrypt(struct crypto_tfm *cts, const char *enc,
+			  size_t enclen, char *out, size_t outlen);
+
+/* does an encoding of enclen chars need the long-name form? */
+int names_is_long(size_t enclen, unsigned int name_max);
+
+/* "cloakfs.long.<base64url(SHA-512(enc)[0..32))>" into out[NAMES_LONG_LEN+1] */
+int names_long_name(const char *enc, size_t enclen,
+		    char out[NAMES_LONG_LEN + 1]);
+
+/* what a ciphertext directory entry is */
+enum names_entry {
+	NAMES_ENTRY_ENCRYPTED, /* base64url: an encrypted name */
+	NAMES_ENTRY_LONG,      /* cloakfs.long.X: name in its sidecar */
+	NAMES_ENTRY_SIDECAR,   /* cloakfs.long.X.name */
+	NAMES_ENTRY_DIRNONCE,  /* .cloakfs.dir */
+	NAMES_ENTRY_CONFIG,    /* cloakfs.conf (volume root) */
+	NAMES_ENTRY_CONFIG_TEMP, /* cloakfs.conf.tmp.* left by a crash */
+	NAMES_ENTRY_DOT,       /* "." and ".." */
+	NAMES_ENTRY_OTHER,     /* not ours: skip and let fsck report */
+};
+enum names_entry names_classify(const char *entry);
+
+/* "<long_name>.name" into out; -EINVAL if long_name is not a long name */
+int names_sidecar_name(const char *long_name,
+		       char out[NAMES_SIDECAR_LEN + 1]);
+
+/*
+ * Long-name sidecars in the ciphertext directory dirfd. write: create
+ * "<long>.name" (0400) holding enc; an existing one with the same content
+ * is fine, a different one is -EEXIST. read: the encoding, NUL-terminated,
+ * into enc (encmax >= NAMES_MAX_ENCODED + 1), after checking that it
+ * hashes to the long name (-EBADMSG if not). Both: -errno of the syscalls.
+ */
+int names_write_sidecar(int dirfd, const char *long_name, const char *enc,
+			size_t enclen);
+int names_read_sidecar(int dirfd, const char *long_name, char *enc,
+		       size_t encmax);
+
+/*
+ * The directory nonce file .cloakfs.dir in dirfd: create writes 16 random
+ * bytes (not all zero) with O_EXCL, mode 0440, and fsyncs it (-EEXIST if
+ * present); read returns -ENOENT, or -EBADMSG unless it is exactly 16
+ * bytes and not all zero.
+ */
+int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+int names_dirnonce_read(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+
+#endif

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* see volume.h */
+#include "volume/volume.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "volume/content.h"
+#include "volume/names.h"
+#include "volume/random.h"
+#include "volume/secmem.h"
+
+static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+int volume_config_path(const char *dir, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s/%s", dir, VOLCONF_FILE_NAME);
+
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+/* key_id of vmk into c */
+static int set_key_id(struct volume_config *c, const uint8_t *vmk)
+{
+	struct volume_keys *k;
+	int err = keys_new(vmk, c->cipher, &k);
+
+	if (err)
+		return err;
+	err = keys_key_id(k, c->key_id);
+	keys_free(k);
+	return err;
+}
+
+int volume_create(const char *dir, const struct volume_create_params *p,
+		  const char *pass, size_t passlen,
+		  struct keyslot_cost *cost_out, char *err, size_t errlen)
+{
+	char path[4096];
+	struct volume_config c;
+	struct keyslot_cost cost = p->cost;
+	uint8_t *vmk = NULL, nonce[NAMES_DIRNONCE_SIZE];
+	int rc, dirfd;
+
+	rc = volume_config_path(dir, path, sizeof(path));
+	if (rc)
+		return seterr(err, errlen, rc, "%s: path too long", dir);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return seterr(err, errlen, -errno, "%s: %s", dir, strerror(errno));
+	if (faccessat(dirfd, VOLCONF_FILE_NAME, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		rc = seterr(err, errlen, -EEXIST, "%s: already a cloakfs volume",
+			    dir);
+		goto out;
+	}
+	if (faccessat(dirfd, NAMES_DIRNONCE_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		rc = seterr(err, errlen, -EEXIST, "%s: has %s but no %s (an "
+			    "interrupted init? remove it to retry)", dir,
+			    NAMES_DIRNONCE_FILE, VOLCONF_FILE_NAME);
+		goto out;
+	}
+	rc = volconf_new(&c, p->cipher,
+			 p->sector_size ? p->sector_size : CONTENT_DEFAULT_SECTOR,
+			 p->name_max ? p->name_max : NAMES_DEFAULT_NAME_MAX);
+	if (rc) {
+		seterr(err, errlen, rc, "bad volume parameters (sector size "
+		       "512..65536, a power of two; name_max 64..255)");
+		goto out;
+	}
+	if (cost.opslimit == 0) {
+		rc = keyslot_calibrate(p->kdf_seconds > 0 ? p->kdf_seconds
+							  : KEYSLOT_DEFAULT_SECONDS,
+				       cost.memlimit ? cost.memlimit
+						     : KEYSLOT_DEFAULT_MEMLIMIT,
+				       &cost);
+		if (rc) {
+			seterr(err, errlen, rc, "Argon2id calibration failed: %s",
+			       strerror(-rc));
+			goto out;
+		}
+	}
+	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
+	rc = vmk ? volume_random(vmk, VOLCONF_VMK_SIZE) : -ENOMEM;
+	if (!rc)
+		rc = set_key_id(&c, vmk);
+	if (!rc) {
+		rc = keyslot_add(&c, pass, passlen, &cost, vmk);
+		rc = rc < 0 ? rc : 0;
+	}
+	if (rc) {
+		seterr(err, errlen, rc, "cannot seal the master key: %s",
+		       strerror(-rc));
+		goto out;
+	}
+	/* the root's nonce before the config: once the config exists the
+	 * volume is complete */
+	rc = names_dirnonce_create(dirfd, nonce);
+	if (rc) {
+		seterr(err, errlen, rc, "%s/%s: %s", dir, NAMES_DIRNONCE_FILE,
+		       strerror(-rc));
+		goto out;
+	}
+	rc = volconf_write_atomic(path, &c, err, errlen);
+	if (rc)
+		(void)unlinkat(dirfd, NAMES_DIRNONCE_FILE, 0);
+	else if (cost_out)
+		*cost_out = cost;
+out:
+	secmem_free(vmk);
+	close(dirfd);
+	return rc;
+}
+
+int volume_unlock(const char *dir, const char *pass, size_t passlen,
+		  struct volume_config *cfg, struct volume_keys **keys,
+		  char *err, size_t errlen)
+{
+	char path[4096];
+	uint8_t *vmk, id[KEYS_KEY_ID_SIZE];
+	int rc, slot;
+
+	rc = volume_config_path(dir, path, sizeof(path));
+	if (rc)
+		return seterr(err, errlen, rc, "%s: path too long", dir);
+	rc = volconf_read(path, cfg, err, errlen);
+	if (rc)
+		return rc;
+	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
+	if (!vmk)
+		return -ENOMEM;
+	slot = keyslot_open(cfg, pass, passlen, vmk, err, errlen);
+	rc = slot < 0 ? slot : keys_new(vmk, cfg->cipher, keys);
+	secmem_free(vmk);
+	if (rc)
+		return rc;
+	rc = keys_key_id(*keys, id);
+	if (!rc && memcmp(id, cfg->key_id, KEYS_KEY_ID_SIZE) != 0)
+		rc = seterr(err, errlen, -EBADMSG, "%s: key_id does not match "
+			    "the unlocked master key", path);
+	if (rc) {
+		keys_free(*keys);
+		*keys = NULL;
+		return rc;
+	}
+	return slot;
+}

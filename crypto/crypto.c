@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "crypto/internal/core.h"
+#include "crypto/secmem.h"
 #include "crypto/log.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -251,13 +252,13 @@ struct crypto_tfm *crypto_alloc(const char *alg, const char *driver, int *err)
 	}
 	tfm->drv = d;
 	tfm->ctxsize = ctx_align(d->ctxsize ? d->ctxsize : 1);
-	tfm->ctx = aligned_alloc(CRYPTO_CTX_ALIGN, tfm->ctxsize);
+	/* keys live in locked, undumpable memory (64-byte aligned, zeroed) */
+	tfm->ctx = secmem_alloc(tfm->ctxsize);
 	if (!tfm->ctx) {
 		free(tfm);
 		*err = -ENOMEM;
 		return NULL;
 	}
-	memset(tfm->ctx, 0, tfm->ctxsize);
 	/* unkeyed hashes are ready at once */
 	if (d->type == CRYPTO_TYPE_HASH && d->u.hash) {
 		d->u.hash->init(tfm->ctx);
@@ -271,8 +272,7 @@ void crypto_free(struct crypto_tfm *tfm)
 {
 	if (!tfm)
 		return;
-	explicit_bzero(tfm->ctx, tfm->ctxsize);
-	free(tfm->ctx);
+	secmem_free(tfm->ctx); /* wipes */
 	free(tfm);
 }
 

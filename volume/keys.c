@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "crypto/kdf/hkdf.h"
-#include "volume/secmem.h"
+#include "crypto/secmem.h"
 
 #define KEYS_MAX_LABEL 32
 #define KEYS_MAX_SUBKEY 64

@@ -12,7 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "volume/random.h"
-#include "volume/secmem.h"
+#include "crypto/secmem.h"
 
 #define AEAD_ALG "rfc7539(chacha20,poly1305)"
 #define AAD_MAGIC "cloakfs keyslot" /* + its NUL: 16 bytes */

@@ -1,27 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * Memory for secrets (master keys, PRKs, KEKs, passphrases): its own
- * anonymous mapping, mlock'ed so it never reaches swap, MADV_DONTDUMP so
- * it never reaches a core file, and wiped before it is unmapped. (No
- * MADV_WIPEONFORK: a forked child that frees what it inherited must find
- * the record intact.)
- *
- * mlock can fail under a small RLIMIT_MEMLOCK; the allocation then still
- * succeeds (the other protections hold) and secmem_unlocked_count() says
- * how often that happened, so a tool can warn once.
- */
+/* Secret memory moved to the crypto layer (transform contexts use it). */
 #ifndef CLOAKFS_VOLUME_SECMEM_H
 #define CLOAKFS_VOLUME_SECMEM_H
-
-#include <stddef.h>
-
-/* zero-filled; NULL with errno set (ENOMEM) on failure; len 0 is 1 */
-void *secmem_alloc(size_t len);
-/* wipe, unlock, unmap; NULL is a no-op */
-void secmem_free(void *p);
-/* usable size of an allocation */
-size_t secmem_size(const void *p);
-/* allocations whose mlock failed so far */
-unsigned long secmem_unlocked_count(void);
-
+#include "crypto/secmem.h"
 #endif

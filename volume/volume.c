@@ -12,7 +12,7 @@
 #include "volume/content.h"
 #include "volume/names.h"
 #include "volume/random.h"
-#include "volume/secmem.h"
+#include "crypto/secmem.h"
 
 static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -10,7 +10,7 @@
 #include "volume/base64url.h"
 #include "volume/cipher.h"
 #include "volume/header.h"
-#include "volume/secmem.h"
+#include "crypto/secmem.h"
 
 /* RFC 4648 section 10 test vectors */
 static void test_rfc4648(void)

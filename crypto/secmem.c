@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* see secmem.h */
-#include "volume/secmem.h"
+#include "crypto/secmem.h"
 
 #include <errno.h>
 #include <stdatomic.h>

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory for secrets (master keys, PRKs, KEKs, passphrases, and every
+ * crypto transform context, which holds a key schedule): its own
+ * anonymous mapping, mlock'ed so it never reaches swap, MADV_DONTDUMP so
+ * it never reaches a core file, and wiped before it is unmapped. (No
+ * MADV_WIPEONFORK: a forked child that frees what it inherited must find
+ * the record intact.)
+ *
+ * mlock can fail under a small RLIMIT_MEMLOCK; the allocation then still
+ * succeeds (the other protections hold) and secmem_unlocked_count() says
+ * how often that happened, so a tool can warn once.
+ */
+#ifndef CLOAKFS_CRYPTO_SECMEM_H
+#define CLOAKFS_CRYPTO_SECMEM_H
+
+#include <stddef.h>
+
+/* zero-filled; NULL with errno set (ENOMEM) on failure; len 0 is 1 */
+void *secmem_alloc(size_t len);
+/* wipe, unlock, unmap; NULL is a no-op */
+void secmem_free(void *p);
+/* usable size of an allocation */
+size_t secmem_size(const void *p);
+/* allocations whose mlock failed so far */
+unsigned long secmem_unlocked_count(void);
+
+#endif

@@ -11,6 +11,7 @@
 #include "crypto/sha512/sha512.h"
 #include "crypto/sm4/sm4-generic.h"
 #include "crypto/speck/speck-generic.h"
+#include "crypto/speck/speck-x86-glue.h"
 
 static int (*const registrars[])(struct crypto_registry *) = {
 	aes_generic_register,
@@ -18,6 +19,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sha512_generic_register,
 	sm4_generic_register,
 	speck_generic_register,
+	speck_x86_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

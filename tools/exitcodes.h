@@ -11,4 +11,23 @@
 #define EXIT_USAGE 2           /* bad command line */
 #define EXIT_AUTH 3            /* authentication failed (bad AEAD tag) */
 
+/*
+ * cloakfs-keytool has its own table (cloakfs-keytool(1), EXIT STATUS):
+ * "wrong passphrase" must be 2 there, so its usage code is 3.
+ */
+#define KEYTOOL_EXIT_OK 0
+#define KEYTOOL_EXIT_ERROR 1        /* an operation failed (I/O, memory, ...) */
+#define KEYTOOL_EXIT_WRONG_PASS 2   /* wrong passphrase (no keyslot opened) */
+#define KEYTOOL_EXIT_USAGE 3        /* bad command line, no such slot */
+#define KEYTOOL_EXIT_BAD_VOLUME 4   /* not a volume, or its config is damaged,
+				       tampered with or of an unknown version */
+#define KEYTOOL_EXIT_REFUSED 5      /* refused: directory not empty, last slot,
+				       no free slot, other volume's backup,
+				       file exists */
+#define KEYTOOL_EXIT_NO_PASS 6      /* no passphrase: empty, mismatch, passfile
+				       unreadable, extpass failed, end of input */
+#define KEYTOOL_EXIT_DAEMON 7       /* the key daemon cannot be reached or
+				       refused the request */
+#define KEYTOOL_EXIT_NOT_UNLOCKED 8 /* lock: the daemon holds no key for it */
+
 #endif

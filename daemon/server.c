@@ -1,0 +1,652 @@
+/* SPDX-License-Identifier: MIT */
+/* see server.h */
+#include "daemon/server.h"
+
+#include "crypto/log.h"
+#include "daemon/listener.h"
+#include "daemon/protocol.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * Output room: a reply is only built while a whole maximal frame plus the
+ * event reserve still fit, so replies never overflow; events may use the
+ * reserve, and a subscriber that lets even that fill up is dropped.
+ */
+#define EVENT_RESERVE (64 * CLOAKFSD_EVENT_WIRE)
+#define IN_CAP CLOAKFSD_WIRE_MAX
+#define OUT_CAP (2 * CLOAKFSD_WIRE_MAX + EVENT_RESERVE)
+
+struct conn {
+	int fd;
+	pid_t pid;
+	uid_t uid;
+	bool eof;  /* the peer shut down its side; finish replies, then close */
+	bool dead; /* close at the end of this loop turn */
+	int list_cursor; /* next key slot for LIST, or -1 */
+	uint32_t list_count;
+	unsigned int nsubs;
+	uint8_t subs[SERVER_MAX_SUBS][CLOAKFSD_KEY_ID_LEN];
+	size_t in_len, out_len;
+	uint8_t in[IN_CAP];   /* may hold key bytes (ADD): wiped as consumed */
+	uint8_t out[OUT_CAP]; /* may hold key bytes (KEY): wiped as sent */
+};
+
+enum { PFD_LISTEN, PFD_SIGNAL, PFD_TIMER, PFD_CONNS };
+
+struct server {
+	int listen_fd, signal_fd, timer_fd;
+	uid_t self;
+	uint64_t armed_ms; /* expiry the timer is set for; 0 none or unknown */
+	struct daemon_config cfg;
+	struct keystore *ks;
+	struct conn *conns[SERVER_MAX_CONNS];
+	unsigned int nconns;
+	struct pollfd pfds[PFD_CONNS + SERVER_MAX_CONNS];
+};
+
+struct gone_ctx {
+	struct server *srv;
+	uint8_t reason;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void id_hex(const uint8_t *id, char out[2 * CLOAKFSD_KEY_ID_LEN + 1])
+{
+	for (int i = 0; i < CLOAKFSD_KEY_ID_LEN; i++)
+		snprintf(out + 2 * i, 3, "%02x", id[i]);
+}
+
+/* a client's path for a log line: control bytes as '?', long ones cut */
+static void printable_path(const char *path, size_t len, char *out, size_t out_len)
+{
+	size_t n = len < out_len - 1 ? len : out_len - 1;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = (unsigned char)path[i] < 0x20 || path[i] == 0x7f ? '?' : path[i];
+	out[n] = '\0';
+	if (n < len && n >= 3)
+		memcpy(out + n - 3, "...", 3);
+}
+
+/* ---- buffers ---- */
+
+static void consume_input(struct conn *c, size_t n)
+{
+	memmove(c->in, c->in + n, c->in_len - n);
+	explicit_bzero(c->in + c->in_len - n, n);
+	c->in_len -= n;
+}
+
+static void consume_output(struct conn *c, size_t n)
+{
+	memmove(c->out, c->out + n, c->out_len - n);
+	explicit_bzero(c->out + c->out_len - n, n);
+	c->out_len -= n;
+}
+
+static bool reply_room(const struct conn *c)
+{
+	return c->out_len + CLOAKFSD_WIRE_MAX + EVENT_RESERVE <= OUT_CAP;
+}
+
+static void conn_free(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	explicit_bzero(c, sizeof(*c));
+	free(c);
+}
+
+static void protocol_error(struct conn *c, const char *what)
+{
+	log_warn("closing connection of pid %d: %s", (int)c->pid, what);
+	c->dead = true;
+}
+
+/* append a reply; room was checked by the caller (reply_room) */
+static void reply_value(struct conn *c, uint8_t type, uint32_t value)
+{
+	struct proto_writer w;
+
+	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, type);
+	proto_put_u32(&w, value);
+	c->out_len += proto_end(&w);
+}
+
+/* ---- events ---- */
+
+static void queue_event(struct conn *c, uint8_t reason, const uint8_t *id)
+{
+	struct proto_writer w;
+	size_t n;
+
+	if (c->dead)
+		return;
+	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, CLOAKFSD_EVENT);
+	proto_put_u8(&w, reason);
+	proto_put_bytes(&w, id, CLOAKFSD_KEY_ID_LEN);
+	n = proto_end(&w);
+	if (!n)
+		protocol_error(c, "subscriber does not read its events");
+	c->out_len += n;
+}
+
+static void notify(struct server *srv, const uint8_t *id, uint8_t reason)
+{
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		struct conn *c = srv->conns[i];
+
+		for (unsigned int s = 0; s < c->nsubs; s++)
+			if (!memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN))
+				queue_event(c, reason, id);
+	}
+}
+
+static void key_gone(const uint8_t *id, void *arg)
+{
+	struct gone_ctx *g = arg;
+	char hex[2 * CLOAKFSD_KEY_ID_LEN + 1];
+
+	id_hex(id, hex);
+	log_info("key %s %s", hex, g->reason == CLOAKFSD_EV_EXPIRED ? "expired" :
+		 g->reason == CLOAKFSD_EV_LOCKED ? "locked" : "wiped");
+	notify(g->srv, id, g->reason);
+}
+
+static void expire_keys(struct server *srv)
+{
+	struct gone_ctx g = { srv, CLOAKFSD_EV_EXPIRED };
+
+	keystore_expire(srv->ks, now_ms(), key_gone, &g);
+}
+
+static void arm_timer(struct server *srv)
+{
+	uint64_t next = keystore_next_expiry(srv->ks);
+	struct itimerspec its = { 0 };
+
+	if (next == srv->armed_ms)
+		return;
+	srv->armed_ms = next;
+	if (next) {
+		its.it_value.tv_sec = (time_t)(next / 1000);
+		its.it_value.tv_nsec = (long)(next % 1000) * 1000000;
+	}
+	/* an absolute time already past fires at once */
+	if (timerfd_settime(srv->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
+		log_error("timerfd_settime: %s", strerror(errno));
+}
+
+/* ---- requests ---- */
+
+static uint32_t effective_ttl(const struct server *srv, uint32_t asked)
+{
+	uint32_t ttl = asked == CLOAKFSD_TTL_DEFAULT ? srv->cfg.default_ttl : asked;
+
+	if (ttl == CLOAKFSD_TTL_NONE)
+		ttl = 0;
+	if (srv->cfg.max_ttl && (ttl == 0 || ttl > srv->cfg.max_ttl))
+		ttl = srv->cfg.max_ttl;
+	return ttl; /* 0: never expires */
+}
+
+static uint32_t seconds_left(uint64_t expires, uint64_t now)
+{
+	uint64_t s;
+
+	if (!expires)
+		return CLOAKFSD_TTL_NONE;
+	if (expires <= now)
+		return 0;
+	s = (expires - now + 999) / 1000;
+	return s >= CLOAKFSD_TTL_NONE ? CLOAKFSD_TTL_NONE - 1 : (uint32_t)s;
+}
+
+static void handle_add(struct server *srv, struct conn *c, struct proto_reader *r)
+{
+	const uint8_t *id = proto_get_bytes(r, CLOAKFSD_KEY_ID_LEN);
+	uint32_t ttl = proto_get_u32(r);
+	uint8_t key_len = proto_get_u8(r);
+	const uint8_t *key = proto_get_bytes(r, key_len);
+	uint16_t path_len = proto_get_u16(r);
+	const char *path = (const char *)proto_get_bytes(r, path_len);
+	char hex[2 * CLOAKFSD_KEY_ID_LEN + 1], shown[256];
+	bool replaced;
+	int err;
+
+	if (!proto_done(r) || key_len == 0 || key_len > CLOAKFSD_KEY_MAX ||
+	    path_len > CLOAKFSD_PATH_MAX || memchr(path, '\0', path_len)) {
+		protocol_error(c, "malformed ADD");
+		return;
+	}
+	ttl = effective_ttl(srv, ttl);
+	err = keystore_add(srv->ks, id, path, path_len, key, key_len,
+			   ttl ? now_ms() + (uint64_t)ttl * 1000 : 0, &replaced);
+	id_hex(id, hex);
+	if (err) {
+		log_warn("cannot add key %s for pid %d: %s", hex, (int)c->pid, strerror(-err));
+		reply_value(c, CLOAKFSD_ERROR, (uint32_t)-err);
+		return;
+	}
+	printable_path(path, path_len, shown, sizeof(shown));
+	if (ttl)
+		log_info("%s key %s (%s), ttl %u s, for pid %d", replaced ? "replaced" : "added",
+			 hex, shown, ttl, (int)c->pid);
+	else
+		log_info("%s key %s (%s), no expiry, for pid %d", replaced ? "replaced" : "added",
+			 hex, shown, (int)c->pid);
+	reply_value(c, CLOAKFSD_OK, ttl ? ttl : CLOAKFSD_TTL_NONE);
+	notify(srv, id, CLOAKFSD_EV_ADDED);
+}
+
+static void handle_get(struct server *srv, struct conn *c, const uint8_t *id)
+{
+	const struct keystore_entry *e = keystore_find(srv->ks, id);
+	struct proto_writer w;
+
+	if (!e) {
+		reply_value(c, CLOAKFSD_ERROR, ENOENT);
+		return;
+	}
+	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, CLOAKFSD_KEY);
+	proto_put_u8(&w, e->key_len);
+	proto_put_bytes(&w, keystore_key(srv->ks, e), e->key_len);
+	proto_put_u32(&w, seconds_left(e->expires_ms, now_ms()));
+	c->out_len += proto_end(&w);
+}
+
+static void handle_remove(struct server *srv, struct conn *c, const uint8_t *id)
+{
+	char hex[2 * CLOAKFSD_KEY_ID_LEN + 1];
+
+	if (keystore_remove(srv->ks, id) != 0) {
+		reply_value(c, CLOAKFSD_ERROR, ENOENT);
+		return;
+	}
+	id_hex(id, hex);
+	log_info("removed key %s, for pid %d", hex, (int)c->pid);
+	reply_value(c, CLOAKFSD_OK, 0);
+	notify(srv, id, CLOAKFSD_EV_REMOVED);
+}
+
+static void handle_lock_all(struct server *srv, struct conn *c)
+{
+	struct gone_ctx g = { srv, CLOAKFSD_EV_LOCKED };
+	unsigned int n = keystore_clear(srv->ks, key_gone, &g);
+
+	log_info("locked all: %u key(s) wiped, for pid %d", n, (int)c->pid);
+	reply_value(c, CLOAKFSD_OK, n);
+}
+
+static void handle_subscribe(struct server *srv, struct conn *c, const uint8_t *id)
+{
+	uint32_t held = keystore_find(srv->ks, id) != NULL;
+
+	for (unsigned int s = 0; s < c->nsubs; s++) {
+		if (!memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN)) {
+			reply_value(c, CLOAKFSD_OK, held);
+			return;
+		}
+	}
+	if (c->nsubs == SERVER_MAX_SUBS) {
+		reply_value(c, CLOAKFSD_ERROR, ENOSPC);
+		return;
+	}
+	memcpy(c->subs[c->nsubs++], id, CLOAKFSD_KEY_ID_LEN);
+	reply_value(c, CLOAKFSD_OK, held);
+}
+
+/* one LIST_ENTRY (or the closing OK) per call, so output stays bounded */
+static void list_step(struct server *srv, struct conn *c)
+{
+	const struct keystore_entry *e = NULL;
+	struct proto_writer w;
+	size_t path_len;
+
+	while (c->list_cursor < KEYSTORE_MAX_KEYS &&
+	       !(e = keystore_slot(srv->ks, (unsigned int)c->list_cursor)))
+		c->list_cursor++;
+	if (!e) {
+		reply_value(c, CLOAKFSD_OK, c->list_count);
+		c->list_cursor = -1;
+		return;
+	}
+	path_len = strlen(e->path);
+	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, CLOAKFSD_LIST_ENTRY);
+	proto_put_bytes(&w, e->id, CLOAKFSD_KEY_ID_LEN);
+	proto_put_u32(&w, seconds_left(e->expires_ms, now_ms()));
+	proto_put_u16(&w, (uint16_t)path_len);
+	proto_put_bytes(&w, e->path, path_len);
+	c->out_len += proto_end(&w);
+	c->list_count++;
+	c->list_cursor++;
+}
+
+static void dispatch(struct server *srv, struct conn *c, const struct proto_frame *f)
+{
+	struct proto_reader r = { f->payload, f->payload_len, false };
+	const uint8_t *id;
+
+	/* a key whose time is up is gone before anyone can ask for it */
+	expire_keys(srv);
+	switch (f->type) {
+	case CLOAKFSD_ADD:
+		handle_add(srv, c, &r);
+		return;
+	case CLOAKFSD_LIST:
+	case CLOAKFSD_LOCK_ALL:
+		if (!proto_done(&r)) {
+			protocol_error(c, "request with unexpected payload");
+			return;
+		}
+		if (f->type == CLOAKFSD_LOCK_ALL) {
+			handle_lock_all(srv, c);
+		} else {
+			c->list_cursor = 0;
+			c->list_count = 0;
+		}
+		return;
+	case CLOAKFSD_GET:
+	case CLOAKFSD_REMOVE:
+	case CLOAKFSD_SUBSCRIBE:
+		id = proto_get_bytes(&r, CLOAKFSD_KEY_ID_LEN);
+		if (!proto_done(&r)) {
+			protocol_error(c, "request without a 16-byte key id");
+			return;
+		}
+		if (f->type == CLOAKFSD_GET)
+			handle_get(srv, c, id);
+		else if (f->type == CLOAKFSD_REMOVE)
+			handle_remove(srv, c, id);
+		else
+			handle_subscribe(srv, c, id);
+		return;
+	default: {
+		char what[48];
+
+		snprintf(what, sizeof(what), "unknown request type 0x%02x", f->type);
+		protocol_error(c, what);
+	}
+	}
+}
+
+/* handle whatever input and pending LIST output the buffers allow */
+static void pump(struct server *srv, struct conn *c)
+{
+	struct proto_frame f;
+	int r;
+
+	while (!c->dead && reply_room(c)) {
+		if (c->list_cursor >= 0) {
+			list_step(srv, c);
+			continue;
+		}
+		r = proto_parse(c->in, c->in_len, &f);
+		if (r < 0) {
+			protocol_error(c, r == -EMSGSIZE ? "oversize frame" :
+				       "bad frame length or protocol version");
+			return;
+		}
+		if (r == 0) {
+			if (c->eof && c->in_len) {
+				protocol_error(c, "truncated frame");
+				return;
+			}
+			break;
+		}
+		dispatch(srv, c, &f);
+		consume_input(c, f.wire_len);
+	}
+	if (c->eof && !c->in_len && c->list_cursor < 0 && !c->out_len)
+		c->dead = true; /* peer done and everything answered */
+}
+
+/* ---- connections ---- */
+
+/* best-effort one-frame answer to a peer we will not serve */
+static void refuse(int fd, uint32_t code)
+{
+	uint8_t buf[16];
+	struct proto_writer w;
+	size_t n;
+
+	proto_begin(&w, buf, sizeof(buf), CLOAKFSD_ERROR);
+	proto_put_u32(&w, code);
+	n = proto_end(&w);
+	(void)!send(fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
+}
+
+static void accept_clients(struct server *srv)
+{
+	for (;;) {
+		struct ucred cred;
+		struct conn *c;
+		int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+				log_warn("accept: %s", strerror(errno));
+			return;
+		}
+		if (peer_credentials(fd, &cred) != 0) {
+			log_warn("cannot read peer credentials; connection closed");
+			close(fd);
+			continue;
+		}
+		if (!peer_allowed(&cred, srv->self, srv->cfg.allow_root)) {
+			log_warn("refused connection from pid %d uid %u (only uid %u%s)",
+				 (int)cred.pid, (unsigned)cred.uid, (unsigned)srv->self,
+				 srv->self ? "; set allow_root to admit root" : "");
+			refuse(fd, EACCES);
+			continue;
+		}
+		if (srv->nconns == SERVER_MAX_CONNS) {
+			log_warn("too many connections (%d); refused pid %d", SERVER_MAX_CONNS,
+				 (int)cred.pid);
+			refuse(fd, EBUSY);
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			log_error("out of memory for a connection");
+			refuse(fd, ENOMEM);
+			continue;
+		}
+		c->fd = fd;
+		c->pid = cred.pid;
+		c->uid = cred.uid;
+		c->list_cursor = -1;
+		srv->conns[srv->nconns++] = c;
+		log_debug("connection from pid %d", (int)cred.pid);
+	}
+}
+
+static void conn_read(struct server *srv, struct conn *c)
+{
+	ssize_t n;
+
+	if (c->in_len == IN_CAP)
+		return; /* a whole frame is waiting for output room */
+	n = recv(c->fd, c->in + c->in_len, IN_CAP - c->in_len, 0);
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR) {
+			log_debug("recv from pid %d: %s", (int)c->pid, strerror(errno));
+			c->dead = true;
+		}
+		return;
+	}
+	if (n == 0)
+		c->eof = true;
+	c->in_len += (size_t)n;
+	pump(srv, c);
+}
+
+static void conn_write(struct server *srv, struct conn *c)
+{
+	ssize_t n = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL);
+
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR) {
+			log_debug("send to pid %d: %s", (int)c->pid, strerror(errno));
+			c->dead = true;
+		}
+		return;
+	}
+	consume_output(c, (size_t)n);
+	pump(srv, c);
+}
+
+static void sweep_dead(struct server *srv)
+{
+	unsigned int j = 0;
+
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		if (srv->conns[i]->dead) {
+			log_debug("connection of pid %d closed", (int)srv->conns[i]->pid);
+			conn_free(srv->conns[i]);
+		} else {
+			srv->conns[j++] = srv->conns[i];
+		}
+	}
+	srv->nconns = j;
+}
+
+/* ---- the loop ---- */
+
+int server_create(struct server **out, int listen_fd, struct keystore *ks,
+		  const struct daemon_config *cfg)
+{
+	struct server *srv = calloc(1, sizeof(*srv));
+	sigset_t mask;
+	int err;
+
+	if (!srv)
+		return -ENOMEM;
+	srv->listen_fd = listen_fd;
+	srv->ks = ks;
+	srv->cfg = *cfg;
+	srv->self = getuid();
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) != 0)
+		goto err;
+	srv->signal_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (srv->signal_fd < 0)
+		goto err;
+	srv->timer_fd = timerfd_create(CLOCK_BOOTTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (srv->timer_fd < 0)
+		goto err_signal;
+	*out = srv;
+	return 0;
+
+err_signal:
+	err = -errno;
+	close(srv->signal_fd);
+	free(srv);
+	return err;
+err:
+	err = -errno;
+	free(srv);
+	return err;
+}
+
+static int take_signal(struct server *srv)
+{
+	struct signalfd_siginfo si;
+
+	if (read(srv->signal_fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return 0;
+	return (int)si.ssi_signo;
+}
+
+int server_run(struct server *srv)
+{
+	for (;;) {
+		unsigned int n = srv->nconns;
+		uint64_t expirations;
+		int sig;
+
+		arm_timer(srv);
+		srv->pfds[PFD_LISTEN] = (struct pollfd){ srv->listen_fd, POLLIN, 0 };
+		srv->pfds[PFD_SIGNAL] = (struct pollfd){ srv->signal_fd, POLLIN, 0 };
+		srv->pfds[PFD_TIMER] = (struct pollfd){ srv->timer_fd, POLLIN, 0 };
+		for (unsigned int i = 0; i < n; i++) {
+			struct conn *c = srv->conns[i];
+			short ev = 0;
+
+			if (!c->eof && reply_room(c) && c->list_cursor < 0)
+				ev |= POLLIN;
+			if (c->out_len)
+				ev |= POLLOUT;
+			srv->pfds[PFD_CONNS + i] = (struct pollfd){ c->fd, ev, 0 };
+		}
+		if (poll(srv->pfds, PFD_CONNS + n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (srv->pfds[PFD_SIGNAL].revents && (sig = take_signal(srv)))
+			return sig;
+		if (srv->pfds[PFD_TIMER].revents) {
+			(void)!read(srv->timer_fd, &expirations, sizeof(expirations));
+			srv->armed_ms = 0; /* fired: one-shot, so re-arm whatever is next */
+			expire_keys(srv);
+		}
+		for (unsigned int i = 0; i < n; i++) {
+			struct conn *c = srv->conns[i];
+			short rev = srv->pfds[PFD_CONNS + i].revents;
+
+			if (c->dead || !rev)
+				continue;
+			if (rev & POLLOUT)
+				conn_write(srv, c);
+			if (!c->dead && (rev & (POLLIN | POLLHUP | POLLERR)))
+				conn_read(srv, c);
+			/* POLLHUP with nothing left to read: the read saw EOF */
+		}
+		sweep_dead(srv);
+		if (srv->pfds[PFD_LISTEN].revents)
+			accept_clients(srv);
+	}
+}
+
+void server_destroy(struct server *srv)
+{
+	if (!srv)
+		return;
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		struct conn *c = srv->conns[i];
+
+		for (unsigned int s = 0; s < c->nsubs; s++)
+			queue_event(c, CLOAKFSD_EV_SHUTDOWN, c->subs[s]);
+		if (c->out_len && !c->dead)
+			(void)!send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		conn_free(c);
+	}
+	srv->nconns = 0;
+	close(srv->signal_fd);
+	close(srv->timer_fd);
+	explicit_bzero(srv, sizeof(*srv));
+	free(srv);
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/* Steps the keytool subcommands share; see keytool.h */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/secmem.h"
+#include "tools/keytool.h"
+#include "volume/keys.h"
+#include "volume/volume.h"
+
+int kt_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", KT_PROG);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+void kt_hex(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+int kt_config_path(const char *dir, char *path)
+{
+	if (volume_config_path(dir, path, PATH_MAX))
+		return kt_error(KEYTOOL_EXIT_USAGE, "%s: path too long", dir);
+	return 0;
+}
+
+int kt_read_config(const char *dir, char *path, struct volume_config *cfg)
+{
+	char err[512];
+	struct stat st;
+	int rc = kt_config_path(dir, path);
+
+	if (rc)
+		return rc;
+	if (stat(dir, &st) < 0)
+		return kt_error(errno == ENOENT ? KEYTOOL_EXIT_BAD_VOLUME
+						: KEYTOOL_EXIT_ERROR,
+				"%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: not a directory", dir);
+	err[0] = '\0';
+	rc = volconf_read(path, cfg, err, sizeof(err));
+	switch (rc) {
+	case 0:
+		return 0;
+	case -ENOENT:
+		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
+				"(no %s)", dir, VOLCONF_FILE_NAME);
+	case -EINVAL:
+	case -ENOTSUP:
+	case -EBADMSG:
+	case -ELOOP: /* a symlink where the config should be */
+		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s",
+				err[0] ? err : strerror(-rc));
+	default:
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
+	}
+}
+
+/* the key identifier of vmk must be the one in the config */
+static int check_key_id(const char *path, const struct volume_config *cfg,
+			const uint8_t *vmk)
+{
+	uint8_t id[KEYS_KEY_ID_SIZE];
+	struct volume_keys *keys;
+	int rc = keys_new(vmk, cfg->cipher, &keys);
+
+	if (!rc) {
+		rc = keys_key_id(keys, id);
+		keys_free(keys);
+	}
+	if (rc)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot derive the key "
+				"identifier: %s", path, strerror(-rc));
+	if (memcmp(id, cfg->key_id, sizeof(id)) != 0)
+		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: key_id does not "
+				"match the unlocked master key", path);
+	return 0;
+}
+
+int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
+		   const struct volume_config *cfg, int only_slot,
+		   uint8_t **vmk_out, int *slot)
+{
+	char prompt[PATH_MAX + 32], err[512];
+	struct passphrase pass;
+	uint8_t *vmk;
+	int rc;
+
+	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", dir);
+	rc = passphrase_get(&a->pass, PASSPHRASE_EXISTING, prompt, &pass, err,
+			    sizeof(err));
+	if (rc)
+		return kt_error(rc == -ENOMEM ? KEYTOOL_EXIT_ERROR
+					      : KEYTOOL_EXIT_NO_PASS, "%s", err);
+	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
+	if (!vmk) {
+		passphrase_free(&pass);
+		return kt_error(KEYTOOL_EXIT_ERROR, "out of memory");
+	}
+	err[0] = '\0';
+	if (only_slot >= 0) {
+		rc = keyslot_open_slot(cfg, (unsigned int)only_slot, pass.text,
+				       pass.len, vmk);
+		if (rc == 0)
+			rc = only_slot;
+		else if (rc == -EACCES)
+			snprintf(err, sizeof(err), "wrong passphrase for keyslot "
+				 "%d (no keyslot opened)", only_slot);
+		else
+			snprintf(err, sizeof(err), "keyslot %d: %s", only_slot,
+				 strerror(-rc));
+	} else {
+		rc = keyslot_open(cfg, pass.text, pass.len, vmk, err, sizeof(err));
+	}
+	passphrase_free(&pass);
+	if (rc < 0) {
+		secmem_free(vmk);
+		/* wrong passphrase names the volume, other failures the file */
+		return kt_error(rc == -EACCES ? KEYTOOL_EXIT_WRONG_PASS
+					      : KEYTOOL_EXIT_ERROR,
+				"%s: %s", rc == -EACCES ? dir : path,
+				err[0] ? err : strerror(-rc));
+	}
+	*slot = rc;
+	rc = check_key_id(path, cfg, vmk);
+	if (rc) {
+		secmem_free(vmk);
+		return rc;
+	}
+	*vmk_out = vmk;
+	return 0;
+}
+
+int kt_new_passphrase(const struct passphrase_source *src, const char *dir,
+		      struct passphrase *out)
+{
+	char prompt[PATH_MAX + 32], err[512];
+	int rc;
+
+	snprintf(prompt, sizeof(prompt), "New passphrase for %s: ", dir);
+	rc = passphrase_get(src, PASSPHRASE_NEW, prompt, out, err, sizeof(err));
+	if (rc)
+		return kt_error(rc == -ENOMEM ? KEYTOOL_EXIT_ERROR
+					      : KEYTOOL_EXIT_NO_PASS, "%s", err);
+	return 0;
+}
+
+void kt_format_cost(uint64_t opslimit, uint64_t memlimit, char *out, size_t len)
+{
+	if (memlimit % (1u << 20) == 0)
+		snprintf(out, len, "Argon2id, %llu pass%s, %llu MiB",
+			 (unsigned long long)opslimit, opslimit == 1 ? "" : "es",
+			 (unsigned long long)(memlimit >> 20));
+	else
+		snprintf(out, len, "Argon2id, %llu pass%s, %llu KiB",
+			 (unsigned long long)opslimit, opslimit == 1 ? "" : "es",
+			 (unsigned long long)(memlimit >> 10));
+}
+
+int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
+		   struct keyslot_cost *out)
+{
+	double seconds = a->kdf_time > 0 ? a->kdf_time : KEYSLOT_DEFAULT_SECONDS;
+	uint64_t memory = a->kdf_memory ? a->kdf_memory : KEYSLOT_DEFAULT_MEMLIMIT;
+	bool tty = isatty(STDERR_FILENO);
+	char what[64];
+	int rc;
+
+	if (reuse && a->kdf_time == 0 && a->kdf_memory == 0) {
+		*out = *reuse;
+		return 0;
+	}
+	if (tty) {
+		fprintf(stderr, "Calibrating Argon2id for %g s at %llu MiB... ",
+			seconds, (unsigned long long)(memory >> 20));
+		fflush(stderr);
+	}
+	rc = keyslot_calibrate(seconds, memory, out);
+	if (rc) {
+		if (tty)
+			fputc('\n', stderr);
+		return kt_error(rc == -EINVAL ? KEYTOOL_EXIT_USAGE : KEYTOOL_EXIT_ERROR,
+				"Argon2id calibration (%g s, %llu MiB) failed: %s",
+				seconds, (unsigned long long)(memory >> 20),
+				strerror(-rc));
+	}
+	if (tty) {
+		kt_format_cost(out->opslimit, out->memlimit, what, sizeof(what));
+		fprintf(stderr, "%s\n", what);
+	}
+	return 0;
+}
+
+int kt_lock_volume(const char *dir)
+{
+	/* kept open (close-on-exec) until exit: the lock lasts as long */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return kt_error(errno == ENOENT || errno == ENOTDIR
+					? KEYTOOL_EXIT_BAD_VOLUME : KEYTOOL_EXIT_ERROR,
+				"%s: %s", dir, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK) {
+			fprintf(stderr, "%s: %s: waiting for another %s working "
+				"on this volume\n", KT_PROG, dir, KT_PROG);
+			if (flock(fd, LOCK_EX) == 0)
+				return 0;
+		}
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot lock: %s", dir,
+				strerror(errno));
+	}
+	return 0;
+}
+
+int kt_write_config(const char *path, const struct volume_config *cfg)
+{
+	char err[512];
+	int rc;
+
+	err[0] = '\0';
+	rc = volconf_validate(cfg, err, sizeof(err));
+	if (rc)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: refusing to write an "
+				"invalid config: %s", path, err);
+	rc = volconf_write_atomic(path, cfg, err, sizeof(err));
+	if (rc)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
+	return 0;
+}

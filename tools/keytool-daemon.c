@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-keytool unlock, lock, status: talk to cloakfsd through its
+ * client library (daemon/client.h). unlock hands the daemon the 64-byte
+ * master key under the volume's 16-byte key identifier, with the
+ * volume's absolute path for listings; a mount fetches it by key id.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/secmem.h"
+#include "daemon/client.h"
+#include "tools/keytool.h"
+
+_Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
+_Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
+
+/* a connection, or the exit code of a message saying why not */
+static int connect_daemon(bool autostart, struct cloakfsd_client **cl, int *err)
+{
+	char sock[PATH_MAX];
+
+	*err = cloakfsd_connect(NULL, autostart ? CLOAKFSD_AUTOSTART : 0, 0, cl);
+	if (*err == 0)
+		return 0;
+	if (cloakfsd_socket_path(sock, sizeof(sock)))
+		snprintf(sock, sizeof(sock), "(no socket path)");
+	if (!autostart && (*err == -ENOENT || *err == -ECONNREFUSED))
+		return KEYTOOL_EXIT_DAEMON; /* the caller words "not running" */
+	if (*err == -EPERM)
+		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: runs as "
+				"another user", sock);
+	if (autostart && *err == -ENOENT)
+		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: not running "
+				"and no cloakfsd program found to start (set "
+				"CLOAKFSD_PROGRAM or install it)", sock);
+	return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: %s", sock,
+			strerror(-*err));
+}
+
+static bool daemon_absent(int err)
+{
+	return err == -ENOENT || err == -ECONNREFUSED;
+}
+
+/* --ttl: seconds (1 .. 2^32 - 2) or "never" */
+static int parse_ttl(const char *s, uint32_t *ttl)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s) {
+		*ttl = CLOAKFSD_TTL_DEFAULT;
+		return 0;
+	}
+	if (!strcmp(s, "never") || !strcmp(s, "none")) {
+		*ttl = CLOAKFSD_TTL_NONE;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v == 0 || v >= CLOAKFSD_TTL_NONE)
+		return -EINVAL;
+	*ttl = (uint32_t)v;
+	return 0;
+}
+
+static void format_left(uint32_t s, char *out, size_t len)
+{
+	if (s == CLOAKFSD_TTL_NONE)
+		snprintf(out, len, "never");
+	else
+		snprintf(out, len, "%us", s);
+}
+
+static int run_unlock(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct cloakfsd_client *cl = NULL;
+	struct volume_config cfg;
+	char path[PATH_MAX], abs[PATH_MAX], id[2 * VOLCONF_KEY_ID_SIZE + 1], left[32];
+	uint8_t *vmk = NULL;
+	uint32_t ttl, granted;
+	int rc, err, slot;
+
+	if (parse_ttl(a->ttl, &ttl))
+		return kt_error(KEYTOOL_EXIT_USAGE, "unlock: --ttl takes seconds "
+				"(1 to %u) or 'never', not '%s'",
+				CLOAKFSD_TTL_NONE - 1, a->ttl);
+	rc = kt_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	if (!realpath(dir, abs))
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+	if (strlen(abs) > CLOAKFSD_PATH_MAX)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: path too long for the key "
+				"daemon", abs);
+	/* reach the daemon before asking for the passphrase */
+	rc = connect_daemon(true, &cl, &err);
+	if (rc)
+		return rc;
+	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
+	if (rc)
+		goto out;
+	err = cloakfsd_add(cl, cfg.key_id, abs, vmk, VOLCONF_VMK_SIZE, ttl,
+			   &granted);
+	if (err) {
+		rc = kt_error(KEYTOOL_EXIT_DAEMON, "%s: the key daemon did not take "
+			      "the key: %s", dir, strerror(-err));
+		goto out;
+	}
+	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
+	format_left(granted, left, sizeof(left));
+	printf("%s: unlocked with keyslot %d (key id %s, expires: %s)\n", dir,
+	       slot, id, left);
+out:
+	secmem_free(vmk);
+	cloakfsd_close(cl);
+	return rc;
+}
+
+const struct kt_command kt_cmd_unlock = {
+	.name = "unlock",
+	.synopsis = "[--ttl SECONDS] CIPHERDIR",
+	.summary = "open a keyslot and hand the key to cloakfsd",
+	.help =
+		"Open the volume with a passphrase and give its master key to the key\n"
+		"daemon cloakfsd (started if it is not running), which keeps it under\n"
+		"the volume's key id until it expires, is locked, or the daemon exits.\n"
+		"A mount of the volume then needs no passphrase.\n"
+		"\n"
+		"  --ttl SECONDS        lifetime of the key in the daemon, or 'never'\n"
+		"                       (default: the daemon's; it may shorten it)\n"
+		"  --passfile FILE      the passphrase: first line of FILE\n"
+		"  --extpass CMD        the passphrase: first line CMD prints\n",
+	.opts = KT_OPT_PASS | KT_OPT_TTL,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_unlock,
+};
+
+static int lock_all(void)
+{
+	struct cloakfsd_client *cl;
+	uint32_t count = 0;
+	int rc, err;
+
+	rc = connect_daemon(false, &cl, &err);
+	if (rc && daemon_absent(err)) {
+		printf("no key daemon is running: nothing to lock\n");
+		return 0;
+	}
+	if (rc)
+		return rc;
+	err = cloakfsd_lock_all(cl, &count);
+	cloakfsd_close(cl);
+	if (err)
+		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon: lock all: %s",
+				strerror(-err));
+	printf("locked %u key%s\n", count, count == 1 ? "" : "s");
+	return 0;
+}
+
+static int run_lock(const struct kt_args *a)
+{
+	struct cloakfsd_client *cl;
+	struct volume_config cfg;
+	char path[PATH_MAX], id[2 * VOLCONF_KEY_ID_SIZE + 1];
+	const char *dir;
+	int rc, err;
+
+	if (a->all) {
+		if (a->nargs)
+			return kt_error(KEYTOOL_EXIT_USAGE, "lock: give CIPHERDIR or "
+					"--all, not both");
+		return lock_all();
+	}
+	if (a->nargs != 1)
+		return kt_error(KEYTOOL_EXIT_USAGE, "lock: give CIPHERDIR or --all "
+				"(try %s lock --help)", KT_PROG);
+	dir = a->args[0];
+	rc = kt_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
+	rc = connect_daemon(false, &cl, &err);
+	if (rc && daemon_absent(err))
+		return kt_error(KEYTOOL_EXIT_NOT_UNLOCKED, "%s: not unlocked (no "
+				"key daemon is running)", dir);
+	if (rc)
+		return rc;
+	err = cloakfsd_remove(cl, cfg.key_id);
+	cloakfsd_close(cl);
+	if (err == -ENOENT)
+		return kt_error(KEYTOOL_EXIT_NOT_UNLOCKED, "%s: not unlocked (the "
+				"key daemon holds no key %s)", dir, id);
+	if (err)
+		return kt_error(KEYTOOL_EXIT_DAEMON, "%s: key daemon: %s", dir,
+				strerror(-err));
+	printf("%s: locked (key id %s)\n", dir, id);
+	return 0;
+}
+
+const struct kt_command kt_cmd_lock = {
+	.name = "lock",
+	.synopsis = "CIPHERDIR | --all",
+	.summary = "make cloakfsd forget a volume's key (or every key)",
+	.help =
+		"Remove the volume's key from the key daemon, which wipes it; mounts\n"
+		"of the volume wipe their copies and refuse file contents until the\n"
+		"volume is unlocked again. Needs no passphrase.\n"
+		"\n"
+		"  --all                remove every key the daemon holds\n",
+	.opts = KT_OPT_ALL,
+	.min_args = 0,
+	.max_args = 1,
+	.run = run_lock,
+};
+
+static int print_key(const struct cloakfsd_key_info *info, void *arg)
+{
+	char id[2 * CLOAKFSD_KEY_ID_LEN + 1], left[32];
+
+	(void)arg;
+	kt_hex(info->id, sizeof(info->id), id);
+	format_left(info->seconds_left, left, sizeof(left));
+	printf("%s  %-10s  %s\n", id, left, info->path);
+	return 0;
+}
+
+static int run_status(const struct kt_args *a)
+{
+	struct cloakfsd_client *cl;
+	char sock[PATH_MAX];
+	int rc, err, n;
+
+	(void)a;
+	if (cloakfsd_socket_path(sock, sizeof(sock)))
+		snprintf(sock, sizeof(sock), "(no socket path)");
+	rc = connect_daemon(false, &cl, &err);
+	if (rc && daemon_absent(err)) {
+		printf("cloakfsd is not running (socket %s): no volume is "
+		       "unlocked\n", sock);
+		return 0;
+	}
+	if (rc)
+		return rc;
+	printf("cloakfsd pid %d, socket %s\n", (int)cloakfsd_server_pid(cl), sock);
+	printf("%-32s  %-10s  %s\n", "KEY ID", "TIME LEFT", "VOLUME");
+	n = cloakfsd_list(cl, print_key, NULL);
+	cloakfsd_close(cl);
+	if (n < 0)
+		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: list: %s",
+				sock, strerror(-n));
+	printf("%d key%s held\n", n, n == 1 ? "" : "s");
+	if (fflush(stdout) != 0)
+		return kt_error(KEYTOOL_EXIT_ERROR, "writing output: %s",
+				strerror(errno));
+	return 0;
+}
+
+const struct kt_command kt_cmd_status = {
+	.name = "status",
+	.synopsis = "",
+	.summary = "list the keys cloakfsd holds (no key bytes)",
+	.help =
+		"Show the key daemon's pid and socket, then one line per key it holds:\n"
+		"key id, time left ('never' for no expiry) and volume path. Starts no\n"
+		"daemon.\n",
+	.opts = 0,
+	.min_args = 0,
+	.max_args = 0,
+	.run = run_status,
+};

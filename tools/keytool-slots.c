@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-keytool add-passphrase, change-passphrase, remove-slot. Each
+ * opens a keyslot with an existing passphrase before it changes anything,
+ * and writes the config once, atomically, at the end.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/secmem.h"
+#include "tools/keytool.h"
+
+static int no_such_slot(const char *dir, int slot, unsigned int n)
+{
+	return kt_error(KEYTOOL_EXIT_USAGE, "%s: no keyslot %d (the volume has "
+			"%u: 0 to %u)", dir, slot, n, n - 1);
+}
+
+static int seal_error(const char *dir, int rc)
+{
+	return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot seal the master key: %s",
+			dir, strerror(-rc));
+}
+
+static int run_add(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct volume_config cfg;
+	struct keyslot_cost cost;
+	struct passphrase pass = { 0 };
+	char path[PATH_MAX];
+	uint8_t *vmk = NULL;
+	int rc, slot, added;
+
+	rc = kt_lock_volume(dir);
+	if (!rc)
+		rc = kt_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	if (volconf_slot_count(&cfg) >= VOLCONF_MAX_KEYSLOTS)
+		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: all %d keyslots are in "
+				"use (remove one first)", dir, VOLCONF_MAX_KEYSLOTS);
+	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
+	if (!rc)
+		rc = kt_new_passphrase(&a->newpass, dir, &pass);
+	if (!rc) {
+		struct keyslot_cost reuse = { cfg.slots[slot].opslimit,
+					      cfg.slots[slot].memlimit };
+
+		rc = kt_choose_cost(a, &reuse, &cost);
+	}
+	if (rc)
+		goto out;
+	added = keyslot_add(&cfg, pass.text, pass.len, &cost, vmk);
+	if (added < 0) {
+		rc = seal_error(dir, added);
+		goto out;
+	}
+	rc = kt_write_config(path, &cfg);
+	if (!rc)
+		printf("%s: added keyslot %d (%u in use)\n", dir, added,
+		       volconf_slot_count(&cfg));
+out:
+	passphrase_free(&pass);
+	secmem_free(vmk);
+	return rc;
+}
+
+const struct kt_command kt_cmd_add = {
+	.name = "add-passphrase",
+	.synopsis = "[--kdf-time S] [--kdf-memory MiB] CIPHERDIR",
+	.summary = "add a keyslot for a new passphrase",
+	.help =
+		"Open the volume with an existing passphrase, then seal its master key\n"
+		"under a new passphrase in a new keyslot (up to 8).\n"
+		"\n"
+		"  --passfile FILE      the existing passphrase: first line of FILE\n"
+		"  --extpass CMD        the existing passphrase: first line CMD prints\n"
+		"  --new-passfile FILE  the new passphrase: first line of FILE\n"
+		"  --new-extpass CMD    the new passphrase: first line CMD prints\n"
+		"  --kdf-time S         calibrate Argon2id to S seconds (default: the\n"
+		"                       cost of the slot that opened)\n"
+		"  --kdf-memory MiB     Argon2id memory for that calibration\n",
+	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_KDF,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_add,
+};
+
+static int run_change(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct volume_config cfg, scratch;
+	struct keyslot_cost cost;
+	struct passphrase pass = { 0 };
+	char path[PATH_MAX];
+	uint8_t *vmk = NULL;
+	unsigned int n;
+	int rc, slot;
+
+	rc = kt_lock_volume(dir);
+	if (!rc)
+		rc = kt_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	n = volconf_slot_count(&cfg);
+	if (a->slot >= 0 && (unsigned int)a->slot >= n)
+		return no_such_slot(dir, a->slot, n);
+	rc = kt_open_volume(a, dir, path, &cfg, a->slot, &vmk, &slot);
+	if (!rc)
+		rc = kt_new_passphrase(&a->newpass, dir, &pass);
+	if (!rc) {
+		struct keyslot_cost reuse = { cfg.slots[slot].opslimit,
+					      cfg.slots[slot].memlimit };
+
+		rc = kt_choose_cost(a, &reuse, &cost);
+	}
+	if (rc)
+		goto out;
+	/* seal into an empty copy, then put the new slot in the old one's
+	 * place: slot numbers stay as info showed them */
+	scratch = cfg;
+	memset(scratch.slots, 0, sizeof(scratch.slots));
+	rc = keyslot_add(&scratch, pass.text, pass.len, &cost, vmk);
+	if (rc < 0) {
+		rc = seal_error(dir, rc);
+		goto out;
+	}
+	cfg.slots[slot] = scratch.slots[0];
+	rc = kt_write_config(path, &cfg);
+	if (!rc)
+		printf("%s: changed the passphrase of keyslot %d\n", dir, slot);
+out:
+	passphrase_free(&pass);
+	secmem_free(vmk);
+	return rc;
+}
+
+const struct kt_command kt_cmd_change = {
+	.name = "change-passphrase",
+	.synopsis = "[--slot N] [--kdf-time S] [--kdf-memory MiB] CIPHERDIR",
+	.summary = "replace the passphrase of a keyslot",
+	.help =
+		"Open the volume with the existing passphrase and reseal the slot that\n"
+		"opened (or slot N, which that passphrase must open) under a new\n"
+		"passphrase. The slot keeps its number.\n"
+		"\n"
+		"  --slot N             change keyslot N (as info numbers them)\n"
+		"  --passfile FILE      the existing passphrase: first line of FILE\n"
+		"  --extpass CMD        the existing passphrase: first line CMD prints\n"
+		"  --new-passfile FILE  the new passphrase: first line of FILE\n"
+		"  --new-extpass CMD    the new passphrase: first line CMD prints\n"
+		"  --kdf-time S         calibrate Argon2id to S seconds (default: keep\n"
+		"                       the slot's cost)\n"
+		"  --kdf-memory MiB     Argon2id memory for that calibration\n",
+	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_KDF | KT_OPT_SLOT,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_change,
+};
+
+/* a slot number: decimal digits only */
+static int parse_slot(const char *s, int *slot)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > INT_MAX)
+		return -EINVAL;
+	*slot = (int)v;
+	return 0;
+}
+
+static int run_remove(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct volume_config cfg;
+	char path[PATH_MAX];
+	uint8_t *vmk = NULL;
+	unsigned int n;
+	int rc, slot, opened;
+
+	if (parse_slot(a->args[1], &slot))
+		return kt_error(KEYTOOL_EXIT_USAGE, "remove-slot: '%s' is not a "
+				"slot number", a->args[1]);
+	rc = kt_lock_volume(dir);
+	if (!rc)
+		rc = kt_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	n = volconf_slot_count(&cfg);
+	if ((unsigned int)slot >= n)
+		return no_such_slot(dir, slot, n);
+	if (n == 1)
+		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: keyslot %d is the last "
+				"one; removing it would lose the volume", dir, slot);
+	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
+	secmem_free(vmk); /* only proof of a passphrase is needed */
+	if (rc)
+		return rc;
+	rc = keyslot_remove(&cfg, (unsigned int)slot);
+	if (rc)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot remove keyslot %d: "
+				"%s", dir, slot, strerror(-rc));
+	rc = kt_write_config(path, &cfg);
+	if (rc)
+		return rc;
+	printf("%s: removed keyslot %d (%u left%s)\n", dir, slot, n - 1,
+	       (unsigned int)slot < n - 1 ? "; later slots moved down" : "");
+	return 0;
+}
+
+const struct kt_command kt_cmd_remove = {
+	.name = "remove-slot",
+	.synopsis = "CIPHERDIR N",
+	.summary = "remove keyslot N (never the last one)",
+	.help =
+		"Open the volume with an existing passphrase (any slot's), then remove\n"
+		"keyslot N; later slots move down by one. The last slot is never\n"
+		"removed.\n"
+		"\n"
+		"  --passfile FILE      the existing passphrase: first line of FILE\n"
+		"  --extpass CMD        the existing passphrase: first line CMD prints\n",
+	.opts = KT_OPT_PASS,
+	.min_args = 2,
+	.max_args = 2,
+	.run = run_remove,
+};
+
+static int run_test(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct volume_config cfg;
+	char path[PATH_MAX];
+	uint8_t *vmk = NULL;
+	unsigned int n;
+	int rc, slot;
+
+	rc = kt_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	n = volconf_slot_count(&cfg);
+	if (a->slot >= 0 && (unsigned int)a->slot >= n)
+		return no_such_slot(dir, a->slot, n);
+	rc = kt_open_volume(a, dir, path, &cfg, a->slot, &vmk, &slot);
+	secmem_free(vmk);
+	if (!rc)
+		printf("%s: the passphrase opens keyslot %d\n", dir, slot);
+	return rc;
+}
+
+const struct kt_command kt_cmd_test = {
+	.name = "test-passphrase",
+	.synopsis = "[--slot N] CIPHERDIR",
+	.summary = "check a passphrase and say which keyslot it opens",
+	.help =
+		"Try the passphrase on every keyslot (or only on slot N) and print the\n"
+		"first slot it opens; changes nothing. Exit status 2 when none opens.\n"
+		"\n"
+		"  --slot N             try keyslot N only\n"
+		"  --passfile FILE      the passphrase: first line of FILE\n"
+		"  --extpass CMD        the passphrase: first line CMD prints\n",
+	.opts = KT_OPT_PASS | KT_OPT_SLOT,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_test,
+};

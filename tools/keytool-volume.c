@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* cloakfs-keytool init and info: make a volume, describe one. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/crypto.h"
+#include "tools/keytool.h"
+#include "volume/content.h"
+#include "volume/names.h"
+#include "volume/volume.h"
+
+/*
+ * aes256-xts where a hardware, constant-time xts(aes) driver runs (AES-NI,
+ * ARMv8 CE: priority 300 and up by our convention), else speck128-xts,
+ * which is fast and constant-time in portable C.
+ */
+static enum volume_cipher default_cipher(void)
+{
+	const char *best = crypto_best_driver("xts(aes)");
+	struct crypto_driver_info info;
+	unsigned int n = crypto_driver_count();
+
+	for (unsigned int i = 0; best && i < n; i++) {
+		if (crypto_driver_info(i, &info) == 0 &&
+		    strcmp(info.driver_name, best) == 0)
+			return info.priority >= 300 && info.const_time
+				       ? VOLUME_CIPHER_AES256_XTS
+				       : VOLUME_CIPHER_SPECK128_XTS;
+	}
+	return VOLUME_CIPHER_SPECK128_XTS;
+}
+
+/* a volume needs both its contents and its names algorithm */
+static int check_cipher_usable(enum volume_cipher c)
+{
+	const struct volume_cipher_info *ci = volume_cipher_info(c);
+
+	if (!crypto_best_driver(ci->xts_alg) || !crypto_best_driver(ci->cts_alg))
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: no usable driver for %s "
+				"or %s on this machine under the crypto policy "
+				"(see cloakfs-enc --list)", ci->name, ci->xts_alg,
+				ci->cts_alg);
+	return 0;
+}
+
+/* 0: dir is absent (*absent set) or an empty directory */
+static int check_init_target(const char *dir, bool *absent)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	bool empty = true, has_conf = false;
+
+	*absent = false;
+	if (lstat(dir, &st) < 0) {
+		if (errno == ENOENT) {
+			*absent = true;
+			return 0;
+		}
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: exists and is not a "
+				"directory", dir);
+	d = opendir(dir);
+	if (!d)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		empty = false;
+		if (!strcmp(e->d_name, VOLCONF_FILE_NAME))
+			has_conf = true;
+	}
+	closedir(d);
+	if (has_conf)
+		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: already a cloakfs "
+				"volume", dir);
+	if (!empty)
+		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: directory not empty "
+				"(init needs an empty or new directory)", dir);
+	return 0;
+}
+
+static int run_init(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	const struct passphrase_source *src = &a->pass;
+	struct volume_create_params p = { 0 };
+	struct volume_config cfg;
+	struct passphrase pass = { 0 };
+	char path[PATH_MAX], err[512], id[2 * VOLCONF_KEY_ID_SIZE + 1], cost[64];
+	bool absent, created = false;
+	int rc;
+
+	if ((a->pass.file || a->pass.extpass) &&
+	    (a->newpass.file || a->newpass.extpass))
+		return kt_error(KEYTOOL_EXIT_USAGE, "init: the passphrase comes "
+				"from --passfile/--extpass or --new-passfile/"
+				"--new-extpass, not both");
+	if (a->newpass.file || a->newpass.extpass)
+		src = &a->newpass;
+	if (!a->cipher)
+		p.cipher = default_cipher();
+	else if (volume_cipher_by_name(a->cipher, &p.cipher))
+		return kt_error(KEYTOOL_EXIT_USAGE, "init: unknown cipher '%s' "
+				"(one of %s)", a->cipher, volume_cipher_list());
+	if (a->sector_size && (a->sector_size < CONTENT_MIN_SECTOR ||
+			       a->sector_size > CONTENT_MAX_SECTOR ||
+			       (a->sector_size & (a->sector_size - 1))))
+		return kt_error(KEYTOOL_EXIT_USAGE, "init: --sector-size must be a "
+				"power of two from %u to %u (got %u)",
+				CONTENT_MIN_SECTOR, CONTENT_MAX_SECTOR,
+				a->sector_size);
+	if (a->name_max && (a->name_max < NAMES_MIN_NAME_MAX ||
+			    a->name_max > NAMES_DEFAULT_NAME_MAX))
+		return kt_error(KEYTOOL_EXIT_USAGE, "init: --name-max must be from "
+				"%d to %d (got %u)", NAMES_MIN_NAME_MAX,
+				NAMES_DEFAULT_NAME_MAX, a->name_max);
+	p.sector_size = a->sector_size;
+	p.name_max = a->name_max;
+	rc = check_cipher_usable(p.cipher);
+	if (!rc)
+		rc = kt_config_path(dir, path);
+	if (!rc)
+		rc = check_init_target(dir, &absent);
+	if (!rc)
+		rc = kt_new_passphrase(src, dir, &pass);
+	if (!rc)
+		rc = kt_choose_cost(a, NULL, &p.cost);
+	if (rc)
+		goto out;
+	if (absent) {
+		if (mkdir(dir, 0700) < 0) {
+			rc = kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot create: %s", dir,
+				      strerror(errno));
+			goto out;
+		}
+		created = true;
+	}
+	err[0] = '\0';
+	rc = volume_create(dir, &p, pass.text, pass.len, NULL, err, sizeof(err));
+	if (rc) {
+		rc = kt_error(rc == -EEXIST ? KEYTOOL_EXIT_REFUSED : KEYTOOL_EXIT_ERROR,
+			      "%s", err[0] ? err : strerror(-rc));
+		goto out;
+	}
+	err[0] = '\0';
+	rc = volconf_read(path, &cfg, err, sizeof(err));
+	if (rc) {
+		rc = kt_error(KEYTOOL_EXIT_ERROR, "%s: written but unreadable: %s",
+			      path, err);
+		created = false; /* leave the evidence */
+		goto out;
+	}
+	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
+	kt_format_cost(cfg.slots[0].opslimit, cfg.slots[0].memlimit, cost,
+		       sizeof(cost));
+	printf("created cloakfs volume %s\n", dir);
+	printf("cipher:      %s\n", volume_cipher_info(cfg.cipher)->name);
+	printf("sector size: %u\n", cfg.sector_size);
+	printf("keyslot 0:   %s\n", cost);
+	printf("key id:      %s\n", id);
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "Keep a copy of the config somewhere safe: %s "
+			"backup-header %s FILE\n", KT_PROG, dir);
+out:
+	passphrase_free(&pass);
+	if (rc && created)
+		(void)rmdir(dir);
+	return rc;
+}
+
+const struct kt_command kt_cmd_init = {
+	.name = "init",
+	.synopsis = "[--cipher NAME] [--sector-size N] [--name-max N] "
+		    "[--kdf-time S] [--kdf-memory MiB] CIPHERDIR",
+	.summary = "create a volume in an empty or new directory",
+	.help =
+		"Create a cloakfs volume in CIPHERDIR, which must be empty or not\n"
+		"exist yet, with one keyslot for a new passphrase. Prints the key\n"
+		"identifier.\n"
+		"\n"
+		"  --cipher NAME        speck128-xts, speck64-xts, aes256-xts or sm4-xts\n"
+		"                       (default: aes256-xts with hardware AES, else\n"
+		"                       speck128-xts)\n"
+		"  --sector-size N      a power of two from 512 to 65536 (default 4096)\n"
+		"  --name-max N         longest encrypted name stored as itself, 64..255\n"
+		"                       (default 255; lower for cloud storage)\n"
+		"  --kdf-time S         Argon2id time per unlock, seconds (default 1)\n"
+		"  --kdf-memory MiB     Argon2id memory (default 256)\n"
+		"  --passfile FILE, --new-passfile FILE\n"
+		"                       the passphrase: first line of FILE\n"
+		"  --extpass CMD, --new-extpass CMD\n"
+		"                       the passphrase: first line CMD prints\n",
+	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_FORMAT | KT_OPT_KDF,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_init,
+};
+
+static int run_info(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct volume_config cfg;
+	char path[PATH_MAX], id[2 * VOLCONF_KEY_ID_SIZE + 1], cost[64];
+	unsigned int n;
+	int rc = kt_read_config(dir, path, &cfg);
+
+	if (rc)
+		return rc;
+	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
+	n = volconf_slot_count(&cfg);
+	printf("volume:      %s\n", dir);
+	printf("config:      %s\n", path);
+	printf("format:      version %u\n", cfg.version);
+	printf("uuid:        %s\n", cfg.uuid);
+	printf("cipher:      %s\n", volume_cipher_info(cfg.cipher)->name);
+	printf("names:       cts, name_max %u\n", cfg.name_max);
+	printf("sector size: %u\n", cfg.sector_size);
+	printf("key id:      %s\n", id);
+	if (cfg.features)
+		printf("features:    0x%x\n", cfg.features);
+	else
+		printf("features:    none\n");
+	printf("keyslots:    %u of %d\n", n, VOLCONF_MAX_KEYSLOTS);
+	for (unsigned int i = 0; i < n; i++) {
+		kt_format_cost(cfg.slots[i].opslimit, cfg.slots[i].memlimit, cost,
+			       sizeof(cost));
+		printf("  slot %u:    %s\n", i, cost);
+	}
+	if (fflush(stdout) != 0)
+		return kt_error(KEYTOOL_EXIT_ERROR, "writing output: %s",
+				strerror(errno));
+	return 0;
+}
+
+const struct kt_command kt_cmd_info = {
+	.name = "info",
+	.synopsis = "CIPHERDIR",
+	.summary = "show a volume's parameters and keyslots (no passphrase)",
+	.help =
+		"Show the format version, uuid, cipher, name settings, sector size,\n"
+		"key identifier and the keyslots (numbered from 0) with their KDF\n"
+		"costs. Needs no passphrase; the config is fully validated.\n",
+	.opts = 0,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_info,
+};

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-keytool internals: the parsed command line, the subcommand
+ * table, and the steps several subcommands share (read a volume's config,
+ * open a keyslot, choose a KDF cost, rewrite the config). Each step
+ * prints its own one-line error, naming the volume or file, and returns
+ * a KEYTOOL_EXIT_* code (tools/exitcodes.h), 0 on success.
+ */
+#ifndef CLOAKFS_TOOLS_KEYTOOL_H
+#define CLOAKFS_TOOLS_KEYTOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tools/exitcodes.h"
+#include "tools/passphrase.h"
+#include "volume/config.h"
+#include "volume/keyslot.h"
+
+#define KT_PROG "cloakfs-keytool"
+
+/* options a subcommand accepts (struct kt_command.opts) */
+enum {
+	KT_OPT_PASS = 1u << 0,       /* --passfile, --extpass */
+	KT_OPT_NEWPASS = 1u << 1,    /* --new-passfile, --new-extpass */
+	KT_OPT_FORMAT = 1u << 2,     /* --cipher, --sector-size, --name-max */
+	KT_OPT_KDF = 1u << 3,        /* --kdf-time, --kdf-memory */
+	KT_OPT_SLOT = 1u << 4,       /* --slot */
+	KT_OPT_FORCE = 1u << 5,      /* --force */
+	KT_OPT_TTL = 1u << 6,        /* --ttl */
+	KT_OPT_ALL = 1u << 7,        /* --all */
+};
+
+struct kt_args {
+	const struct kt_command *cmd;
+	struct passphrase_source pass;    /* an existing passphrase */
+	struct passphrase_source newpass; /* a new one */
+	const char *cipher;     /* NULL: chosen by kt_default_cipher() */
+	uint32_t sector_size;   /* 0: default */
+	uint32_t name_max;      /* 0: default */
+	double kdf_time;        /* seconds; 0: not given */
+	uint64_t kdf_memory;    /* bytes; 0: not given */
+	int slot;               /* -1: not given */
+	bool force, all;
+	const char *ttl;        /* --ttl as given; NULL: not given */
+	char **args;            /* positional arguments */
+	int nargs;
+};
+
+struct kt_command {
+	const char *name;
+	const char *synopsis; /* after "cloakfs-keytool NAME " */
+	const char *summary;  /* one line for the overview */
+	const char *help;     /* description and options, for NAME --help */
+	unsigned int opts;    /* KT_OPT_* */
+	int min_args, max_args;
+	int (*run)(const struct kt_args *a);
+};
+
+/* the subcommands, one group per file */
+extern const struct kt_command kt_cmd_init, kt_cmd_info;            /* keytool-volume.c */
+extern const struct kt_command kt_cmd_add, kt_cmd_change, kt_cmd_remove,
+	kt_cmd_test; /* keytool-slots.c */
+extern const struct kt_command kt_cmd_backup, kt_cmd_restore;       /* keytool-header.c */
+extern const struct kt_command kt_cmd_unlock, kt_cmd_lock, kt_cmd_status; /* keytool-daemon.c */
+
+/* print "cloakfs-keytool: <message>" on stderr and return code */
+int kt_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* hex of n bytes into out (2n + 1) */
+void kt_hex(const uint8_t *p, size_t n, char *out);
+
+/* "<dir>/cloakfs.conf" into path (PATH_MAX bytes) */
+int kt_config_path(const char *dir, char *path);
+
+/*
+ * Read and validate dir's config. Errors: no such directory or no config
+ * (BAD_VOLUME), a config the library refuses (BAD_VOLUME, with its
+ * message: file, line, field), I/O (ERROR).
+ */
+int kt_read_config(const char *dir, char *path, struct volume_config *cfg);
+
+/*
+ * Ask for an existing passphrase (from a->pass) and open a keyslot of
+ * cfg with it: slot only_slot, or any when it is -1. On success vmk
+ * (VOLCONF_VMK_SIZE bytes of secmem the caller owns) holds the master
+ * key, whose key identifier has been checked against cfg, and *slot the
+ * slot that opened. Wrong passphrase: WRONG_PASS, after the KDF cost.
+ */
+int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
+		   const struct volume_config *cfg, int only_slot,
+		   uint8_t **vmk, int *slot);
+
+/* ask for a new passphrase (from src) for the volume in dir */
+int kt_new_passphrase(const struct passphrase_source *src, const char *dir,
+		      struct passphrase *out);
+
+/*
+ * The Argon2id cost of a new keyslot: calibrated when --kdf-time or
+ * --kdf-memory was given (the other one defaulting), else *reuse when not
+ * NULL, else calibrated with the defaults. Says what it does on a tty.
+ */
+int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
+		   struct keyslot_cost *out);
+
+/*
+ * Hold an exclusive flock(2) on the directory dir from before its config
+ * is read until the process exits, so two keytools that rewrite the same
+ * config never lose one another's change. Waits for the other one.
+ */
+int kt_lock_volume(const char *dir);
+
+/* validate cfg and replace the config at path atomically */
+int kt_write_config(const char *path, const struct volume_config *cfg);
+
+/* "3 passes, 256 MiB" into out */
+void kt_format_cost(uint64_t opslimit, uint64_t memlimit, char *out, size_t len);
+
+#endif

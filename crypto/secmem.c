@@ -19,8 +19,8 @@
 
 struct secmem_record {
 	uint64_t magic;
-	size_t maplen;
-	size_t len;
+	uint64_t maplen; /* fixed width: the record is 64 bytes on 32-bit too */
+	uint64_t len;
 	uint64_t pad[5];
 };
 

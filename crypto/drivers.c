@@ -12,6 +12,7 @@
 #include "crypto/sm4/sm4-generic.h"
 #include "crypto/speck/speck-generic.h"
 #include "crypto/speck/speck-x86-glue.h"
+#include "crypto/speck/speck-xts-neon-glue.h"
 
 static int (*const registrars[])(struct crypto_registry *) = {
 	aes_generic_register,
@@ -20,6 +21,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sm4_generic_register,
 	speck_generic_register,
 	speck_x86_register,
+	speck_neon_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

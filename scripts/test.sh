@@ -31,7 +31,8 @@ meson test -C "$builddir" --print-errorlogs --num-processes 2
 status=$?
 
 # count from meson's JSON log: one result per test
-read -r passed failed skipped < <(python3 - "$builddir/meson-logs/testlog.json" <<'PY'
+count_log() { # count_log FILE: prints "passed failed skipped"
+	python3 - "$1" <<'PY'
 import json, sys
 p = f = s = 0
 for line in open(sys.argv[1]):
@@ -41,9 +42,66 @@ for line in open(sys.argv[1]):
     else: f += 1
 print(p, f, s)
 PY
-)
+}
+read -r passed failed skipped < <(count_log "$builddir/meson-logs/testlog.json")
 [ -n "${passed:-}" ] || { passed=0; failed=1; skipped=0; }
 [ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+
+# ---- ARM cross builds under qemu-user ------------------------------------
+# Both ARM targets build next to the native build dir (BUILDDIR-aarch64,
+# BUILDDIR-armhf) from cross/*.ini and run under several emulated CPUs
+# (QEMU_CPU picks qemu-user's model), so every CPU path of the ARM drivers
+# and their fallbacks is tested; each run counts in the final line.
+# TEST_QUICK=1 lightens the heavy tests under emulation (fewer random
+# lengths and iterations, the same code paths). CLOAKFS_TEST_CROSS=0
+# skips this section.
+#   target  QEMU_CPU    CLOAKFS_CRYPTO          suites
+cross_runs=(
+	"aarch64 max        -                       crypto,tools" # AES PMULL SM4 SHA-512
+	"aarch64 cortex-a53 -                       crypto"       # no SM4, no SHA-512
+	"aarch64 cortex-a53 nocpu:aes,nocpu:pmull   crypto"       # no crypto extension
+	"arm     max        -                       crypto,tools" # NEON + AES
+	"arm     cortex-a7  -                       crypto"       # NEON, no AES
+	"arm     cortex-r5f -                       crypto"       # no NEON
+)
+cross_failed_build() { # cross_failed_build WHAT: one failure, logged
+	echo "test.sh: $1 failed"
+	failed=$((failed + 1))
+}
+if [ "${CLOAKFS_TEST_CROSS:-1}" != 0 ]; then
+	for target in aarch64 arm; do
+		case $target in
+		aarch64) cross=cross/aarch64-linux-gnu.ini xdir=$builddir-aarch64 ;;
+		arm) cross=cross/arm-linux-gnueabihf.ini xdir=$builddir-armhf ;;
+		esac
+		if [ -f "$xdir/build.ninja" ]; then
+			meson setup --reconfigure "$xdir" -Dwerror=true >/dev/null
+		else
+			meson setup "$xdir" --cross-file "$cross" -Dwerror=true \
+				--buildtype=debugoptimized -Dfs=disabled -Ddaemon=disabled \
+				-Doracle_tests=disabled >/dev/null
+		fi || { cross_failed_build "meson setup of $xdir"; continue; }
+		ninja -C "$xdir" >/dev/null || { ninja -C "$xdir" | tail -20; cross_failed_build "build of $xdir"; continue; }
+		for run in "${cross_runs[@]}"; do
+			read -r t cpu policy suites <<<"$run"
+			[ "$t" = "$target" ] || continue
+			[ "$policy" = - ] && policy=
+			log="cross-$cpu${policy:+-${policy//[:,]/-}}"
+			echo "== $target, QEMU_CPU=$cpu${policy:+, CLOAKFS_CRYPTO=$policy}: ${suites/,/ + }"
+			suite_args=()
+			for s in ${suites//,/ }; do suite_args+=(--suite "$s"); done
+			env QEMU_CPU="$cpu" ${policy:+CLOAKFS_CRYPTO=$policy} TEST_QUICK=1 \
+				meson test -C "$xdir" --print-errorlogs --num-processes 2 \
+				--logbase "$log" "${suite_args[@]}"
+			xstatus=$?
+			read -r p f s < <(count_log "$xdir/meson-logs/$log.json")
+			[ -n "${p:-}" ] || { p=0; f=1; s=0; }
+			[ "$xstatus" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+			passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		done
+	done
+fi
+
 echo "test.sh: $(( $(date +%s) - start )) s"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -29,7 +29,7 @@ void tmpl_cbc_decrypt_blocks(const struct crypto_tfm *tfm, uint8_t *iv,
 	const struct cipher_alg *c = tmpl_cipher(tfm);
 	const struct crypto_bulk_ops *bulk = tfm->drv->bulk;
 	uint8_t cbuf[TMPL_BATCH], pbuf[TMPL_BATCH];
-	size_t bs = c->blocksize, n;
+	size_t bs = c->blocksize, n, used = len < TMPL_BATCH ? len : TMPL_BATCH;
 
 	n = tmpl_bulk_len(bulk, bulk ? (const void *)bulk->cbc_decrypt : NULL, len);
 	if (n) {
@@ -50,7 +50,7 @@ void tmpl_cbc_decrypt_blocks(const struct crypto_tfm *tfm, uint8_t *iv,
 		src += n;
 		len -= n;
 	}
-	explicit_bzero(pbuf, sizeof(pbuf));
+	explicit_bzero(pbuf, used);
 }
 
 static int cbc_encrypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,

@@ -44,6 +44,7 @@ static int cfb_decrypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 	const struct crypto_bulk_ops *bulk = tfm->drv->bulk;
 	uint8_t cbuf[TMPL_BATCH], ks[TMPL_BATCH];
 	size_t bs = c->blocksize, full = len - len % bs, n;
+	size_t used = len < TMPL_BATCH ? len : TMPL_BATCH;
 
 	n = tmpl_bulk_len(bulk, bulk ? (const void *)bulk->cfb_decrypt : NULL, full);
 	if (n) {
@@ -68,7 +69,7 @@ static int cfb_decrypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 	}
 	if (len)
 		cfb_final(tfm, iv, dst, src, len);
-	explicit_bzero(ks, sizeof(ks));
+	explicit_bzero(ks, used);
 	return 0;
 }
 

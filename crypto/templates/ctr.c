@@ -23,7 +23,7 @@ static int ctr_crypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 	const struct cipher_alg *c = tmpl_cipher(tfm);
 	const struct crypto_bulk_ops *bulk = tfm->drv->bulk;
 	uint8_t ks[TMPL_BATCH];
-	size_t bs = c->blocksize, n;
+	size_t bs = c->blocksize, n, used = len < TMPL_BATCH ? len + bs : TMPL_BATCH;
 
 	n = tmpl_bulk_len(bulk, bulk ? (const void *)bulk->ctr_crypt : NULL, len);
 	if (n) {
@@ -47,7 +47,7 @@ static int ctr_crypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 		src += n;
 		len -= n;
 	}
-	explicit_bzero(ks, sizeof(ks));
+	explicit_bzero(ks, used < TMPL_BATCH ? used : TMPL_BATCH);
 	return 0;
 }
 

@@ -65,6 +65,8 @@ static void xts128_blocks(const struct cipher_alg *c, const void *k1, int enc,
 {
 	uint64_t tw[TMPL_BATCH / 8], lo = load_le64(tweak), hi = load_le64(tweak + 8);
 	uint8_t buf[TMPL_BATCH];
+	/* wipe only what was used: short requests must stay cheap */
+	size_t used = len < TMPL_BATCH ? len : TMPL_BATCH;
 
 	while (len) {
 		size_t n = len < TMPL_BATCH ? len : TMPL_BATCH;
@@ -85,8 +87,8 @@ static void xts128_blocks(const struct cipher_alg *c, const void *k1, int enc,
 	}
 	store_le64(tweak, lo);
 	store_le64(tweak + 8, hi);
-	explicit_bzero(buf, sizeof(buf));
-	explicit_bzero(tw, sizeof(tw));
+	explicit_bzero(buf, used);
+	explicit_bzero(tw, used);
 }
 
 /* whole 8-byte blocks (Speck64) */
@@ -96,6 +98,7 @@ static void xts64_blocks(const struct cipher_alg *c, const void *k1, int enc,
 {
 	uint64_t tw[TMPL_BATCH / 8], t = load_le64(tweak);
 	uint8_t buf[TMPL_BATCH];
+	size_t used = len < TMPL_BATCH ? len : TMPL_BATCH;
 
 	while (len) {
 		size_t n = len < TMPL_BATCH ? len : TMPL_BATCH;
@@ -113,8 +116,8 @@ static void xts64_blocks(const struct cipher_alg *c, const void *k1, int enc,
 		len -= n;
 	}
 	store_le64(tweak, t);
-	explicit_bzero(buf, sizeof(buf));
-	explicit_bzero(tw, sizeof(tw));
+	explicit_bzero(buf, used);
+	explicit_bzero(tw, used);
 }
 
 static void xts_crypt(const struct crypto_tfm *tfm, int enc, uint8_t *tweak,

@@ -25,6 +25,7 @@ static const struct {
 	{ "gfni", CPU_FEAT_GFNI },       { "avx512f", CPU_FEAT_AVX512F },
 	{ "avx512bw", CPU_FEAT_AVX512BW }, { "avx512vl", CPU_FEAT_AVX512VL },
 	{ "avx512vbmi", CPU_FEAT_AVX512VBMI },
+	{ "avx512ifma", CPU_FEAT_AVX512IFMA },
 	{ "neon", CPU_FEAT_NEON },       { "aes", CPU_FEAT_ARM_AES },
 	{ "pmull", CPU_FEAT_ARM_PMULL }, { "sm4", CPU_FEAT_ARM_SM4 },
 	{ "sha512", CPU_FEAT_ARM_SHA512 }, { "sha2", CPU_FEAT_ARM_SHA2 },
@@ -88,6 +89,7 @@ static uint64_t detect(void)
 				f |= CPU_FEAT_AVX512VL;
 			if (c & bit_AVX512VBMI)
 				f |= CPU_FEAT_AVX512VBMI;
+			f |= (b & bit_AVX512IFMA) ? CPU_FEAT_AVX512IFMA : 0;
 		}
 	}
 	return f;

@@ -26,6 +26,7 @@
 #define CPU_FEAT_AVX512BW    (1ull << 12)
 #define CPU_FEAT_AVX512VL    (1ull << 13)
 #define CPU_FEAT_AVX512VBMI  (1ull << 14)
+#define CPU_FEAT_AVX512IFMA  (1ull << 15)
 /* ARM (AArch64 and AArch32) */
 #define CPU_FEAT_NEON        (1ull << 32)
 #define CPU_FEAT_ARM_AES     (1ull << 33)

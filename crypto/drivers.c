@@ -7,9 +7,11 @@
 #include "crypto/internal/core.h"
 
 #include "crypto/aes/aes-generic.h"
+#include "crypto/aes/aes-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/sm4/sm4-generic.h"
+#include "crypto/sm4/sm4-x86-glue.h"
 #include "crypto/speck/speck-generic.h"
 #include "crypto/speck/speck-x86-glue.h"
 #include "crypto/speck/speck-xts-neon-glue.h"
@@ -21,6 +23,8 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sm4_generic_register,
 	speck_generic_register,
 	speck_x86_register,
+	aes_x86_register,
+	sm4_x86_register,
 	speck_neon_register,
 };
 

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Attributes as the mount shows them: the ciphertext inode's, with
+ * st_size turned into the plaintext size (docs/format.md section 6; the
+ * length of the decrypted target for a symlink).
+ */
+#ifndef CLOAKFS_FS_ATTR_H
+#define CLOAKFS_FS_ATTR_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "volume/keys.h"
+
+struct cloakfs;
+struct fs_inode;
+
+/*
+ * Fill *st for in. keys may be NULL (volume locked): a symlink then shows
+ * its ciphertext length. Takes in's lock; the caller holds none.
+ */
+int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
+	     struct fs_inode *in, struct stat *st);
+
+/*
+ * The plaintext size of regular file in, whose ciphertext size is csize;
+ * the caller holds in's lock. A damaged size is logged and shown as its
+ * ciphertext size less the header.
+ */
+uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in,
+			uint64_t csize);
+
+/* the decrypted target of symlink in (keys needed); length or -errno */
+int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
+			struct fs_inode *in, char *out, size_t outlen);
+
+#endif

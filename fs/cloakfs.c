@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs: mount a cloakfs volume (docs/man/cloakfs.1).
+ *
+ * Everything that can fail for a reason the user should read happens
+ * before the process goes to the background: the volume is read and
+ * unlocked, the mountpoint checked and the FUSE mount made in the
+ * foreground, so "not a volume", "wrong passphrase", "mountpoint busy" and
+ * "FUSE not available" reach the terminal and the exit status.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "crypto/crypto.h"
+#include "crypto/log.h"
+#include "fs/cmdline.h"
+#include "fs/logsink.h"
+#include "fs/fs.h"
+#include "fs/ops.h"
+#include "tools/passphrase.h"
+#include "volume/names.h"
+#include "volume/volume.h"
+#ifdef HAVE_CLOAKFSD
+#include "fs/keywatch.h"
+#endif
+
+/* exit codes (cloakfs(1), EXIT STATUS); the keytool's numbers where shared */
+enum {
+	CLOAKFS_EXIT_OK = 0,
+	CLOAKFS_EXIT_ERROR = 1,       /* anything else */
+	CLOAKFS_EXIT_WRONG_PASS = 2,  /* no keyslot opened */
+	CLOAKFS_EXIT_USAGE = 3,       /* bad command line */
+	CLOAKFS_EXIT_BAD_VOLUME = 4,  /* not a volume, damaged or unknown config */
+	CLOAKFS_EXIT_NO_PASS = 6,     /* no passphrase could be read */
+	CLOAKFS_EXIT_MOUNT = 9,       /* mountpoint missing or busy, no FUSE */
+};
+
+#define ATTR_TIMEOUT 1.0
+
+extern char **environ;
+
+static int fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cloakfs: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static int read_volume(struct cloakfs *fs, const char *dir)
+{
+	char path[PATH_MAX], err[512] = "";
+	int rc = volume_config_path(dir, path, sizeof(path));
+
+	if (!rc)
+		rc = volconf_read(path, &fs->cfg, err, sizeof(err));
+	if (rc == -ENOENT)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
+			    "(no %s)", dir, VOLCONF_FILE_NAME);
+	if (rc)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", *err ? err : strerror(-rc));
+	fs->cipher = volume_cipher_info(fs->cfg.cipher);
+	rc = content_geom_init(&fs->geom, fs->cfg.sector_size,
+			       fs->cipher->blocksize);
+	if (rc)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: bad sector size", dir);
+	return 0;
+}
+
+static int unlock_with_passphrase(struct cloakfs *fs,
+				  const struct cloakfs_options *o)
+{
+	struct passphrase pass = { NULL, 0 };
+	struct volume_config cfg;
+	struct volume_keys *keys = NULL;
+	char prompt[PATH_MAX + 32], err[512] = "";
+	int rc;
+
+	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", o->cipherdir);
+	rc = passphrase_get(&o->pass, PASSPHRASE_EXISTING, prompt, &pass, err,
+			    sizeof(err));
+	if (rc)
+		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));
+	rc = volume_unlock(o->cipherdir, pass.text, pass.len, &cfg, &keys, err,
+			   sizeof(err));
+	passphrase_free(&pass);
+	if (rc == -EACCES)
+		return fail(CLOAKFS_EXIT_WRONG_PASS, "%s: wrong passphrase (no "
+			    "keyslot opened)", o->cipherdir);
+	if (rc < 0)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", o->cipherdir,
+			    *err ? err : strerror(-rc));
+	if (memcmp(cfg.key_id, fs->cfg.key_id, sizeof(cfg.key_id)) != 0) {
+		keys_free(keys);
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the config changed while "
+			    "mounting", o->cipherdir);
+	}
+	keyring_install(fs, keys);
+	return 0;
+}
+
+/* key from cloakfsd if it holds it (*from_daemon), else a passphrase */
+static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
+		  int *from_daemon)
+{
+	*from_daemon = 0;
+#ifdef HAVE_CLOAKFSD
+	if (o->use_cloakfsd && !o->pass.file && !o->pass.extpass) {
+		int rc = keywatch_fetch(fs);
+
+		if (rc == 0) {
+			*from_daemon = 1;
+			return 0;
+		}
+		if (rc == -EBADMSG)
+			log_warn("%s: cloakfsd holds a key under this volume's key "
+				 "id that does not open it; asking for the "
+				 "passphrase", o->cipherdir);
+	}
+#endif
+	return unlock_with_passphrase(fs, o);
+}
+
+/* the mountpoint must be an existing directory that is not a mount yet */
+static int check_mountpoint(const char *mnt)
+{
+	char parent[PATH_MAX + 4];
+	struct stat st, pst;
+
+	if (stat(mnt, &st) != 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", mnt,
+			    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: not a directory",
+			    mnt);
+	snprintf(parent, sizeof(parent), "%s/..", mnt);
+	if (stat(parent, &pst) == 0 &&
+	    (st.st_dev != pst.st_dev || st.st_ino == pst.st_ino))
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: busy (something is "
+			    "mounted there already)", mnt);
+	if (access("/dev/fuse", R_OK | W_OK) != 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available (/dev/fuse: "
+			    "%s); load the fuse module or install fuse3",
+			    strerror(errno));
+	return 0;
+}
+
+static int open_root(struct cloakfs *fs, const char *dir)
+{
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	struct stat st;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", dir, strerror(errno));
+	rc = names_dirnonce_read(fd, nonce);
+	explicit_bzero(nonce, sizeof(nonce));
+	if (rc) {
+		close(fd);
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the root's %s is %s "
+			    "(run cloakfs-fsck)", dir, NAMES_DIRNONCE_FILE,
+			    rc == -ENOENT ? "missing" : "damaged");
+	}
+	if (fstat(fd, &st) != 0 || inode_table_get(&fs->inodes, fd, &st, &fs->root))
+		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+	inode_pin(&fs->inodes, fs->root); /* the kernel never forgets the root */
+	return 0;
+}
+
+/* fsname=<dir> with the commas FUSE would split on escaped */
+static char *fsname_opt(const char *dir)
+{
+	size_t n = strlen(dir);
+	char *out = malloc(2 * n + 32), *p;
+
+	if (!out)
+		return NULL;
+	p = out + sprintf(out, "fsname=");
+	for (size_t i = 0; i < n; i++) {
+		if (dir[i] == ',' || dir[i] == '\\')
+			*p++ = '\\';
+		*p++ = dir[i];
+	}
+	strcpy(p, ",subtype=cloakfs");
+	return out;
+}
+
+static int build_fuse_args(const struct cloakfs_options *o, const char *absdir,
+			   struct fuse_args *args)
+{
+	char *fsname = fsname_opt(absdir);
+	int rc = !fsname || fuse_opt_add_arg(args, "cloakfs") ||
+		 fuse_opt_add_arg(args, "-o") || fuse_opt_add_arg(args, fsname);
+
+	free(fsname);
+	/* another user reaching the files must meet their modes */
+	if (!rc && o->allow_other)
+		rc = fuse_opt_add_arg(args, "-odefault_permissions");
+	if (!rc && o->fuse_opts)
+		rc = fuse_opt_add_arg(args, "-o") ||
+		     fuse_opt_add_arg(args, o->fuse_opts);
+	if (!rc && o->debug)
+		rc = fuse_opt_add_arg(args, "-d");
+	return rc ? -ENOMEM : 0;
+}
+
+/* ---- --idle -------------------------------------------------------------- */
+
+struct idle_watch {
+	struct cloakfs *fs;
+	struct fuse_session *se;
+	const char *mountpoint;
+	unsigned long seconds;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int stop;
+};
+
+/* unmount unless busy: 0 if it went */
+static int try_unmount(const char *mnt)
+{
+	char *argv[] = { "fusermount3", "-u", "-q", (char *)mnt, NULL };
+	pid_t pid;
+	int status;
+
+	if (geteuid() == 0)
+		return umount2(mnt, 0) == 0 ? 0 : -errno;
+	if (posix_spawnp(&pid, "fusermount3", NULL, NULL, argv, environ) != 0)
+		return -ENOENT;
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EBUSY;
+}
+
+static void *idle_main(void *arg)
+{
+	struct idle_watch *w = arg;
+	unsigned long step = w->seconds < 60 ? (w->seconds + 3) / 4 : 15;
+	struct timespec now, until;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->stop) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t)step;
+		pthread_cond_timedwait(&w->cond, &w->lock, &until);
+		if (w->stop)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - atomic_load(&w->fs->last_use) < (long long)w->seconds ||
+		    atomic_load(&w->fs->open_handles) > 0)
+			continue;
+		if (try_unmount(w->mountpoint) == 0) {
+			log_info("%s: unmounted after %lu s unused",
+				 w->mountpoint, w->seconds);
+			fuse_session_exit(w->se);
+			break;
+		}
+		fs_touch(w->fs); /* busy (a cwd inside?): try again later */
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static int idle_start(struct idle_watch *w)
+{
+	if (pthread_mutex_init(&w->lock, NULL) || pthread_cond_init(&w->cond, NULL))
+		return -ENOMEM;
+	return -pthread_create(&w->thread, NULL, idle_main, w);
+}
+
+static void idle_stop(struct idle_watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->stop = 1;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
+		 const char *absmnt, int from_daemon)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct idle_watch idle = { .fs = fs };
+	struct fuse_loop_config *loop = NULL;
+	struct fuse_session *se;
+#ifdef HAVE_CLOAKFSD
+	struct keywatch *kw = NULL;
+#endif
+	int rc = CLOAKFS_EXIT_ERROR, idle_on = 0;
+
+	(void)from_daemon;
+	if (build_fuse_args(o, fs->cipherdir, &args))
+		return fail(CLOAKFS_EXIT_ERROR, "out of memory");
+	se = cloakfs_session_new(&args, fs);
+	fuse_opt_free_args(&args);
+	if (!se)
+		return fail(CLOAKFS_EXIT_USAGE, "FUSE refused the options (see "
+			    "above)");
+	if (fuse_set_signal_handlers(se) != 0) {
+		fuse_session_destroy(se);
+		return fail(CLOAKFS_EXIT_ERROR, "cannot set signal handlers");
+	}
+	if (fuse_session_mount(se, absmnt) != 0) {
+		fuse_remove_signal_handlers(se);
+		fuse_session_destroy(se);
+		return fail(CLOAKFS_EXIT_MOUNT, "mounting %s failed (see above)",
+			    absmnt);
+	}
+	if (!o->foreground) {
+		/* stderr becomes /dev/null */
+		log_to_syslog("cloakfs");
+	}
+	if (fuse_daemonize(o->foreground) != 0)
+		goto out;
+	/* threads only now: fuse_daemonize forks */
+#ifdef HAVE_CLOAKFSD
+	if (from_daemon && keywatch_start(fs, se, &kw) != 0)
+		log_warn("%s: cannot follow cloakfsd: the mount stays unlocked "
+			 "until unmounted", fs->cipherdir);
+#endif
+	if (o->idle_minutes) {
+		idle.se = se;
+		idle.mountpoint = absmnt;
+		idle.seconds = (unsigned long)(o->idle_minutes * 60 + 0.5);
+		if (idle.seconds == 0)
+			idle.seconds = 1;
+		idle_on = idle_start(&idle) == 0;
+	}
+	if (o->single_thread) {
+		rc = fuse_session_loop(se);
+	} else {
+		loop = fuse_loop_cfg_create();
+		if (loop) {
+			fuse_loop_cfg_set_clone_fd(loop, 0);
+			fuse_loop_cfg_set_idle_threads(loop, 10);
+			rc = fuse_session_loop_mt(se, loop);
+			fuse_loop_cfg_destroy(loop);
+		}
+	}
+	/* the loop reports the signal that ended it (SIGTERM, SIGINT, SIGHUP):
+	 * a normal way to stop */
+	rc = rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP
+		     ? CLOAKFS_EXIT_OK : CLOAKFS_EXIT_ERROR;
+	if (idle_on)
+		idle_stop(&idle);
+#ifdef HAVE_CLOAKFSD
+	keywatch_stop(kw);
+#endif
+out:
+	fuse_session_unmount(se);
+	fuse_remove_signal_handlers(se);
+	fuse_session_destroy(se);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cloakfs_options o;
+	struct cloakfs fs;
+	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX];
+	int rc, from_daemon;
+
+	switch (cmdline_parse(argc, argv, &o, err, sizeof(err))) {
+	case CMDLINE_EXIT:
+		return CLOAKFS_EXIT_OK;
+	case CMDLINE_USAGE:
+		return fail(CLOAKFS_EXIT_USAGE, "%s", err);
+	case CMDLINE_OK:
+		break;
+	}
+	memset(&fs, 0, sizeof(fs));
+	umask(0); /* modes come from the kernel, umask already applied */
+	rc = crypto_init();
+	if (rc) {
+		rc = fail(CLOAKFS_EXIT_ERROR, "crypto: %s", crypto_init_error() ?
+			  crypto_init_error() : strerror(-rc));
+		goto out_opts;
+	}
+	if (!realpath(o.cipherdir, absdir)) {
+		rc = fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", o.cipherdir,
+			  strerror(errno));
+		goto out_opts;
+	}
+	if (!realpath(o.mountpoint, absmnt)) {
+		rc = fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", o.mountpoint,
+			  strerror(errno));
+		goto out_opts;
+	}
+	fs.cipherdir = absdir;
+	fs.timeout = ATTR_TIMEOUT;
+	fs.chown_new = geteuid() == 0;
+	fs_touch(&fs);
+	rc = read_volume(&fs, absdir);
+	if (rc)
+		goto out_opts;
+	rc = check_mountpoint(absmnt);
+	if (rc)
+		goto out_opts;
+	if (inode_table_init(&fs.inodes) || keyring_init(&fs.keyring) ||
+	    pthread_mutex_init(&fs.xattr_lock, NULL)) {
+		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
+		goto out_opts;
+	}
+	rc = open_root(&fs, absdir);
+	if (!rc)
+		rc = unlock(&fs, &o, &from_daemon);
+	if (!rc)
+		rc = serve(&fs, &o, absmnt, from_daemon);
+	keyring_lock(&fs);
+	keyring_destroy(&fs.keyring);
+	inode_table_destroy(&fs.inodes);
+	pthread_mutex_destroy(&fs.xattr_lock);
+out_opts:
+	cmdline_free(&o);
+	return rc;
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* see cmdline.h */
+#include "fs/cmdline.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/crypto.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cloakfs [options] CIPHERDIR MOUNTPOINT\n"
+		"\n"
+		"Mount the cloakfs volume in CIPHERDIR at MOUNTPOINT. The key comes\n"
+		"from cloakfsd when the volume is unlocked there (cloakfs-keytool\n"
+		"unlock), else from a passphrase.\n"
+		"\n"
+		"  -f, --foreground      stay in the foreground\n"
+		"  -d, --debug           FUSE debug output (implies -f)\n"
+		"  -s, --single-thread   serve one request at a time\n"
+		"  -o OPT[,OPT...]       mount options: ro, allow_other,\n"
+		"                        default_permissions, ... and cloakfs' own\n"
+		"                        passfile=FILE, extpass=CMD, idle=MINUTES,\n"
+		"                        nocloakfsd (as the long options below)\n"
+		"      --passfile FILE   the passphrase: first line of FILE\n"
+		"      --extpass CMD     the passphrase: first line CMD prints\n"
+		"      --idle MINUTES    unmount after MINUTES without use\n"
+		"      --no-cloakfsd     do not ask cloakfsd for the key\n"
+		"  -h, --help            this help\n"
+		"  -V, --version         version\n"
+		"\n"
+		"Without --passfile or --extpass the passphrase is asked on the\n"
+		"terminal (or read as one line from standard input).\n");
+}
+
+/* minutes, fractions allowed ("0.5"); at most a year */
+static int parse_minutes(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0) || v > 525600)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* options mount(8) hands every helper that mean nothing to FUSE */
+static int mount_only(const char *opt)
+{
+	static const char *const names[] = {
+		"defaults", "auto", "noauto", "user", "nouser", "users",
+		"owner", "group", "_netdev", "nofail", "loop", NULL,
+	};
+
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(opt, names[i]))
+			return 1;
+	return !strncmp(opt, "x-", 2) || !strncmp(opt, "comment=", 8);
+}
+
+static int add_fuse_opt(struct cloakfs_options *o, const char *opt)
+{
+	size_t old = o->fuse_opts ? strlen(o->fuse_opts) : 0;
+	char *n = realloc(o->fuse_opts, old + strlen(opt) + 2);
+
+	if (!n)
+		return -ENOMEM;
+	if (old)
+		n[old++] = ',';
+	strcpy(n + old, opt);
+	o->fuse_opts = n;
+	return 0;
+}
+
+/* one -o list: cloakfs' own options, mount(8)'s, and FUSE's */
+static int parse_o(struct cloakfs_options *o, char *list, char *err,
+		   size_t errlen)
+{
+	char *save = NULL;
+
+	for (char *opt = strtok_r(list, ",", &save); opt;
+	     opt = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(opt, "passfile=", 9)) {
+			o->pass.file = opt + 9;
+		} else if (!strncmp(opt, "extpass=", 8)) {
+			o->pass.extpass = opt + 8;
+		} else if (!strncmp(opt, "idle=", 5)) {
+			if (parse_minutes(opt + 5, &o->idle_minutes)) {
+				snprintf(err, errlen, "-o idle: takes minutes, "
+					 "not '%s'", opt + 5);
+				return -EINVAL;
+			}
+		} else if (!strcmp(opt, "nocloakfsd")) {
+			o->use_cloakfsd = 0;
+		} else if (mount_only(opt)) {
+			continue;
+		} else {
+			if (!strcmp(opt, "allow_other"))
+				o->allow_other = 1;
+			if (add_fuse_opt(o, opt)) {
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+enum cmdline_result cmdline_parse(int argc, char **argv,
+				  struct cloakfs_options *o, char *err,
+				  size_t errlen)
+{
+	enum { OPT_PASSFILE = 256, OPT_EXTPASS, OPT_IDLE, OPT_NO_CLOAKFSD };
+	static const struct option longopts[] = {
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "single-thread", no_argument, NULL, 's' },
+		{ "passfile", required_argument, NULL, OPT_PASSFILE },
+		{ "extpass", required_argument, NULL, OPT_EXTPASS },
+		{ "idle", required_argument, NULL, OPT_IDLE },
+		{ "no-cloakfsd", no_argument, NULL, OPT_NO_CLOAKFSD },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->use_cloakfsd = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:fdso:hV", longopts, NULL)) != -1 ||
+	       optind < argc) {
+		if (c == -1) {
+			/* a directory; options may follow it (mount.fuse3) */
+			const char *arg = argv[optind++];
+
+			if (!o->cipherdir) {
+				o->cipherdir = arg;
+			} else if (!o->mountpoint) {
+				o->mountpoint = arg;
+			} else {
+				snprintf(err, errlen, "unexpected argument '%s'", arg);
+				return CMDLINE_USAGE;
+			}
+			continue;
+		}
+		switch (c) {
+		case 'f':
+			o->foreground = 1;
+			break;
+		case 'd':
+			o->debug = 1;
+			o->foreground = 1;
+			break;
+		case 's':
+			o->single_thread = 1;
+			break;
+		case 'o':
+			if (parse_o(o, optarg, err, errlen))
+				return CMDLINE_USAGE;
+			break;
+		case OPT_PASSFILE:
+			o->pass.file = optarg;
+			break;
+		case OPT_EXTPASS:
+			o->pass.extpass = optarg;
+			break;
+		case OPT_IDLE:
+			if (parse_minutes(optarg, &o->idle_minutes)) {
+				snprintf(err, errlen, "--idle takes minutes, not '%s'",
+					 optarg);
+				return CMDLINE_USAGE;
+			}
+			break;
+		case OPT_NO_CLOAKFSD:
+			o->use_cloakfsd = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			return CMDLINE_EXIT;
+		case 'V':
+			printf("cloakfs %s\n", CLOAKFS_VERSION);
+			return CMDLINE_EXIT;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs an argument",
+				 argv[optind - 1]);
+			return CMDLINE_USAGE;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			return CMDLINE_USAGE;
+		}
+	}
+	if (!o->cipherdir || !o->mountpoint) {
+		snprintf(err, errlen, "give CIPHERDIR and MOUNTPOINT (try cloakfs "
+			 "--help)");
+		return CMDLINE_USAGE;
+	}
+	if (o->pass.file && o->pass.extpass) {
+		snprintf(err, errlen, "give --passfile or --extpass, not both");
+		return CMDLINE_USAGE;
+	}
+	return CMDLINE_OK;
+}
+
+void cmdline_free(struct cloakfs_options *o)
+{
+	free(o->fuse_opts);
+	o->fuse_opts = NULL;
+}

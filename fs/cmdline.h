@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command line of cloakfs (docs/man/cloakfs.1):
+ *   cloakfs [options] CIPHERDIR MOUNTPOINT
+ * Options may follow the two directories, as mount.fuse3 passes them
+ * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
+ * cloakfs' own -o options (passfile=, extpass=, idle=, nocloakfsd) are
+ * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
+ * dropped; the rest goes to FUSE.
+ */
+#ifndef CLOAKFS_FS_CMDLINE_H
+#define CLOAKFS_FS_CMDLINE_H
+
+#include <stddef.h>
+
+#include "tools/passphrase.h"
+
+struct cloakfs_options {
+	const char *cipherdir;
+	const char *mountpoint;
+	struct passphrase_source pass;
+	int foreground;
+	int debug;
+	int single_thread;
+	int use_cloakfsd;        /* take the key from cloakfsd if it has it */
+	double idle_minutes;     /* 0: never unmount for idleness */
+	int allow_other;
+	char *fuse_opts;         /* comma-separated, for FUSE; may be NULL */
+};
+
+enum cmdline_result {
+	CMDLINE_OK,
+	CMDLINE_EXIT,  /* --help or --version printed */
+	CMDLINE_USAGE, /* bad command line: err says why */
+};
+
+enum cmdline_result cmdline_parse(int argc, char **argv,
+				  struct cloakfs_options *o, char *err,
+				  size_t errlen);
+void cmdline_free(struct cloakfs_options *o);
+
+#endif

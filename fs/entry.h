@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Directory entries of the ciphertext tree: a plaintext name becomes its
+ * ciphertext name with the parent directory's name transform, which is
+ * made from the directory's .cloakfs.dir nonce once per directory inode
+ * and cached there (fs_inode.names, used under the inode's lock). The
+ * codec itself, long names and sidecars are volume/names.h's.
+ */
+#ifndef CLOAKFS_FS_ENTRY_H
+#define CLOAKFS_FS_ENTRY_H
+
+#include <stddef.h>
+
+#include "volume/keys.h"
+#include "volume/names.h"
+
+struct cloakfs;
+struct fs_inode;
+
+struct entry_name {
+	char name[NAMES_MAX_ENCODED + 1]; /* in the ciphertext directory */
+	char enc[NAMES_MAX_ENCODED + 1];  /* the whole encoding */
+	size_t enclen;
+	int is_long;                      /* name is cloakfs.long.X */
+};
+
+/*
+ * Encrypt name (one component) for directory dir: 0, -ENAMETOOLONG,
+ * -EINVAL, -EIO (the directory's nonce file is missing or damaged).
+ */
+int entry_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
+		  struct fs_inode *dir, const char *name, struct entry_name *out);
+
+/* before creating a long-named entry: write its sidecar (names.h) */
+int entry_prepare(struct fs_inode *dir, const struct entry_name *e);
+/* after the entry went away (or was never made): remove its sidecar when
+ * no entry of that name exists */
+void entry_forget_sidecar(struct fs_inode *dir, const struct entry_name *e);
+
+/*
+ * The plaintext name of ciphertext entry cname in dir (dirfd: an open
+ * descriptor of dir, for sidecars). Returns 1 and fills out for a user
+ * entry, 0 for entries cloakfs hides (its metadata, ".", "..", foreign
+ * names), -EBADMSG for an undecodable one, other -errno.
+ */
+int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
+		  struct fs_inode *dir, int dirfd, const char *cname,
+		  char out[NAMES_MAX_PLAIN + 1]);
+
+/* symlink targets under dir's name key (names_symlink_*) */
+int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
+			  struct fs_inode *dir, const char *target,
+			  char out[NAMES_MAX_SYMLINK_ENCODED + 1]);
+int entry_symlink_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
+			  struct fs_inode *dir, const char *enc, size_t enclen,
+			  char out[NAMES_MAX_SYMLINK_PLAIN + 1]);
+
+#endif

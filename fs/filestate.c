@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* see filestate.h */
+#include "fs/filestate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fs/fs.h"
+#include "fs/inode.h"
+
+/*
+ * Open in's ciphertext read-write. A file the owner may write but not
+ * read (mode 0200) gets owner-read for the moment of the open, since
+ * sector read-modify-write needs it (as gocryptfs does).
+ */
+static int open_rw(struct fs_inode *in)
+{
+	char path[FS_PROCFD_LEN];
+	struct stat st;
+	int fd, saved;
+
+	fs_procfd(in->fd, path);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES)
+		return fd >= 0 ? fd : -errno;
+	saved = errno;
+	if (fstatat(in->fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0 ||
+	    st.st_uid != geteuid() || (st.st_mode & S_IRUSR) ||
+	    !(st.st_mode & S_IWUSR))
+		return -saved;
+	if (chmod(path, (st.st_mode & 07777) | S_IRUSR) != 0)
+		return -saved;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	saved = errno;
+	(void)chmod(path, st.st_mode & 07777);
+	return fd >= 0 ? fd : -saved;
+}
+
+static int open_ro(struct fs_inode *in)
+{
+	char path[FS_PROCFD_LEN];
+	int fd;
+
+	fs_procfd(in->fd, path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
+}
+
+int filestate_get(struct fs_inode *in, int want_write, int fd)
+{
+	struct file_state *st = in->file;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st) {
+			if (fd >= 0)
+				close(fd);
+			return -ENOMEM;
+		}
+		if (fd < 0)
+			fd = want_write ? open_rw(in) : open_ro(in);
+		else
+			want_write = 1;
+		if (fd < 0) {
+			free(st);
+			return fd;
+		}
+		st->fd = fd;
+		st->writable = want_write;
+		in->file = st;
+	} else if (want_write && !st->writable) {
+		int nfd = fd >= 0 ? fd : open_rw(in);
+
+		if (nfd < 0)
+			return nfd;
+		close(st->fd);
+		st->fd = nfd;
+		st->cf.fd = nfd;
+		st->writable = 1;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	st->users++;
+	return 0;
+}
+
+void filestate_put(struct fs_inode *in)
+{
+	struct file_state *st = in->file;
+
+	if (!st || st->users == 0)
+		abort(); /* a release without an open */
+	if (--st->users == 0) {
+		in->file = NULL;
+		filestate_free(st);
+	}
+}
+
+int filestate_load(struct fs_inode *in, const struct volume_keys *keys,
+		   uint32_t sector_size)
+{
+	struct file_state *st = in->file;
+	int err;
+
+	if (!st)
+		abort(); /* content use without a user */
+	if (st->loaded)
+		return 0;
+	err = fileio_open(&st->cf, st->fd, keys, sector_size);
+	if (!err)
+		st->loaded = 1;
+	return err;
+}
+
+void filestate_unload(struct file_state *st)
+{
+	if (st && st->loaded) {
+		fileio_close(&st->cf);
+		st->loaded = 0;
+	}
+}
+
+void filestate_free(struct file_state *st)
+{
+	if (!st)
+		return;
+	filestate_unload(st);
+	close(st->fd);
+	free(st);
+}

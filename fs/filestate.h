@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-inode content state of a regular file: one ciphertext descriptor and
+ * one struct content_file (volume/fileio.h) per inode, shared by every open
+ * handle, so the file's key is derived once per open inode and the header
+ * cache is never stale. All calls (and every use of ->cf) hold the inode's
+ * lock, which serialises read-modify-write of partial sectors.
+ */
+#ifndef CLOAKFS_FS_FILESTATE_H
+#define CLOAKFS_FS_FILESTATE_H
+
+#include <stdint.h>
+
+#include "volume/fileio.h"
+#include "volume/keys.h"
+
+struct fs_inode;
+
+struct file_state {
+	int fd;             /* the ciphertext file, O_RDWR once anyone writes */
+	int writable;
+	unsigned int users; /* open handles, plus short-lived users (truncate) */
+	int loaded;         /* cf is open with the keys now installed */
+	struct content_file cf;
+};
+
+/*
+ * One more user of in's content; opens the ciphertext file (O_RDWR when
+ * want_write, since writes read back partial sectors) or upgrades a
+ * read-only descriptor. fd >= 0 is a ciphertext descriptor already open
+ * O_RDWR (create) that is used or closed. 0 or -errno.
+ */
+int filestate_get(struct fs_inode *in, int want_write, int fd);
+/* one user less; the last one closes the file */
+void filestate_put(struct fs_inode *in);
+
+/* key the file for keys (once per install of the keys): 0 or -errno */
+int filestate_load(struct fs_inode *in, const struct volume_keys *keys,
+		   uint32_t sector_size);
+/* forget the file key (the volume was locked) */
+void filestate_unload(struct file_state *st);
+
+/* at inode free; NULL is a no-op */
+void filestate_free(struct file_state *st);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state of one cloakfs mount, shared by every FUSE worker thread.
+ *
+ * Lock order (outermost first); never take an earlier lock while holding
+ * a later one:
+ *   1. fs->keyring.lock (read by operations that need keys, write by
+ *      lock/unlock of the volume; taken once per request, never nested)
+ *   2. an inode's lock (fs_inode.lock); two at once only for rename and
+ *      link, in address order
+ *   3. fs->xattr_lock
+ *   4. fs->inodes.lock (the table; held only for short table updates)
+ */
+#ifndef CLOAKFS_FS_FS_H
+#define CLOAKFS_FS_FS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "fs/inode.h"
+#include "fs/keyring.h"
+#include "volume/cipher.h"
+#include "volume/config.h"
+#include "volume/content.h"
+
+struct cloakfs {
+	struct volume_config cfg;
+	const struct volume_cipher_info *cipher;
+	struct content_geom geom;
+	const char *cipherdir;     /* as given (messages) */
+
+	struct inode_table inodes;
+	struct fs_inode *root;
+	struct fs_keyring keyring;
+
+	/* volume-wide transform for xattr names (xattr.h); fs->xattr_lock */
+	pthread_mutex_t xattr_lock;
+	struct crypto_tfm *xattr_names;
+
+	double timeout;            /* entry and attribute cache, seconds */
+	int chown_new;             /* running as root: new entries get the
+				    * caller's uid/gid */
+
+	/* for --idle: last request time and open handles */
+	atomic_llong last_use;     /* CLOCK_MONOTONIC seconds */
+	atomic_int open_handles;
+};
+
+/* mark activity for --idle (cheap; called by every request) */
+static inline void fs_touch(struct cloakfs *fs)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	atomic_store_explicit(&fs->last_use, (long long)ts.tv_sec,
+			      memory_order_relaxed);
+}
+
+/* "/proc/self/fd/N" for an O_PATH fd: how a path-less fd is reopened */
+#define FS_PROCFD_LEN 32
+void fs_procfd(int fd, char buf[FS_PROCFD_LEN]);
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* see keywatch.h */
+#include "fs/keywatch.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "crypto/log.h"
+#include "daemon/client.h"
+#include "fs/fs.h"
+#include "fs/ops.h"
+#include "volume/secmem.h"
+
+_Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
+
+#define WATCH_POLL_MS 500
+#define WATCH_RECONNECT_MS 2000
+#define WATCH_TIMEOUT_MS 5000
+
+struct keywatch {
+	struct cloakfs *fs;
+	struct fuse_session *se;
+	pthread_t thread;
+	atomic_int stop;
+};
+
+/* get the key over an open connection and install it */
+static int fetch_on(struct cloakfs *fs, struct cloakfsd_client *cl)
+{
+	uint8_t *vmk = secmem_alloc(CLOAKFSD_KEY_MAX);
+	size_t len = 0;
+	int err;
+
+	if (!vmk)
+		return -ENOMEM;
+	err = cloakfsd_get(cl, fs->cfg.key_id, vmk, CLOAKFSD_KEY_MAX, &len, NULL);
+	if (!err && len != KEYS_VMK_SIZE)
+		err = -EBADMSG;
+	if (!err)
+		err = keyring_unlock_vmk(fs, vmk);
+	secmem_free(vmk);
+	return err;
+}
+
+int keywatch_fetch(struct cloakfs *fs)
+{
+	struct cloakfsd_client *cl;
+	int err = cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl);
+
+	if (err)
+		return err;
+	err = fetch_on(fs, cl);
+	cloakfsd_close(cl);
+	return err;
+}
+
+static void drop_pages(struct fs_inode *in, void *arg)
+{
+	struct keywatch *w = arg;
+
+	if (in->type == S_IFREG)
+		(void)fuse_lowlevel_notify_inval_inode(w->se,
+						       (fuse_ino_t)(uintptr_t)in,
+						       0, 0);
+}
+
+static void lock_volume(struct keywatch *w, const char *why)
+{
+	int was_unlocked;
+
+	pthread_rwlock_rdlock(&w->fs->keyring.lock);
+	was_unlocked = w->fs->keyring.keys != NULL;
+	pthread_rwlock_unlock(&w->fs->keyring.lock);
+	if (!was_unlocked)
+		return;
+	keyring_lock(w->fs);
+	/* plaintext pages in the kernel's cache would outlive the key;
+	 * outside every lock, as the kernel may wait on reads in flight */
+	(void)inode_table_foreach(&w->fs->inodes, drop_pages, w);
+	log_info("%s: locked (%s): keys wiped", w->fs->cipherdir, why);
+}
+
+static void unlock_volume(struct keywatch *w, struct cloakfsd_client *cl)
+{
+	int err = fetch_on(w->fs, cl);
+
+	if (err)
+		log_warn("%s: cloakfsd holds the key again, but it could not be "
+			 "used: %s", w->fs->cipherdir, strerror(-err));
+	else
+		log_info("%s: unlocked again by cloakfsd", w->fs->cipherdir);
+}
+
+static void nap(struct keywatch *w, int ms)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	for (int i = 0; i < ms / 100 && !atomic_load(&w->stop); i++)
+		nanosleep(&ts, NULL);
+}
+
+/* connect and subscribe; bring the keys in line with the daemon's */
+static struct cloakfsd_client *resubscribe(struct keywatch *w)
+{
+	struct cloakfsd_client *cl;
+	bool held = false;
+	int err = cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl);
+
+	if (err)
+		return NULL;
+	err = cloakfsd_subscribe(cl, w->fs->cfg.key_id, &held);
+	if (err) {
+		cloakfsd_close(cl);
+		return NULL;
+	}
+	if (held)
+		unlock_volume(w, cl);
+	else
+		lock_volume(w, "the key daemon does not hold the key");
+	return cl;
+}
+
+static void *watch(void *arg)
+{
+	struct keywatch *w = arg;
+	struct cloakfsd_client *cl = NULL;
+	bool held = false;
+	int err;
+
+	/* the key was just fetched: subscribe without fetching again */
+	if (cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl) == 0 &&
+	    (cloakfsd_subscribe(cl, w->fs->cfg.key_id, &held) != 0 || !held)) {
+		if (!held)
+			lock_volume(w, "the key left the key daemon");
+		cloakfsd_close(cl);
+		cl = NULL;
+	}
+	while (!atomic_load(&w->stop)) {
+		struct cloakfsd_event ev;
+
+		if (!cl) {
+			cl = resubscribe(w);
+			if (!cl) {
+				lock_volume(w, "the key daemon is gone");
+				nap(w, WATCH_RECONNECT_MS);
+			}
+			continue;
+		}
+		err = cloakfsd_wait_event(cl, WATCH_POLL_MS, &ev);
+		if (err == -ETIMEDOUT)
+			continue;
+		if (err) {
+			cloakfsd_close(cl);
+			cl = NULL;
+			lock_volume(w, "lost the key daemon");
+			continue;
+		}
+		if (memcmp(ev.id, w->fs->cfg.key_id, CLOAKFSD_KEY_ID_LEN) != 0)
+			continue;
+		if (ev.reason == CLOAKFSD_EV_ADDED)
+			unlock_volume(w, cl);
+		else
+			lock_volume(w, cloakfsd_event_name(ev.reason));
+	}
+	cloakfsd_close(cl);
+	return NULL;
+}
+
+int keywatch_start(struct cloakfs *fs, struct fuse_session *se,
+		   struct keywatch **out)
+{
+	struct keywatch *w = calloc(1, sizeof(*w));
+	int err;
+
+	if (!w)
+		return -ENOMEM;
+	w->fs = fs;
+	w->se = se;
+	err = pthread_create(&w->thread, NULL, watch, w);
+	if (err) {
+		free(w);
+		return -err;
+	}
+	*out = w;
+	return 0;
+}
+
+void keywatch_stop(struct keywatch *w)
+{
+	if (!w)
+		return;
+	atomic_store(&w->stop, 1);
+	pthread_join(w->thread, NULL);
+	free(w);
+}

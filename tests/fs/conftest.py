@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: MIT
+"""Shared pieces of the cloakfs filesystem tests: make volumes with the
+volume library (fs_mkvol), mount them for real with cloakfs in the
+foreground, wait for the mount, unmount and check cloakfs' stderr.
+
+Environment (set by tests/fs/meson.build): CLOAKFS, CLOAKFS_MKVOL,
+CLOAKFS_FSX, CLOAKFS_KEYTOOL, CLOAKFSD (the last two may be empty).
+CLOAKFS_TEST_TMP picks the scratch directory (default: /dev/shm when it
+is a writable tmpfs, since fsync on a real disk makes the tests slow).
+"""
+import errno
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+CIPHERS = ["speck128-xts", "speck64-xts", "aes256-xts", "sm4-xts"]
+BLOCK = {"speck128-xts": 16, "speck64-xts": 8, "aes256-xts": 16, "sm4-xts": 16}
+HEADER = 32
+PASSPHRASE = "correct horse battery staple"
+
+CLOAKFS = os.environ.get("CLOAKFS", "")
+MKVOL = os.environ.get("CLOAKFS_MKVOL", "")
+FSX = os.environ.get("CLOAKFS_FSX", "")
+KEYTOOL = os.environ.get("CLOAKFS_KEYTOOL", "")
+CLOAKFSD = os.environ.get("CLOAKFSD", "")
+
+# stderr lines that mean something went wrong inside cloakfs
+BAD_STDERR = re.compile(r"error|warn|fault|abort|assert", re.IGNORECASE)
+
+
+def pytest_configure(config):
+    if not os.path.exists("/dev/fuse") or not os.access("/dev/fuse", os.R_OK | os.W_OK):
+        pytest.exit("no usable /dev/fuse: skipping the filesystem tests", returncode=77)
+    if not CLOAKFS or not MKVOL:
+        pytest.exit("CLOAKFS / CLOAKFS_MKVOL not set (run through meson test)", returncode=77)
+
+
+def scratch_base():
+    base = os.environ.get("CLOAKFS_TEST_TMP")
+    if base:
+        return base
+    try:
+        if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+            st = os.statvfs("/dev/shm")
+            if st.f_bavail * st.f_frsize > 512 << 20:
+                return "/dev/shm"
+    except OSError:
+        pass
+    return tempfile.gettempdir()
+
+
+def fusermount_u(mnt, lazy=False):
+    args = ["fusermount3", "-u", "-q"] + (["-z"] if lazy else []) + [mnt]
+    return subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+
+class Volume:
+    """One volume with its mountpoint; mount() runs cloakfs -f."""
+
+    def __init__(self, cipher="speck128-xts", sector=None, name_max=None, tag="vol"):
+        self.cipher = cipher
+        self.sector = sector or 4096
+        self.block = BLOCK[cipher]
+        self.top = tempfile.mkdtemp(prefix="cloakfs-%s-" % tag, dir=scratch_base())
+        self.cipherdir = os.path.join(self.top, "cipher")
+        self.mnt = os.path.join(self.top, "mnt")
+        self.passfile = os.path.join(self.top, "pass")
+        os.mkdir(self.cipherdir)
+        os.mkdir(self.mnt)
+        with open(self.passfile, "w") as f:
+            f.write(PASSPHRASE + "\n")
+        args = [MKVOL, cipher, self.cipherdir, self.passfile]
+        if sector or name_max:
+            args.append(str(self.sector))
+        if name_max:
+            args.append(str(name_max))
+        subprocess.run(args, check=True)
+        self.proc = None
+        self.stderr_path = os.path.join(self.top, "stderr")
+        self.stderr_seen = 0
+        self.allowed_stderr = []
+
+    def mount(self, *extra, passfile=None, env=None):
+        assert self.proc is None
+        args = [CLOAKFS, "-f", "--no-cloakfsd", "--passfile", passfile or self.passfile]
+        args += list(extra) + [self.cipherdir, self.mnt]
+        err = open(self.stderr_path, "a")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=err,
+                                     stderr=err, env=env)
+        err.close()
+        self.wait_for_mount()
+
+    def wait_for_mount(self, timeout=15):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError("cloakfs exited with %d before mounting:\n%s"
+                                     % (self.proc.returncode, self.stderr()))
+            if os.path.ismount(self.mnt):
+                return
+            time.sleep(0.02)
+        raise AssertionError("mount did not appear:\n" + self.stderr())
+
+    def umount(self):
+        if self.proc is None:
+            return
+        for _ in range(100):
+            if fusermount_u(self.mnt) == 0 or not os.path.ismount(self.mnt):
+                break
+            time.sleep(0.1)  # busy: a process still closing files
+        else:
+            fusermount_u(self.mnt, lazy=True)
+        try:
+            rc = self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            rc = -9
+        self.proc = None
+        self.check_stderr()
+        assert rc == 0, "cloakfs exited with %d:\n%s" % (rc, self.stderr())
+
+    def remount(self, *extra):
+        self.umount()
+        self.mount(*extra)
+
+    def stderr(self):
+        try:
+            with open(self.stderr_path, errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def check_stderr(self):
+        text = self.stderr()
+        new, self.stderr_seen = text[self.stderr_seen:], len(text)
+        bad = [l for l in new.splitlines()
+               if BAD_STDERR.search(l) and not any(re.search(a, l) for a in self.allowed_stderr)]
+        assert not bad, "cloakfs complained:\n" + "\n".join(bad)
+
+    def path(self, *parts):
+        return os.path.join(self.mnt, *parts)
+
+    def cipher_files(self):
+        """every file below the ciphertext directory"""
+        out = []
+        for root, dirs, files in os.walk(self.cipherdir):
+            out += [os.path.join(root, n) for n in files + dirs]
+        return out
+
+    def destroy(self):
+        try:
+            self.umount()
+        finally:
+            if os.path.ismount(self.mnt):
+                fusermount_u(self.mnt, lazy=True)
+            shutil.rmtree(self.top, ignore_errors=True)
+
+
+@pytest.fixture
+def volume_factory():
+    made = []
+
+    def make(*args, mount=True, **kw):
+        v = Volume(*args, **kw)
+        made.append(v)
+        if mount:
+            v.mount()
+        return v
+
+    yield make
+    errs = []
+    for v in made:
+        try:
+            v.destroy()
+        except AssertionError as e:
+            errs.append(str(e))
+    assert not errs, "\n".join(errs)
+
+
+@pytest.fixture(scope="module", params=CIPHERS)
+def cvol(request):
+    """one mounted volume per cipher, shared by a module's tests"""
+    v = Volume(request.param, tag=request.param)
+    v.mount()
+    yield v
+    v.destroy()
+
+
+_counter = [0]
+
+
+@pytest.fixture
+def d(cvol):
+    """a fresh directory in the shared volume for one test"""
+    _counter[0] += 1
+    p = cvol.path("t%d" % _counter[0])
+    os.mkdir(p)
+    yield p
+    cvol.check_stderr()
+
+
+def expect_errno(code, fn, *args, **kw):
+    try:
+        fn(*args, **kw)
+    except OSError as e:
+        assert e.errno == code, "%s: expected %s, got %s" % (
+            getattr(fn, "__name__", fn), errno.errorcode[code], errno.errorcode.get(e.errno, e.errno))
+        return
+    raise AssertionError("%s succeeded, expected %s" % (getattr(fn, "__name__", fn), errno.errorcode[code]))
+
+
+_libc = None
+
+
+def renameat2(old, new, flags):
+    """renameat2(2) through libc: RENAME_NOREPLACE = 1, RENAME_EXCHANGE = 2"""
+    global _libc
+    import ctypes
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    AT_FDCWD = -100
+    if _libc.renameat2(AT_FDCWD, os.fsencode(old), AT_FDCWD, os.fsencode(new),
+                       ctypes.c_uint(flags)) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), old)
+
+
+def write_file(path, data, mode="wb"):
+    with open(path, mode) as f:
+        f.write(data)
+
+
+def read_file(path):
+    with open(path, "rb") as f:
+        return f.read()

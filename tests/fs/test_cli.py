@@ -1,0 +1,262 @@
+# SPDX-License-Identifier: MIT
+"""The cloakfs mount command: errors reach the terminal and the exit status
+before it goes to the background, -o options (ro, allow_other), --idle,
+signals, and /etc/fstab through mount(8) and mount.fuse3."""
+import errno
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import time
+
+import pytest
+
+from conftest import CLOAKFS, Volume, expect_errno, fusermount_u, read_file, write_file
+
+EXIT_WRONG_PASS, EXIT_USAGE, EXIT_BAD_VOLUME, EXIT_NO_PASS, EXIT_MOUNT = 2, 3, 4, 6, 9
+
+
+def run(*args, timeout=60, **kw):
+    return subprocess.run([CLOAKFS] + list(args), stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout, **kw)
+
+
+def pids_of(cipherdir):
+    """cloakfs processes serving cipherdir"""
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open("/proc/%s/cmdline" % p, "rb") as f:
+                    argv = f.read().split(b"\0")
+            except OSError:
+                continue
+            if argv and os.path.basename(argv[0]) == b"cloakfs" and cipherdir.encode() in argv:
+                out.append(int(p))
+    return out
+
+
+def wait_gone(cipherdir, timeout=10):
+    deadline = time.monotonic() + timeout
+    while pids_of(cipherdir) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not pids_of(cipherdir)
+
+
+@pytest.fixture
+def vol():
+    v = Volume("speck128-xts", tag="cli")
+    yield v
+    if os.path.ismount(v.mnt):
+        fusermount_u(v.mnt, lazy=True)
+    v.destroy()
+
+
+def test_usage_and_help(vol):
+    r = run()
+    assert r.returncode == EXIT_USAGE and b"CIPHERDIR" in r.stderr
+    r = run("--bogus", vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_USAGE and b"--bogus" in r.stderr
+    r = run("--passfile", "a", "--extpass", "b", vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_USAGE
+    r = run("--idle", "soon", vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_USAGE
+    r = run("--help")
+    assert r.returncode == 0 and b"usage: cloakfs" in r.stdout
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith(b"cloakfs ")
+
+
+def test_errors_reach_the_terminal(vol, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = run("--passfile", vol.passfile, str(empty), vol.mnt)
+    assert r.returncode == EXIT_BAD_VOLUME and b"not a cloakfs volume" in r.stderr
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not the passphrase\n")
+    r = run("--no-cloakfsd", "--passfile", str(wrong), vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_WRONG_PASS and b"wrong passphrase" in r.stderr
+    nopass = tmp_path / "nopass"
+    nopass.write_text("")
+    r = run("--no-cloakfsd", "--passfile", str(nopass), vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_NO_PASS
+    r = run("--no-cloakfsd", "--extpass", "exit 3", vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_NO_PASS
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, str(tmp_path / "nomnt"))
+    assert r.returncode == EXIT_MOUNT and b"nomnt" in r.stderr
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.passfile)
+    assert r.returncode == EXIT_MOUNT and b"not a directory" in r.stderr
+    vol.mount()
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_MOUNT and b"busy" in r.stderr
+    vol.umount()
+    # a tampered config is refused, with the file and line named
+    conf = os.path.join(vol.cipherdir, "cloakfs.conf")
+    text = open(conf).read()
+    os.chmod(conf, 0o600)
+    with open(conf, "w") as f:
+        f.write(text.replace("sector_size = 4096", "sector_size = 4000"))
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_BAD_VOLUME and b"sector_size" in r.stderr
+    assert not os.path.ismount(vol.mnt)
+
+
+def test_background_and_extpass(vol):
+    r = run("--no-cloakfsd", "--extpass", "cat " + vol.passfile, vol.cipherdir, vol.mnt)
+    assert r.returncode == 0, r.stderr
+    assert os.path.ismount(vol.mnt)  # mounted before the command returned
+    write_file(os.path.join(vol.mnt, "f"), b"in the background")
+    assert read_file(os.path.join(vol.mnt, "f")) == b"in the background"
+    assert len(pids_of(vol.cipherdir)) == 1
+    assert fusermount_u(vol.mnt) == 0
+    assert wait_gone(vol.cipherdir)
+    with open("/proc/mounts") as f:
+        assert vol.mnt not in f.read()
+
+
+def test_stdin_passphrase_and_sigterm(vol):
+    with open(vol.passfile) as pf:
+        proc = subprocess.Popen([CLOAKFS, "-f", "--no-cloakfsd", vol.cipherdir, vol.mnt],
+                                stdin=pf, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 10
+    while not os.path.ismount(vol.mnt) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stderr.read()
+        time.sleep(0.02)
+    assert os.path.ismount(vol.mnt)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    assert not os.path.ismount(vol.mnt)
+
+
+def test_fsname_in_mounts(vol):
+    vol.mount()
+    with open("/proc/mounts") as f:
+        line = [l for l in f if " %s " % vol.mnt in l][0]
+    assert line.split()[0] == vol.cipherdir and line.split()[2] == "fuse.cloakfs"
+    vol.umount()
+
+
+def test_read_only(vol):
+    vol.mount()
+    write_file(os.path.join(vol.mnt, "f"), b"data")
+    vol.remount("-o", "ro")
+    assert read_file(os.path.join(vol.mnt, "f")) == b"data"
+    expect_errno(errno.EROFS, os.open, os.path.join(vol.mnt, "f"), os.O_WRONLY)
+    expect_errno(errno.EROFS, os.mkdir, os.path.join(vol.mnt, "d"))
+    vol.umount()
+
+
+def mounted(mnt):
+    """from /proc/mounts: a stat of the mountpoint would count as use"""
+    with open("/proc/mounts") as f:
+        return any(l.split()[1] == mnt for l in f)
+
+
+def test_idle_unmount(vol):
+    vol.mount("--idle", "0.04")  # 2.4 seconds
+    p = os.path.join(vol.mnt, "f")
+    write_file(p, b"x")
+    fd = os.open(p, os.O_RDONLY)
+    time.sleep(5)
+    assert mounted(vol.mnt)  # an open file keeps it mounted
+    os.close(fd)
+    deadline = time.monotonic() + 15
+    while mounted(vol.mnt) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not mounted(vol.mnt)
+    assert vol.proc.wait(timeout=10) == 0
+    vol.proc = None
+
+
+def test_allow_other_ownership_and_permissions(vol):
+    os.chmod(vol.top, 0o755)
+    vol.mount("-o", "allow_other")
+    os.chmod(vol.mnt, 0o777)
+    secret = os.path.join(vol.mnt, "root-only")
+    write_file(secret, b"root")
+    os.chmod(secret, 0o600)
+    suid = os.path.join(vol.mnt, "suid")
+    write_file(suid, b"x")
+    os.chown(suid, 1000, 1000)
+    os.chmod(suid, 0o4755)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setgid(1000)
+            os.setuid(1000)
+            try:
+                open(secret, "rb")
+                code = 2  # default_permissions must apply
+            except PermissionError:
+                with open(os.path.join(vol.mnt, "mine"), "wb") as f:
+                    f.write(b"made by uid 1000")
+                with open(suid, "ab") as f:
+                    f.write(b"y")
+                code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    st = os.stat(os.path.join(vol.mnt, "mine"))
+    assert (st.st_uid, st.st_gid) == (1000, 1000)
+    assert not os.stat(suid).st_mode & stat.S_ISUID  # the kernel killed it
+    vol.umount()
+
+
+def mount_fuse3_env():
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(CLOAKFS) + ":" + env.get("PATH", "/usr/bin:/bin")
+    return env
+
+
+@pytest.mark.skipif(shutil.which("mount.fuse3") is None, reason="mount.fuse3 missing")
+def test_mount_fuse3(vol):
+    """what mount(8) runs for an fstab line of type fuse.cloakfs"""
+    r = subprocess.run(["mount.fuse3", vol.cipherdir, vol.mnt, "-t", "cloakfs", "-o",
+                        "passfile=%s,nocloakfsd,noauto,nofail,_netdev,x-systemd.automount"
+                        % vol.passfile], env=mount_fuse3_env(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert r.returncode == 0, r.stderr
+    try:
+        write_file(os.path.join(vol.mnt, "via-mount.fuse3"), b"ok")
+        assert read_file(os.path.join(vol.mnt, "via-mount.fuse3")) == b"ok"
+    finally:
+        assert fusermount_u(vol.mnt) == 0
+    assert wait_gone(vol.cipherdir)
+
+
+@pytest.mark.skipif(shutil.which("mount") is None or shutil.which("mount.fuse3") is None,
+                    reason="mount(8) or mount.fuse3 missing")
+def test_fstab(vol, tmp_path):
+    """a real fstab line through mount(8), which finds cloakfs on the
+    standard PATH only: a link in /usr/local/bin stands in for the install"""
+    link = "/usr/local/bin/cloakfs"
+    made = False
+    if not os.path.lexists(link):
+        if not os.access("/usr/local/bin", os.W_OK):
+            pytest.skip("cannot put cloakfs on mount(8)'s PATH")
+        os.symlink(CLOAKFS, link)
+        made = True
+    elif os.path.realpath(link) != os.path.realpath(CLOAKFS):
+        pytest.skip("another cloakfs is installed in /usr/local/bin")
+    fstab = tmp_path / "fstab"
+    fstab.write_text("# cloakfs through mount.fuse3\n"
+                     "%s %s fuse.cloakfs passfile=%s,nocloakfsd,noauto 0 0\n"
+                     % (vol.cipherdir, vol.mnt, vol.passfile))
+    try:
+        r = subprocess.run(["mount", "-T", str(fstab), vol.mnt],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        assert r.returncode == 0, r.stderr
+        try:
+            assert os.path.ismount(vol.mnt)
+            write_file(os.path.join(vol.mnt, "via-fstab"), b"ok")
+            assert read_file(os.path.join(vol.mnt, "via-fstab")) == b"ok"
+        finally:
+            subprocess.run(["umount", vol.mnt], check=True)
+        assert wait_gone(vol.cipherdir)
+    finally:
+        if made:
+            os.unlink(link)

@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: MIT
+"""The mount and cloakfsd: a volume unlocked in the daemon (keytool unlock)
+mounts without a passphrase; when the key leaves the daemon (keytool lock,
+expiry, daemon exit) the mount wipes its keys and answers name and content
+operations with EACCES; unlocked again, it works again. Runs a private
+cloakfsd on a socket in the test's directory."""
+import errno
+import os
+import subprocess
+import time
+
+import pytest
+
+from conftest import CLOAKFS, CLOAKFSD, KEYTOOL, Volume, expect_errno, read_file, write_file
+
+pytestmark = pytest.mark.skipif(not CLOAKFSD or not KEYTOOL,
+                                reason="built without cloakfsd / cloakfs-keytool")
+
+
+@pytest.fixture
+def env(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    e = dict(os.environ, XDG_RUNTIME_DIR=str(run), XDG_CONFIG_HOME=str(cfg),
+             CLOAKFSD_SOCKET=str(run / "cloakfsd.sock"), CLOAKFSD_PROGRAM=CLOAKFSD)
+    yield e
+    # stop the private daemon
+    subprocess.run([KEYTOOL, "lock", "--all"], env=e, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    out = subprocess.run([KEYTOOL, "status"], env=e, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL).stdout.decode()
+    for word in out.split():
+        if word.rstrip(",").isdigit() and "cloakfsd pid" in out:
+            try:
+                os.kill(int(word.rstrip(",")), 15)
+            except OSError:
+                pass
+            break
+
+
+def keytool(env, *args):
+    r = subprocess.run([KEYTOOL] + list(args), env=env, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    assert r.returncode == 0, r.stdout.decode()
+    return r.stdout.decode()
+
+
+def eventually(fn, timeout=10):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return fn()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def mount_from_daemon(v, env):
+    """cloakfs -f with no passphrase source: the key must come from cloakfsd"""
+    err = open(v.stderr_path, "a")
+    v.proc = subprocess.Popen([CLOAKFS, "-f", v.cipherdir, v.mnt], env=env,
+                              stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+    err.close()
+    v.wait_for_mount()
+
+
+def test_key_from_daemon_lock_unlock(env):
+    v = Volume("aes256-xts", tag="daemon")
+    try:
+        keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+        mount_from_daemon(v, env)
+        f = v.path("file")
+        write_file(f, b"unlocked" * 1000)
+        os.mkdir(v.path("dir"))
+        fd = os.open(f, os.O_RDONLY)
+        try:
+            assert os.pread(fd, 8, 0) == b"unlocked"
+            keytool(env, "lock", v.cipherdir)
+
+            def locked():
+                try:
+                    os.pread(fd, 8, 100)
+                except OSError as e:
+                    assert e.errno == errno.EACCES
+                    return
+                raise AssertionError("still readable")
+            eventually(locked)
+            expect_errno(errno.EACCES, os.listdir, v.mnt)
+            expect_errno(errno.EACCES, os.open, v.path("new"), os.O_CREAT | os.O_WRONLY, 0o644)
+            expect_errno(errno.EACCES, os.open, v.path("never-looked-up"), os.O_RDONLY)
+            # attributes need no key
+            assert os.stat(v.mnt).st_mode
+            keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+
+            def unlocked():
+                try:
+                    assert os.pread(fd, 8, 8) == b"unlocked"
+                except PermissionError:
+                    raise AssertionError("still locked")
+            eventually(unlocked)
+        finally:
+            os.close(fd)
+        assert read_file(f) == b"unlocked" * 1000
+        assert sorted(os.listdir(v.mnt)) == ["dir", "file"]
+        # the daemon going away locks the mount too
+        keytool(env, "lock", "--all")
+
+        def gone():
+            try:
+                os.listdir(v.mnt)
+            except PermissionError:
+                return
+            raise AssertionError("still unlocked")
+        eventually(gone)
+        v.allowed_stderr = [r"locked", r"key daemon"]
+        v.umount()
+    finally:
+        v.destroy()
+
+
+def test_expiry_locks(env):
+    v = Volume("speck64-xts", tag="daemon")
+    try:
+        keytool(env, "unlock", "--ttl", "3", "--passfile", v.passfile, v.cipherdir)
+        mount_from_daemon(v, env)
+        write_file(v.path("f"), b"soon gone")
+
+        def expired():
+            try:
+                os.listdir(v.mnt)
+            except PermissionError:
+                return
+            raise AssertionError("still unlocked")
+        eventually(expired, timeout=15)
+        v.umount()
+    finally:
+        v.destroy()
+
+
+def test_passphrase_when_daemon_lacks_key(env):
+    v = Volume("sm4-xts", tag="daemon")
+    try:
+        keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+        keytool(env, "lock", v.cipherdir)
+        # the daemon runs but holds no key: the passphrase is asked for
+        with open(v.passfile) as pf:
+            r = subprocess.run([CLOAKFS, v.cipherdir, v.mnt], env=env, stdin=pf,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert os.path.ismount(v.mnt)
+        write_file(v.path("f"), b"by passphrase")
+        assert subprocess.run(["fusermount3", "-u", v.mnt]).returncode == 0
+    finally:
+        v.destroy()

@@ -1,0 +1,609 @@
+# SPDX-License-Identifier: MIT
+"""POSIX behaviour of a cloakfs mount, every operation with its error
+cases, once per cipher (the cvol fixture mounts one volume per cipher)."""
+import errno
+import hashlib
+import mmap
+import multiprocessing
+import os
+import socket
+import stat
+
+import pytest
+
+from conftest import (expect_errno, read_file, renameat2, write_file)
+
+RENAME_NOREPLACE = 1
+RENAME_EXCHANGE = 2
+
+
+# ---- files -----------------------------------------------------------------
+
+def test_create_read_write(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"hello, world\n")
+    assert read_file(p) == b"hello, world\n"
+    assert os.stat(p).st_size == 13
+    with open(p, "r+b") as f:
+        f.seek(7)
+        f.write(b"cloak")
+    assert read_file(p) == b"hello, cloak\n"
+    expect_errno(errno.EEXIST, os.open, p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    expect_errno(errno.ENOENT, os.open, os.path.join(d, "missing"), os.O_RDONLY)
+    expect_errno(errno.ENOENT, os.open, os.path.join(d, "no", "f"), os.O_CREAT | os.O_WRONLY, 0o644)
+    expect_errno(errno.ENOTDIR, os.open, os.path.join(p, "f"), os.O_CREAT | os.O_WRONLY, 0o644)
+    expect_errno(errno.ENOENT, os.stat, os.path.join(d, "missing"))
+
+
+def test_create_modes_and_empty(d):
+    p = os.path.join(d, "empty")
+    fd = os.open(p, os.O_CREAT | os.O_WRONLY, 0o640)
+    os.close(fd)
+    st = os.stat(p)
+    assert stat.S_IMODE(st.st_mode) == 0o640 and st.st_size == 0
+    assert read_file(p) == b""
+
+
+def test_tiny_sizes(d, cvol):
+    for n in range(0, 3 * cvol.block + 2):
+        p = os.path.join(d, "s%d" % n)
+        data = bytes((i * 7 + n) & 0xFF for i in range(n))
+        write_file(p, data)
+        assert os.stat(p).st_size == n
+        assert read_file(p) == data
+
+
+def test_large_file(d):
+    p = os.path.join(d, "big")
+    data = os.urandom(3 << 20) + b"tail"
+    write_file(p, data)
+    assert os.stat(p).st_size == len(data)
+    assert hashlib.sha256(read_file(p)).digest() == hashlib.sha256(data).digest()
+
+
+def test_overwrite_unaligned(d):
+    p = os.path.join(d, "f")
+    base = bytearray(os.urandom(3 * 4096 + 100))
+    write_file(p, bytes(base))
+    with open(p, "r+b") as f:
+        for off, n in [(1, 15), (4090, 20), (8191, 2), (4096, 4096), (12300, 100), (12385, 30)]:
+            chunk = os.urandom(n)
+            f.seek(off)
+            f.write(chunk)
+            end = off + n
+            if end > len(base):
+                base.extend(b"\0" * (end - len(base)))
+            base[off:end] = chunk
+    assert read_file(p) == bytes(base)
+
+
+def test_o_append(d):
+    p = os.path.join(d, "log")
+    a = os.open(p, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o644)
+    b = os.open(p, os.O_WRONLY | os.O_APPEND)
+    expected = b""
+    for i in range(50):
+        chunk = (b"a%d-" % i) * (i % 7 + 1)
+        os.write(a if i % 2 else b, chunk)
+        expected += chunk
+    os.close(a)
+    os.close(b)
+    assert read_file(p) == expected
+
+
+def test_o_trunc(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"x" * 5000)
+    fd = os.open(p, os.O_WRONLY | os.O_TRUNC)
+    assert os.fstat(fd).st_size == 0
+    os.write(fd, b"new")
+    os.close(fd)
+    assert read_file(p) == b"new"
+
+
+def test_o_direct(d):
+    p = os.path.join(d, "direct")
+    data = os.urandom(3 * 4096)
+    buf = mmap.mmap(-1, len(data))
+    buf.write(data)
+    fd = os.open(p, os.O_CREAT | os.O_RDWR | os.O_DIRECT, 0o644)
+    try:
+        assert os.pwrite(fd, buf, 0) == len(data)
+        back = mmap.mmap(-1, len(data))
+        assert os.preadv(fd, [back], 0) == len(data)
+        assert bytes(back) == data
+        # unaligned too: FUSE passes direct I/O through as it is
+        assert os.pread(fd, 100, 4090) == data[4090:4190]
+    finally:
+        os.close(fd)
+    assert read_file(p) == data
+
+
+def test_truncate(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"0123456789" * 1000)
+    os.truncate(p, 4097)
+    assert read_file(p) == (b"0123456789" * 1000)[:4097]
+    os.truncate(p, 1 << 20)
+    data = read_file(p)
+    assert len(data) == 1 << 20 and data[4097:] == b"\0" * ((1 << 20) - 4097)
+    with open(p, "r+b") as f:
+        f.truncate(3)
+    assert read_file(p) == b"012"
+    os.truncate(p, 0)
+    assert read_file(p) == b""
+    expect_errno(errno.EISDIR, os.truncate, d, 0)
+
+
+def test_holes(d, cvol):
+    p = os.path.join(d, "sparse")
+    with open(p, "wb") as f:
+        f.seek(5 << 20)
+        f.write(b"end")
+    data = read_file(p)
+    assert len(data) == (5 << 20) + 3 and data[:5 << 20] == b"\0" * (5 << 20)
+    # the ciphertext stays sparse
+    cfile = [c for c in cvol.cipher_files() if os.path.isfile(c)
+             and os.path.getsize(c) == (5 << 20) + 3 + 32]
+    assert cfile and os.stat(cfile[0]).st_blocks * 512 < (1 << 20)
+
+
+def test_seek_data_hole(d):
+    p = os.path.join(d, "sparse")
+    with open(p, "wb") as f:
+        f.write(b"a" * 10000)
+        f.seek(1 << 20)
+        f.write(b"b" * 10000)
+    fd = os.open(p, os.O_RDONLY)
+    try:
+        assert os.lseek(fd, 0, os.SEEK_DATA) == 0
+        hole = os.lseek(fd, 0, os.SEEK_HOLE)
+        assert 10000 <= hole < 1 << 20
+        assert os.pread(fd, (1 << 20) - hole, hole) == b"\0" * ((1 << 20) - hole)
+        data = os.lseek(fd, hole, os.SEEK_DATA)
+        assert hole < data <= 1 << 20
+        assert os.lseek(fd, (1 << 20) + 5, os.SEEK_HOLE) == (1 << 20) + 10000
+        expect_errno(errno.ENXIO, os.lseek, fd, (1 << 20) + 10000, os.SEEK_DATA)
+    finally:
+        os.close(fd)
+
+
+def test_fallocate(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"abc")
+    fd = os.open(p, os.O_RDWR)
+    try:
+        os.posix_fallocate(fd, 0, 100000)
+        assert os.fstat(fd).st_size == 100000
+        assert os.pread(fd, 10, 0) == b"abc" + b"\0" * 7
+        import fcntl  # noqa: F401  (FALLOC_FL_KEEP_SIZE via ctypes below)
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_long]
+        assert libc.fallocate(fd, 1, 0, 200000) == 0  # KEEP_SIZE
+        assert os.fstat(fd).st_size == 100000
+        assert libc.fallocate(fd, 3, 0, 4096) == -1  # PUNCH_HOLE | KEEP_SIZE
+        assert ctypes.get_errno() == errno.EOPNOTSUPP
+    finally:
+        os.close(fd)
+    assert read_file(p) == b"abc" + b"\0" * 99997
+
+
+def test_fsync(d):
+    p = os.path.join(d, "f")
+    fd = os.open(p, os.O_CREAT | os.O_RDWR, 0o644)
+    os.write(fd, b"data")
+    os.fsync(fd)
+    os.fdatasync(fd)
+    os.close(fd)
+    dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+    os.fsync(dfd)
+    os.close(dfd)
+
+
+def test_unlink_open_file(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"still here" * 500)
+    fd = os.open(p, os.O_RDWR)
+    os.unlink(p)
+    expect_errno(errno.ENOENT, os.stat, p)
+    assert os.pread(fd, 10, 10) == b"still here"
+    os.pwrite(fd, b"X", 0)
+    assert os.pread(fd, 3, 0) == b"Xti"
+    os.close(fd)
+    expect_errno(errno.ENOENT, os.unlink, p)
+    expect_errno(errno.EISDIR, os.unlink, d)
+
+
+def test_mmap_shared(d):
+    p = os.path.join(d, "m")
+    write_file(p, b"\0" * 20000)
+    with open(p, "r+b") as f:
+        m = mmap.mmap(f.fileno(), 20000)
+        m[4090:4110] = b"Z" * 20
+        m[0:5] = b"hello"
+        m.flush()
+        m.close()
+    data = read_file(p)
+    assert data[:5] == b"hello" and data[4090:4110] == b"Z" * 20 and len(data) == 20000
+    with open(p, "rb") as f:
+        m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+        assert m[4089:4111] == b"\0" + b"Z" * 20 + b"\0"
+        m.close()
+
+
+def _stripe_writer(path, k, n, rounds):
+    fd = os.open(path, os.O_RDWR)
+    for r in range(rounds):
+        for i in range(k, n, 4):
+            # unaligned stripes of 1000 bytes: every write shares sectors
+            os.pwrite(fd, bytes([(k * 37 + r) & 0xFF]) * 1000, i * 1000)
+    os.close(fd)
+
+
+def test_concurrent_writers(d):
+    p = os.path.join(d, "shared")
+    n = 64
+    write_file(p, b"\0" * (n * 1000))
+    procs = [multiprocessing.Process(target=_stripe_writer, args=(p, k, n, 5)) for k in range(4)]
+    for pr in procs:
+        pr.start()
+    for pr in procs:
+        pr.join()
+        assert pr.exitcode == 0
+    data = read_file(p)
+    for i in range(n):
+        k = i % 4
+        assert data[i * 1000:(i + 1) * 1000] == bytes([(k * 37 + 4) & 0xFF]) * 1000, i
+
+
+def _reader(path, seconds, q):
+    import time
+    end = time.monotonic() + seconds
+    seen = set()
+    while time.monotonic() < end:
+        seen |= set(read_file(path))
+    q.put(sorted(seen))
+
+
+def test_concurrent_read_write(d):
+    p = os.path.join(d, "rw")
+    write_file(p, b"\x01" * 40000)
+    q = multiprocessing.Queue()
+    r = multiprocessing.Process(target=_reader, args=(p, 1.5, q))
+    r.start()
+    fd = os.open(p, os.O_RDWR)
+    for v in range(1, 101):
+        for i in range(10):
+            os.pwrite(fd, bytes([v]) * 4000, i * 4000 + 7)
+    os.close(fd)
+    r.join()
+    # a reader may see old and new records side by side (as on any Linux
+    # filesystem), but never a byte nobody wrote: no half-re-encrypted sector
+    assert set(q.get()) <= set(range(0, 101))
+    data = read_file(p)
+    assert data[:7] == b"\x01" * 7 and data[7:40007] == bytes([100]) * 40000
+
+
+# ---- directories -------------------------------------------------------------
+
+def test_mkdir_rmdir(d):
+    p = os.path.join(d, "sub")
+    os.mkdir(p, 0o750)
+    assert stat.S_IMODE(os.stat(p).st_mode) == 0o750
+    expect_errno(errno.EEXIST, os.mkdir, p)
+    write_file(os.path.join(p, "f"), b"x")
+    expect_errno(errno.ENOTEMPTY, os.rmdir, p)
+    expect_errno(errno.ENOTDIR, os.rmdir, os.path.join(p, "f"))
+    expect_errno(errno.ENOTDIR, os.mkdir, os.path.join(p, "f", "x"))
+    os.unlink(os.path.join(p, "f"))
+    os.rmdir(p)
+    expect_errno(errno.ENOENT, os.rmdir, p)
+    os.mkdir(p)  # same name again: a new nonce
+    write_file(os.path.join(p, "g"), b"y")
+    assert os.listdir(p) == ["g"]
+
+
+def test_readonly_dir_mode(d):
+    p = os.path.join(d, "ro")
+    os.mkdir(p, 0o555)
+    assert stat.S_IMODE(os.stat(p).st_mode) == 0o555
+    os.chmod(p, 0o755)
+    write_file(os.path.join(p, "f"), b"ok")
+
+
+def test_readdir_many(d):
+    names = set("file-%04d" % i for i in range(600))
+    for n in names:
+        os.close(os.open(os.path.join(d, n), os.O_CREAT | os.O_WRONLY, 0o644))
+    assert set(os.listdir(d)) == names
+    with os.scandir(d) as it:
+        seen = {e.name: e.is_file() for e in it}
+    assert set(seen) == names and all(seen.values())
+
+
+def test_readdir_hides_metadata(cvol):
+    top = set(os.listdir(cvol.mnt))
+    assert ".cloakfs.dir" not in top and "cloakfs.conf" not in top
+    for n in top:
+        assert not n.startswith("cloakfs.")
+
+
+def test_names(d):
+    names = ["a", "." * 3, "..a", " lead and trail ", "tab\tnew\nline", "\x01\x7f\xff",
+             "ünïcödé-名前-🙂", "x" * 32, "y" * 33, "z" * 160, "w" * 161, "v" * 255,
+             "é" * 127]
+    for n in names:
+        p = os.path.join(d, n)
+        write_file(p, n.encode("utf-8", "surrogateescape"))
+        assert read_file(p) == n.encode("utf-8", "surrogateescape")
+    assert sorted(os.listdir(d)) == sorted(names)
+    for bad in ["q" * 256, "é" * 128]:
+        expect_errno(errno.ENAMETOOLONG, os.open, os.path.join(d, bad), os.O_CREAT | os.O_WRONLY, 0o644)
+        expect_errno(errno.ENAMETOOLONG, os.mkdir, os.path.join(d, bad))
+        expect_errno(errno.ENAMETOOLONG, os.stat, os.path.join(d, bad))
+        expect_errno(errno.ENAMETOOLONG, os.rename, os.path.join(d, "a"), os.path.join(d, bad))
+    for n in names:
+        os.unlink(os.path.join(d, n))
+    assert os.listdir(d) == []
+
+
+def test_long_names_everywhere(d, cvol):
+    long1, long2 = "L" * 200, "M" * 255
+    os.mkdir(os.path.join(d, long1))
+    write_file(os.path.join(d, long1, long2), b"deep")
+    os.symlink(long2, os.path.join(d, long1, "S" * 250))
+    assert read_file(os.path.join(d, long1, "S" * 250)) == b"deep"
+    os.rename(os.path.join(d, long1, long2), os.path.join(d, long1, "short"))
+    os.rename(os.path.join(d, long1, "short"), os.path.join(d, "N" * 240))
+    os.link(os.path.join(d, "N" * 240), os.path.join(d, "K" * 230))
+    assert os.stat(os.path.join(d, "K" * 230)).st_nlink == 2
+    assert sorted(os.listdir(d)) == sorted([long1, "N" * 240, "K" * 230])
+    os.unlink(os.path.join(d, long1, "S" * 250))
+    os.rmdir(os.path.join(d, long1))
+    os.unlink(os.path.join(d, "N" * 240))
+    os.unlink(os.path.join(d, "K" * 230))
+    assert os.listdir(d) == []
+    # no sidecar outlives its entry
+    for c in cvol.cipher_files():
+        if c.endswith(".name"):
+            assert os.path.lexists(c[:-5]), "orphan sidecar " + c
+
+
+# ---- rename ------------------------------------------------------------------
+
+def test_rename_files(d):
+    a, b = os.path.join(d, "a"), os.path.join(d, "b")
+    os.mkdir(os.path.join(d, "sub"))
+    c = os.path.join(d, "sub", "c")
+    write_file(a, b"A")
+    write_file(b, b"B")
+    os.rename(a, c)
+    assert read_file(c) == b"A"
+    expect_errno(errno.ENOENT, os.stat, a)
+    os.rename(c, b)  # over an existing file
+    assert read_file(b) == b"A" and os.listdir(os.path.join(d, "sub")) == []
+    expect_errno(errno.ENOENT, os.rename, a, c)
+    os.rename(b, b)
+
+
+def test_rename_noreplace_exchange(d):
+    a, b = os.path.join(d, "a"), os.path.join(d, "b")
+    os.mkdir(os.path.join(d, "sub"))
+    c = os.path.join(d, "sub", "c")
+    write_file(a, b"A")
+    write_file(b, b"B")
+    expect_errno(errno.EEXIST, renameat2, a, b, RENAME_NOREPLACE)
+    renameat2(a, c, RENAME_NOREPLACE)
+    assert read_file(c) == b"A"
+    renameat2(c, b, RENAME_EXCHANGE)
+    assert read_file(c) == b"B" and read_file(b) == b"A"
+    expect_errno(errno.ENOENT, renameat2, b, a, RENAME_EXCHANGE)
+    os.mkdir(a)
+    renameat2(a, b, RENAME_EXCHANGE)  # a directory and a file change places
+    assert os.path.isdir(b) and read_file(a) == b"A"
+
+
+def test_rename_directories(d):
+    src = os.path.join(d, "src")
+    os.makedirs(os.path.join(src, "x", "y"))
+    write_file(os.path.join(src, "x", "y", "f"), b"content")
+    os.symlink("y/f", os.path.join(src, "x", "link"))
+    os.mkdir(os.path.join(d, "dst"))
+    os.rename(src, os.path.join(d, "dst", "moved"))
+    base = os.path.join(d, "dst", "moved")
+    assert read_file(os.path.join(base, "x", "y", "f")) == b"content"
+    assert read_file(os.path.join(base, "x", "link")) == b"content"
+    os.mkdir(os.path.join(d, "full"))
+    write_file(os.path.join(d, "full", "f"), b"")
+    expect_errno(errno.ENOTEMPTY, os.rename, base, os.path.join(d, "full"))
+    expect_errno(errno.EINVAL, os.rename, base, os.path.join(base, "x", "inside"))
+    expect_errno(errno.EISDIR, os.rename, os.path.join(d, "full", "f"), base)
+    expect_errno(errno.ENOTDIR, os.rename, base, os.path.join(d, "full", "f"))
+    os.mkdir(os.path.join(d, "empty"))
+    os.rename(base, os.path.join(d, "empty"))  # over an empty directory
+    assert read_file(os.path.join(d, "empty", "x", "y", "f")) == b"content"
+
+
+def test_rename_hardlinks_noop(d):
+    a, b = os.path.join(d, "a"), os.path.join(d, "b" * 200)
+    write_file(a, b"same")
+    os.link(a, b)
+    os.rename(a, b)  # two names of one file: nothing happens
+    assert read_file(a) == b"same" and read_file(b) == b"same"
+
+
+def test_rename_symlink_across_dirs(d, cvol):
+    os.mkdir(os.path.join(d, "one"))
+    os.mkdir(os.path.join(d, "two"))
+    s = os.path.join(d, "one", "s")
+    os.symlink("../target/with/a/long/path", s)
+    os.rename(s, os.path.join(d, "two", "s"))
+    assert os.readlink(os.path.join(d, "two", "s")) == "../target/with/a/long/path"
+    assert os.lstat(os.path.join(d, "two", "s")).st_size == len("../target/with/a/long/path")
+    # exchange a symlink with a file across directories
+    write_file(os.path.join(d, "one", "f"), b"F")
+    renameat2(os.path.join(d, "two", "s"), os.path.join(d, "one", "f"), RENAME_EXCHANGE)
+    assert os.readlink(os.path.join(d, "one", "f")) == "../target/with/a/long/path"
+    assert read_file(os.path.join(d, "two", "s")) == b"F"
+    os.symlink("other", os.path.join(d, "two", "t"))
+    renameat2(os.path.join(d, "two", "t"), os.path.join(d, "one", "f"), RENAME_EXCHANGE)
+    assert os.readlink(os.path.join(d, "one", "f")) == "other"
+    assert os.readlink(os.path.join(d, "two", "t")) == "../target/with/a/long/path"
+    expect_errno(errno.EEXIST, renameat2, os.path.join(d, "two", "t"), os.path.join(d, "one", "f"),
+                 RENAME_NOREPLACE)
+    assert sorted(os.listdir(os.path.join(d, "one"))) == ["f"]
+    assert sorted(os.listdir(os.path.join(d, "two"))) == ["s", "t"]
+    for c in cvol.cipher_files():
+        assert "cloakfs.tmp." not in c
+
+
+def test_rename_out_of_mount_is_exdev(d, tmp_path):
+    p = os.path.join(d, "f")
+    write_file(p, b"x")
+    expect_errno(errno.EXDEV, os.rename, p, str(tmp_path / "f"))
+    expect_errno(errno.EXDEV, os.link, p, str(tmp_path / "f"))
+
+
+# ---- links -------------------------------------------------------------------
+
+def test_hard_links(d):
+    a = os.path.join(d, "a")
+    os.mkdir(os.path.join(d, "sub"))
+    b = os.path.join(d, "sub", "b")
+    write_file(a, b"one")
+    os.link(a, b)
+    sa, sb = os.stat(a), os.stat(b)
+    assert sa.st_ino == sb.st_ino and sa.st_nlink == 2 and sb.st_nlink == 2
+    with open(b, "r+b") as f:
+        f.seek(3)
+        f.write(b" two")
+    assert read_file(a) == b"one two"
+    expect_errno(errno.EEXIST, os.link, a, b)
+    expect_errno(errno.EPERM, os.link, os.path.join(d, "sub"), os.path.join(d, "dirlink"))
+    expect_errno(errno.ENOENT, os.link, os.path.join(d, "missing"), os.path.join(d, "x"))
+    os.unlink(a)
+    assert os.stat(b).st_nlink == 1 and read_file(b) == b"one two"
+
+
+def test_symlinks(d):
+    t = os.path.join(d, "target")
+    write_file(t, b"pointed at")
+    os.symlink("target", os.path.join(d, "rel"))
+    os.symlink(t, os.path.join(d, "abs"))
+    os.symlink("nowhere", os.path.join(d, "dangling"))
+    assert read_file(os.path.join(d, "rel")) == b"pointed at"
+    assert read_file(os.path.join(d, "abs")) == b"pointed at"
+    assert os.readlink(os.path.join(d, "abs")) == t
+    assert os.lstat(os.path.join(d, "abs")).st_size == len(t)
+    expect_errno(errno.ENOENT, os.stat, os.path.join(d, "dangling"))
+    assert os.path.islink(os.path.join(d, "dangling"))
+    os.symlink("loop", os.path.join(d, "loop"))
+    expect_errno(errno.ELOOP, os.stat, os.path.join(d, "loop"))
+    expect_errno(errno.EEXIST, os.symlink, "x", os.path.join(d, "rel"))
+    longest = "/".join(["d" * 99] * 30) + "/" + "e" * 40  # 3040 bytes
+    assert len(longest) == 3040
+    os.symlink(longest, os.path.join(d, "longest"))
+    assert os.readlink(os.path.join(d, "longest")) == longest
+    expect_errno(errno.ENAMETOOLONG, os.symlink, longest + "x", os.path.join(d, "toolong"))
+    os.link(os.path.join(d, "rel"), os.path.join(d, "rel2"))  # same directory: fine
+    assert os.readlink(os.path.join(d, "rel2")) == "target"
+    os.mkdir(os.path.join(d, "sub"))
+    # a symlink's target is encrypted for its directory: no hard link elsewhere
+    expect_errno(errno.EPERM, os.link, os.path.join(d, "rel"), os.path.join(d, "sub", "rel"))
+
+
+def test_special_files(d):
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo, 0o600)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    r = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    w = os.open(fifo, os.O_WRONLY)
+    os.write(w, b"through the pipe")
+    assert os.read(r, 100) == b"through the pipe"
+    os.close(r)
+    os.close(w)
+    sockpath = os.path.join(d, "sock")
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(sockpath)
+    assert stat.S_ISSOCK(os.stat(sockpath).st_mode)
+    s.close()
+    os.mknod(os.path.join(d, "null"), 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    assert stat.S_ISCHR(os.stat(os.path.join(d, "null")).st_mode)
+    expect_errno(errno.EEXIST, os.mkfifo, fifo)
+
+
+# ---- attributes --------------------------------------------------------------
+
+def test_chmod_chown_utime(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"x")
+    os.chmod(p, 0o4711)
+    assert stat.S_IMODE(os.stat(p).st_mode) == 0o4711
+    os.chown(p, 1234, 5678)
+    st = os.stat(p)
+    assert (st.st_uid, st.st_gid) == (1234, 5678)
+    os.utime(p, ns=(1_000_000_123, 2_000_000_456))
+    st = os.stat(p)
+    assert st.st_atime_ns == 1_000_000_123 and st.st_mtime_ns == 2_000_000_456
+    os.symlink("f", os.path.join(d, "l"))
+    os.utime(os.path.join(d, "l"), ns=(5_000_000_000, 6_000_000_000), follow_symlinks=False)
+    assert os.lstat(os.path.join(d, "l")).st_mtime_ns == 6_000_000_000
+    assert os.stat(p).st_mtime_ns == 2_000_000_456
+    os.lchown(os.path.join(d, "l"), 42, 43)
+    assert os.lstat(os.path.join(d, "l")).st_uid == 42
+    expect_errno(errno.ENOENT, os.chmod, os.path.join(d, "missing"), 0o600)
+
+
+def test_statfs_access(d, cvol):
+    sv = os.statvfs(d)
+    assert sv.f_namemax == 255 and sv.f_bsize > 0 and sv.f_blocks > 0
+    p = os.path.join(d, "f")
+    write_file(p, b"x")
+    os.chmod(p, 0o644)
+    assert os.access(p, os.R_OK | os.W_OK)
+    assert not os.access(p, os.X_OK)
+    assert not os.access(os.path.join(d, "missing"), os.F_OK)
+
+
+def test_st_blocks(d):
+    p = os.path.join(d, "f")
+    write_file(p, b"x" * 100000)
+    st = os.stat(p)
+    assert 100000 <= st.st_blocks * 512 < 200000
+
+
+# ---- extended attributes -----------------------------------------------------
+
+def test_xattrs(d, cvol):
+    p = os.path.join(d, "f")
+    write_file(p, b"x")
+    os.setxattr(p, "user.plain", b"a secret value")
+    os.setxattr(p, "user.empty", b"")
+    big = os.urandom(3000)
+    os.setxattr(p, "user.big", big)
+    os.setxattr(p, "user." + "n" * 160, b"longest name")
+    assert os.getxattr(p, "user.plain") == b"a secret value"
+    assert os.getxattr(p, "user.empty") == b""
+    assert os.getxattr(p, "user.big") == big
+    assert sorted(os.listxattr(p)) == sorted(["user.plain", "user.empty", "user.big", "user." + "n" * 160])
+    expect_errno(errno.ERANGE, os.setxattr, p, "user." + "n" * 161, b"x")
+    expect_errno(errno.ENODATA, os.getxattr, p, "user.missing")
+    expect_errno(errno.EEXIST, os.setxattr, p, "user.plain", b"v", os.XATTR_CREATE)
+    expect_errno(errno.ENODATA, os.setxattr, p, "user.other", b"v", os.XATTR_REPLACE)
+    os.setxattr(p, "user.plain", b"replaced", os.XATTR_REPLACE)
+    assert os.getxattr(p, "user.plain") == b"replaced"
+    os.removexattr(p, "user.plain")
+    expect_errno(errno.ENODATA, os.removexattr, p, "user.plain")
+    for ns in ["security.foo", "trusted.foo", "system.foo"]:
+        expect_errno(errno.EOPNOTSUPP, os.setxattr, p, ns, b"v")
+        expect_errno(errno.EOPNOTSUPP, os.getxattr, p, ns)
+    os.setxattr(d, "user.ondir", b"dir value")
+    assert os.getxattr(d, "user.ondir") == b"dir value"
+    # names and values are not stored in the clear
+    for c in cvol.cipher_files():
+        if os.path.islink(c):
+            continue
+        for name in os.listxattr(c, follow_symlinks=False):
+            assert "plain" not in name and "ondir" not in name
+            assert b"secret" not in os.getxattr(c, name) and b"dir value" not in os.getxattr(c, name)

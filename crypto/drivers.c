@@ -9,6 +9,7 @@
 #include "crypto/aes/aes-generic.h"
 #include "crypto/aes/aes-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
+#include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/sm4/sm4-generic.h"
 #include "crypto/sm4/sm4-x86-glue.h"
@@ -25,6 +26,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	speck_x86_register,
 	aes_x86_register,
 	sm4_x86_register,
+	chacha20poly1305_x86_register,
 	speck_neon_register,
 };
 

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ChaCha20 with AVX2 (built with -mavx2): 16 blocks as two interleaved
+ * 8-block groups in ymm registers (vertical layout), 8 blocks for a rest
+ * of up to 512 bytes, 2 blocks row-wise for up to 128; all three cores
+ * are in chacha20-x86-core.h. AVX2 has no vector rotate: by 16 and 8 it
+ * is one VPSHUFB, by 12 and 7 two shifts and an OR. The state vectors
+ * exceed the 16 ymm registers, so the compiler keeps some on the stack,
+ * as the kernel's chacha-avx2-x86_64.S does. See chacha20-x86.h.
+ */
+#include <immintrin.h>
+
+#include "asm/x86/chacha20-x86.h"
+
+#define Y_ROLN(v, n) _mm256_or_si256(_mm256_slli_epi32((v), (n)), _mm256_srli_epi32((v), 32 - (n)))
+#define Y_ROL16(v) _mm256_shuffle_epi8((v), rot16)
+#define Y_ROL12(v) Y_ROLN((v), 12)
+#define Y_ROL8(v) _mm256_shuffle_epi8((v), rot8)
+#define Y_ROL7(v) Y_ROLN((v), 7)
+#define CHACHA_YMM_MASKS const Yvec rot16 = Y_ROT16_MASK, rot8 = Y_ROT8_MASK;
+#define CHACHA_WANT_YMM
+#define CHACHA_WANT_YMM_ROWS
+#include "asm/x86/chacha20-x86-core.h"
+
+/*
+ * Whole 16-block groups, then the rest through the narrowest core that
+ * takes it in one pass (on a stack copy when it is not a whole group).
+ */
+void chacha20_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		       size_t len)
+{
+	for (; len >= 1024; len -= 1024, dst += 1024, src += 1024) {
+		chacha_16blocks_ymm(state, dst, src);
+		state[12] += 16;
+	}
+	if (len > 512) {
+		chacha_partial_group(chacha_16blocks_ymm, 1024, state, dst, src, len);
+	} else if (len == 512) {
+		chacha_8blocks_ymm(state, dst, src);
+		state[12] += 8;
+	} else if (len > 128) {
+		chacha_partial_group(chacha_8blocks_ymm, 512, state, dst, src, len);
+	} else if (len == 128) {
+		chacha_2blocks_ymm(state, dst, src);
+		state[12] += 2;
+	} else if (len) {
+		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len);
+	}
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * x86-64 SIMD cores for ChaCha20 (RFC 8439), internal; the glue is
+ * crypto/chacha20poly1305/chacha20-x86-glue.c.
+ *
+ * Variants and the CPUs they are for:
+ *   *_ssse3   SSSE3 (Core 2 and later), 128-bit vectors: 8 blocks as two
+ *             interleaved 4-block groups, 4 blocks, 1 block row-wise
+ *   *_avx2    AVX2 (Haswell and later, Zen 1 and later): 16 blocks as two
+ *             interleaved 8-block groups, 8 blocks, 2 blocks row-wise
+ *   *_avx512  AVX-512F (Skylake-SP, Ice Lake, Zen 4 and later): 32 blocks
+ *             as two 16-block groups in zmm (assembly), 16 blocks, 4
+ *             row-wise for the tail
+ *
+ * Contract of every entry point (the same as chacha20_crypt() in
+ * crypto/chacha20poly1305/chacha20.h):
+ *  - state is the 16-word ChaCha20 matrix; dst = src ^ keystream from
+ *    state[12]'s block on, and state[12] advances by one per 64-byte
+ *    block started, modulo 2^32 (the nonce words never change);
+ *  - any len (0 included); dst == src is allowed, partial overlap is not;
+ *    no alignment needed. A partial last block goes through a stack copy
+ *    that is wiped afterwards.
+ * All run in constant time: 32-bit add, rotate, xor and fixed shuffles.
+ */
+#ifndef CLOAKFS_ASM_X86_CHACHA20_X86_H
+#define CLOAKFS_ASM_X86_CHACHA20_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void chacha20_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t len);
+void chacha20_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		       size_t len);
+void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			 size_t len);
+
+/*
+ * The 32-block core of chacha20_xor_avx512 (chacha20-avx512-x86_64.S):
+ * dst = src ^ 2 KiB of keystream from state[12]; state is not changed.
+ */
+void chacha20_32blocks_avx512(const uint32_t state[16], uint8_t *dst,
+			      const uint8_t *src);
+
+/*
+ * The longest input a variant covers in a single pass of one core: a pass
+ * is bound by the latency of the rounds, so up to this length it costs
+ * about what one block costs (the AEAD puts block 0 and a message this
+ * long minus 64 through one call).
+ */
+#define CHACHA20_SSSE3_ONEPASS_BYTES 256
+#define CHACHA20_AVX2_ONEPASS_BYTES 512
+#define CHACHA20_AVX512_ONEPASS_BYTES 1024
+
+#endif

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "chacha20" skcipher drivers over the x86-64 SIMD cores
+ * (asm/x86/chacha20-x86.h): chacha20-ssse3, chacha20-avx2 and
+ * chacha20-avx512. Same key context, IV format and IV update as
+ * chacha20-generic (chacha20.h): the 16-byte IV is the 32-bit
+ * little-endian block counter then the 96-bit nonce, and the counter
+ * written back has advanced by one per 64-byte block started. The cores
+ * take any length: whole groups of blocks in the widest layout, the rest
+ * in the narrowest one that covers it in one pass; up to one block goes
+ * to the generic chacha20_crypt() instead (see chacha20_x86_crypt()).
+ */
+#include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
+
+#include "crypto/internal/registry.h"
+
+#if defined(__x86_64__) && defined(CLOAKFS_CHACHA_X86_CORES)
+
+#include <errno.h>
+#include <string.h>
+
+#include "asm/x86/chacha20-x86.h"
+#include "crypto/chacha20poly1305/chacha20.h"
+#include "crypto/internal/alg.h"
+#include "crypto/internal/util.h"
+
+static int chacha20_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
+			       size_t keylen)
+{
+	if (keylen != CHACHA20_KEY_SIZE)
+		return -EINVAL;
+	chacha20_setkey(tfm->ctx, key);
+	return 0;
+}
+
+static void chacha20_x86_crypt(chacha20_xor_fn *xor_fn,
+			       const struct crypto_tfm *tfm, uint8_t *iv,
+			       uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+
+	chacha20_init_state(state, tfm->ctx, iv);
+	/* one block: scalar C beats a vector pass, which is latency bound */
+	if (len <= CHACHA20_BLOCK_SIZE)
+		chacha20_crypt(state, dst, src, len);
+	else
+		xor_fn(state, dst, src, len);
+	store_le32(iv, state[12]);
+	explicit_bzero(state, sizeof(state));
+}
+
+/* encryption and decryption are the same XOR */
+#define CHACHA20_X86_DRIVER(isa, prio, feats)                                 \
+	static int chacha20_crypt_##isa(const struct crypto_tfm *tfm,        \
+					uint8_t *iv, uint8_t *dst,           \
+					const uint8_t *src, size_t len)      \
+	{                                                                    \
+		chacha20_x86_crypt(chacha20_xor_##isa, tfm, iv, dst, src, len); \
+		return 0;                                                    \
+	}                                                                    \
+	static const struct skcipher_alg chacha20_##isa##_alg = {            \
+		.blocksize = 1,                                              \
+		.ivsize = CHACHA20_IV_SIZE,                                  \
+		.min_len = 0,                                                \
+		.keysizes = { CHACHA20_KEY_SIZE, 0 },                        \
+		.ctxsize = sizeof(struct chacha20_key),                      \
+		.setkey = chacha20_x86_setkey,                               \
+		.encrypt = chacha20_crypt_##isa,                             \
+		.decrypt = chacha20_crypt_##isa,                             \
+	};                                                                   \
+	static const struct crypto_driver chacha20_##isa##_driver = {        \
+		.alg_name = "chacha20",                                      \
+		.driver_name = "chacha20-" #isa,                             \
+		.priority = (prio),                                          \
+		.features = (feats),                                         \
+		.flags = CRYPTO_F_CONST_TIME,                                \
+		.type = CRYPTO_TYPE_SKCIPHER,                                \
+		.u.skcipher = &chacha20_##isa##_alg,                         \
+	};
+
+CHACHA20_X86_DRIVER(ssse3, 300, CPU_FEAT_SSSE3)
+CHACHA20_X86_DRIVER(avx2, 600, CPU_FEAT_AVX2)
+/* AVX2 too: the compiler may use it in the -mavx512f core */
+CHACHA20_X86_DRIVER(avx512, 800, CPU_FEAT_AVX512F | CPU_FEAT_AVX2)
+
+int chacha20_x86_register(struct crypto_registry *reg)
+{
+	static const struct crypto_driver *const drivers[] = {
+		&chacha20_ssse3_driver,
+		&chacha20_avx2_driver,
+		&chacha20_avx512_driver,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++) {
+		int err = crypto_register_driver(reg, drivers[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+#else /* not x86-64, or built without the cores: nothing to register */
+
+int chacha20_x86_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
+
+#endif

@@ -15,7 +15,7 @@
  *           K_v = HKDF-Expand(PRK, "xattr" || 0x00 || nonce, XTS key size)
  *
  * A value is re-encrypted with a fresh nonce on every set, so equal
- * values never look equal. Not yet in docs/format.md.
+ * values never look equal. Documented in docs/format.md section 7.5.
  */
 #ifndef CLOAKFS_FS_XATTR_H
 #define CLOAKFS_FS_XATTR_H

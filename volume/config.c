@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crypto/hex.h"
 #include "volume/base64url.h"
+#include "volume/fdio.h"
 #include "volume/random.h"
 
 #define SECTOR_MIN 512u
@@ -43,28 +45,10 @@ static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
 
 /* ---- uuid and hex ------------------------------------------------- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int hex_decode_exact(const char *s, uint8_t *out, size_t n)
 {
-	if (strlen(s) != 2 * n)
+	if (strlen(s) != 2 * n || hex_decode_str(s, out, n, NULL) != (long)n)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
 	return 0;
 }
 
@@ -718,22 +702,6 @@ static int crashed(enum volconf_write_step step)
 	return write_hook && write_hook(step, write_hook_arg);
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* the directory part of path ("." if none) */
 static void dir_of(const char *path, char *dir, size_t len)
 {
@@ -790,10 +758,10 @@ int volconf_write_atomic(const char *path, const struct volume_config *c,
 		return seterr(err, errlen, -errno, "%s: cannot create: %s", tmp,
 			      strerror(errno));
 	CRASH_POINT(VOLCONF_STEP_TEMP_CREATED);
-	rc = write_all(fd, text, (size_t)len / 2);
+	rc = volume_write_all(fd, text, (size_t)len / 2);
 	if (!rc) {
 		CRASH_POINT(VOLCONF_STEP_HALF_WRITTEN);
-		rc = write_all(fd, text + len / 2, (size_t)len - (size_t)len / 2);
+		rc = volume_write_all(fd, text + len / 2, (size_t)len - (size_t)len / 2);
 	}
 	if (!rc) {
 		CRASH_POINT(VOLCONF_STEP_WRITTEN);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "volume/base64url.h"
+#include "volume/fdio.h"
 #include "volume/random.h"
 
 #define PADDED_MAX_NAME 256 /* 255 rounded up to 32 */
@@ -224,24 +225,6 @@ int names_sidecar_name(const char *long_name, char out[NAMES_SIDECAR_LEN + 1])
 	return 0;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* read at most max bytes of dirfd/name; *len the count. 0 or -errno */
 static int read_small(int dirfd, const char *name, void *buf, size_t max,
 		      size_t *len)
@@ -319,7 +302,7 @@ int names_write_sidecar(int dirfd, const char *long_name, const char *enc,
 	}
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, enc, enclen);
+	err = volume_write_all(fd, enc, enclen);
 	if (close(fd) != 0 && !err)
 		err = -errno;
 	if (err)
@@ -340,7 +323,7 @@ int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0440);
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, nonce, NAMES_DIRNONCE_SIZE);
+	err = volume_write_all(fd, nonce, NAMES_DIRNONCE_SIZE);
 	/* every name in the directory depends on these 16 bytes */
 	if (!err && fsync(fd) != 0)
 		err = -errno;

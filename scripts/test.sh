@@ -102,6 +102,31 @@ if [ "${CLOAKFS_TEST_CROSS:-1}" != 0 ]; then
 	done
 fi
 
+# ---- extra sections: scripts/ci-*.sh BUILDDIR --------------------------
+# Each script (fuzzing, sanitizer builds, valgrind, ...) runs its own checks
+# and ends with a line "N passed, N failed"; that line counts here. A
+# script that exits non-zero without such a line counts as one failure.
+# CLOAKFS_TEST_EXTRA=0 skips this section.
+if [ "${CLOAKFS_TEST_EXTRA:-1}" != 0 ]; then
+	for script in scripts/ci-*.sh; do
+		[ -f "$script" ] || continue
+		echo "== $script"
+		out=$(mktemp)
+		bash "$script" "$builddir" 2>&1 | tee "$out"
+		xstatus=${PIPESTATUS[0]}
+		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
+		rm -f "$out"
+		if [ -n "$line" ]; then
+			read -r p _ f _ <<<"$line"
+			f=${f%,}
+			[ "$xstatus" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		else
+			p=0 f=1
+		fi
+		passed=$((passed + p)) failed=$((failed + f))
+	done
+fi
+
 echo "test.sh: $(( $(date +%s) - start )) s"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

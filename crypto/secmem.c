@@ -2,6 +2,8 @@
 /* see secmem.h */
 #include "crypto/secmem.h"
 
+#include "crypto/cpu.h"
+
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -90,4 +92,65 @@ size_t secmem_size(const void *p)
 unsigned long secmem_unlocked_count(void)
 {
 	return atomic_load(&unlocked_count);
+}
+
+/*
+ * SIMD cores return with round keys still in vector registers, and any
+ * later XSAVE to user memory (a signal frame, the dynamic linker's lazy
+ * binding trampoline) would copy them to the stack: zero the registers
+ * the ABI lets us clobber. The compiler saves and restores the
+ * callee-saved ones (none on x86-64 Linux; v8-v15 low halves on AArch64)
+ * around this because they are listed as clobbered.
+ */
+static void clear_vector_registers(void)
+{
+#if defined(__x86_64__)
+	if (cpu_features() & CPU_FEAT_AVX512F)
+		__asm__ volatile(
+			"vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+			"vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+			"vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+			"vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+			"vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
+			"vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
+			"vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
+			"vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31"
+			::: "memory");
+	if (cpu_features() & CPU_FEAT_AVX)
+		__asm__ volatile("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+				 "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",
+				 "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory");
+	else
+		__asm__ volatile(
+			"pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\t"
+			"pxor %%xmm3, %%xmm3\n\tpxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\t"
+			"pxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\tpxor %%xmm8, %%xmm8\n\t"
+			"pxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+			"pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\t"
+			"pxor %%xmm15, %%xmm15"
+			::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+			    "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+			    "xmm15", "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile(
+		"movi v0.16b, #0\n\tmovi v1.16b, #0\n\tmovi v2.16b, #0\n\tmovi v3.16b, #0\n\t"
+		"movi v4.16b, #0\n\tmovi v5.16b, #0\n\tmovi v6.16b, #0\n\tmovi v7.16b, #0\n\t"
+		"movi v16.16b, #0\n\tmovi v17.16b, #0\n\tmovi v18.16b, #0\n\tmovi v19.16b, #0\n\t"
+		"movi v20.16b, #0\n\tmovi v21.16b, #0\n\tmovi v22.16b, #0\n\tmovi v23.16b, #0\n\t"
+		"movi v24.16b, #0\n\tmovi v25.16b, #0\n\tmovi v26.16b, #0\n\tmovi v27.16b, #0\n\t"
+		"movi v28.16b, #0\n\tmovi v29.16b, #0\n\tmovi v30.16b, #0\n\tmovi v31.16b, #0"
+		::: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18",
+		    "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
+		    "v29", "v30", "v31", "memory");
+#endif
+}
+
+void __attribute__((noinline)) secmem_scrub_stack(void)
+{
+	uint8_t area[SECMEM_SCRUB_BYTES];
+
+	clear_vector_registers();
+	explicit_bzero(area, sizeof(area));
+	/* keep the frame (and the call) from being optimised away */
+	__asm__ volatile("" : : "r"(area) : "memory");
 }

@@ -25,4 +25,17 @@ size_t secmem_size(const void *p);
 /* allocations whose mlock failed so far */
 unsigned long secmem_unlocked_count(void);
 
+/*
+ * Zero the SIMD registers and the SECMEM_SCRUB_BYTES of stack below the
+ * caller's frame. SIMD cores leave round keys in vector registers and
+ * spill them to the stack where the compiler chooses, and nothing wipes a
+ * dead frame or a register (a later XSAVE to the stack would copy it, as
+ * the dynamic linker's lazy-binding trampoline does): call this after a batch of
+ * keyed work (a file request, a name, an unlock) so that no key schedule
+ * stays in a thread's stack, which is neither locked nor excluded from
+ * core dumps, after the key is gone.
+ */
+#define SECMEM_SCRUB_BYTES (16 * 1024)
+void secmem_scrub_stack(void);
+
 #endif

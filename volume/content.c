@@ -2,6 +2,8 @@
 /* see content.h */
 #include "volume/content.h"
 
+#include "crypto/secmem.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +206,7 @@ int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 		src += u.len;
 		dst += u.len;
 	}
+	secmem_scrub_stack();
 	return err;
 }
 
@@ -227,5 +230,6 @@ int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 		src += u.len;
 		dst += u.len;
 	}
+	secmem_scrub_stack();
 	return err;
 }

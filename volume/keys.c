@@ -31,6 +31,7 @@ int keys_new(const uint8_t vmk[KEYS_VMK_SIZE], enum volume_cipher cipher,
 	err = hkdf_sha512_extract((const uint8_t *)KEYS_HKDF_SALT,
 				  strlen(KEYS_HKDF_SALT), vmk, KEYS_VMK_SIZE,
 				  k->prk);
+	secmem_scrub_stack();
 	if (err) {
 		secmem_free(k);
 		return err;
@@ -84,6 +85,7 @@ static int set_subkey(const struct volume_keys *k, const char *label,
 	if (!err)
 		err = crypto_setkey(tfm, key, keysize);
 	explicit_bzero(key, sizeof(key));
+	secmem_scrub_stack();
 	return err;
 }
 

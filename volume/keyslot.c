@@ -249,6 +249,7 @@ int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
 	err = crypto_aead_decrypt(aead, s->nonce, aad, aadlen, vmk, s->sealed,
 				  VOLCONF_VMK_SIZE, s->sealed + VOLCONF_VMK_SIZE);
 	crypto_free(aead);
+	secmem_scrub_stack();
 	if (err) {
 		explicit_bzero(vmk, VOLCONF_VMK_SIZE);
 		return err == -EBADMSG ? -EACCES : err;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crypto/secmem.h"
 #include "volume/base64url.h"
 #include "volume/fdio.h"
 #include "volume/random.h"
@@ -44,11 +45,14 @@ static int check_plain(const struct codec_limits *lim, const char *p, size_t len
 static int cts_crypt(struct crypto_tfm *cts, int enc, uint8_t *buf, size_t len)
 {
 	uint8_t iv[16] = { 0 };
+	int err;
 
 	if (crypto_ivsize(cts) > sizeof(iv))
 		return -EINVAL;
-	return enc ? crypto_encrypt(cts, iv, buf, buf, len)
-		   : crypto_decrypt(cts, iv, buf, buf, len);
+	err = enc ? crypto_encrypt(cts, iv, buf, buf, len)
+		  : crypto_decrypt(cts, iv, buf, buf, len);
+	secmem_scrub_stack();
+	return err;
 }
 
 static int encode(struct crypto_tfm *cts, const struct codec_limits *lim,

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: MIT
+"""Secret hygiene of the running mount and daemon (issue: hardening).
+
+The keys a mount holds (the PRK, expanded content and name keys) and the
+daemon's volume keys live in locked, MADV_DONTDUMP memory: a core dump
+taken with gcore must not contain them, while a scan of the live process
+(/proc/PID/mem, as root) must find the PRK, which proves the scan works.
+The VMK and the passphrase are wiped once the mount has derived its keys,
+and after `cloakfs-keytool lock` the mount's memory holds no PRK.
+Keys are computed here from the VMK (fs_keydump) per DESIGN.md, Keys."""
+import hashlib
+import hmac
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import PASSPHRASE, Volume, read_file, write_file
+from test_daemon import env, eventually, keytool, mount_from_daemon  # noqa: F401
+
+KEYDUMP = os.environ.get("CLOAKFS_KEYDUMP", "")
+GCORE = shutil.which("gcore")
+
+pytestmark = [
+    pytest.mark.skipif(not KEYDUMP, reason="fs_keydump not built"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="reading another process' memory needs root"),
+]
+
+
+def hkdf_expand(prk, info, length):
+    out, t, i = b"", b"", 1
+    while len(out) < length:
+        t = hmac.new(prk, t + info + bytes([i]), hashlib.sha512).digest()
+        out += t
+        i += 1
+    return out[:length]
+
+
+def volume_secrets(v):
+    """{name: bytes} of the secrets of v (the VMK, PRK, root name key and
+    the content key of every regular file in the root)"""
+    vmk = bytes.fromhex(subprocess.run([KEYDUMP, v.cipherdir, v.passfile], check=True,
+                                       stdout=subprocess.PIPE).stdout.decode().strip())
+    prk = hmac.new(b"cloakfs v1", vmk, hashlib.sha512).digest()
+    s = {"VMK": vmk, "PRK": prk, "passphrase": PASSPHRASE.encode()}
+    dirnonce = read_file(os.path.join(v.cipherdir, ".cloakfs.dir"))[:16]
+    s["root name key"] = hkdf_expand(prk, b"names\0" + dirnonce, 32)
+    for n in os.listdir(v.cipherdir):
+        p = os.path.join(v.cipherdir, n)
+        if "." in n or not os.path.isfile(p) or os.path.getsize(p) < 32:
+            continue
+        nonce = read_file(p)[16:32]
+        s["content key of " + n] = hkdf_expand(prk, b"contents\0" + nonce, 32)
+    return s
+
+
+def pieces(secret):
+    """16-byte windows: an expanded key schedule starts with the raw key,
+    so finding any 16 aligned bytes of a secret counts"""
+    if len(secret) < 16:
+        return [secret]
+    return [secret[i:i + 16] for i in range(0, len(secret) - 15, 16)]
+
+
+def found_in(blob, secrets):
+    return sorted(name for name, sec in secrets.items()
+                  if any(piece in blob for piece in pieces(sec)))
+
+
+def live_memory(pid):
+    """the readable mappings of a live process, concatenated"""
+    out = []
+    with open("/proc/%d/maps" % pid) as maps, open("/proc/%d/mem" % pid, "rb", 0) as mem:
+        for line in maps:
+            m = re.match(r"([0-9a-f]+)-([0-9a-f]+) (\S+)", line)
+            if not m or m.group(3)[0] != "r" or "[vvar]" in line or "[vsyscall]" in line:
+                continue
+            lo, hi = int(m.group(1), 16), int(m.group(2), 16)
+            try:
+                mem.seek(lo)
+                out.append(mem.read(hi - lo))
+            except OSError:
+                pass
+    return b"".join(out)
+
+
+def core_dump(pid, where):
+    """gcore's image of pid (gdb leaves out MADV_DONTDUMP mappings)"""
+    prefix = os.path.join(where, "core")
+    r = subprocess.run([GCORE, "-o", prefix, str(pid)], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    path = "%s.%d" % (prefix, pid)
+    assert r.returncode == 0 and os.path.exists(path), "gcore failed:\n" + r.stdout
+    with open(path, "rb") as f:
+        data = f.read()
+    os.unlink(path)
+    assert len(data) > 100000, "implausibly small core dump"
+    return data
+
+
+@pytest.mark.parametrize("cipher", ["aes256-xts", "speck128-xts"])
+def test_mount_memory_and_core_dump(volume_factory, cipher):
+    v = volume_factory(cipher)
+    write_file(v.path("file"), os.urandom(100000))
+    os.mkdir(v.path("dir"))
+    assert len(read_file(v.path("file"))) == 100000
+    secrets = volume_secrets(v)
+    live = live_memory(v.proc.pid)
+    assert "PRK" in found_in(live, secrets), "the scan does not find the mount's PRK"
+    left = [n for n in found_in(live, secrets) if n in ("VMK", "passphrase")]
+    assert not left, "still in the mount's memory after unlock: %s" % left
+    if not GCORE:
+        pytest.skip("gdb (gcore) not installed: core dump not checked")
+    core = core_dump(v.proc.pid, v.top)
+    assert found_in(core, secrets) == [], "in a core dump of the mount: %s" % found_in(core, secrets)
+
+
+def daemon_pid(e):
+    m = re.search(r"cloakfsd pid (\d+)", keytool(e, "status"))
+    assert m, "keytool status names no daemon pid"
+    return int(m.group(1))
+
+
+def test_daemon_and_mount_after_lock(env):  # noqa: F811
+    v = Volume("aes256-xts", tag="secrets")
+    try:
+        keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+        mount_from_daemon(v, env)
+        write_file(v.path("file"), b"x" * 70000)
+        secrets = volume_secrets(v)
+        dpid = daemon_pid(env)
+        # the daemon holds the VMK (locked, not dumpable); the mount the PRK
+        assert "VMK" in found_in(live_memory(dpid), secrets)
+        assert "PRK" in found_in(live_memory(v.proc.pid), secrets)
+        if GCORE:
+            core = core_dump(dpid, v.top)
+            assert found_in(core, secrets) == [], "in a core dump of cloakfsd: %s" % found_in(core, secrets)
+        keytool(env, "lock", v.cipherdir)
+
+        def wiped():
+            assert found_in(live_memory(v.proc.pid), secrets) == [], \
+                "in the mount's memory after lock: %s" % found_in(live_memory(v.proc.pid), secrets)
+        eventually(wiped)
+        assert found_in(live_memory(dpid), secrets) == [], "in cloakfsd's memory after lock"
+    finally:
+        v.destroy()

@@ -12,6 +12,48 @@
 
 static uint64_t features;
 static int detected;
+static int prefer_ymm;
+
+/*
+ * Intel family 6 models that downclock with zmm registers: the Linux
+ * kernel's zmm_exclusion_list (first in arch/x86/crypto/aesni-intel_glue.c,
+ * now arch/x86/kernel/cpu/intel.c, X86_FEATURE_PREFER_YMM), model numbers
+ * from its arch/x86/include/asm/intel-family.h. Rocket Lake, Sapphire
+ * Rapids and later, and AMD's Zen 4 and Zen 5 are not on it.
+ */
+static const uint8_t zmm_downclock_models[] = {
+	0x55, /* Skylake-X, Cascade Lake, Cooper Lake */
+	0x6a, /* Ice Lake-X */
+	0x6c, /* Ice Lake-D */
+	0x7d, /* Ice Lake */
+	0x7e, /* Ice Lake-L */
+	0x9d, /* Ice Lake NNPI */
+	0x8c, /* Tiger Lake-L */
+	0x8d, /* Tiger Lake */
+};
+
+/* family and model as the SDM (vol. 2, CPUID leaf 1) composes them */
+int cpu_id_prefers_ymm(int intel, uint32_t leaf1_eax)
+{
+	unsigned int family = (leaf1_eax >> 8) & 0xf;
+	unsigned int model = (leaf1_eax >> 4) & 0xf;
+
+	if (family == 0xf)
+		family += (leaf1_eax >> 20) & 0xff;
+	if (family == 0x6 || family == 0xf)
+		model |= ((leaf1_eax >> 16) & 0xf) << 4;
+	if (!intel || family != 6)
+		return 0;
+	for (size_t i = 0; i < sizeof(zmm_downclock_models); i++)
+		if (model == zmm_downclock_models[i])
+			return 1;
+	return 0;
+}
+
+int cpu_prefers_ymm(void)
+{
+	return prefer_ymm;
+}
 
 static const struct {
 	const char *name;
@@ -44,12 +86,16 @@ static uint64_t detect(void)
 {
 	unsigned int a, b, c, d, max;
 	uint64_t f = 0, xcr0 = 0;
-	int os_ymm = 0, os_zmm = 0;
+	int os_ymm = 0, os_zmm = 0, intel;
 
 	max = __get_cpuid_max(0, NULL);
 	if (max < 1)
 		return 0;
+	__cpuid(0, a, b, c, d);
+	/* "GenuineIntel" in EBX, EDX, ECX */
+	intel = b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
 	__cpuid(1, a, b, c, d);
+	prefer_ymm = cpu_id_prefers_ymm(intel, a);
 	if (d & bit_SSE2)
 		f |= CPU_FEAT_SSE2;
 	if (c & bit_SSSE3)

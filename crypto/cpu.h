@@ -42,6 +42,15 @@ static inline int cpu_has(uint64_t need)
 {
 	return (cpu_features() & need) == need;
 }
+/*
+ * 1 on CPUs that lower their clock while zmm registers are in use (some
+ * Intel AVX-512 models), where 256-bit code beats 512-bit code on real
+ * workloads: crypto_init() then demotes drivers that need AVX-512F to
+ * priority 1 (kept, not dropped; a policy priority can raise them again).
+ */
+int cpu_prefers_ymm(void);
+/* the same decision from CPUID leaf 0's vendor and leaf 1's EAX (tests) */
+int cpu_id_prefers_ymm(int intel, uint32_t leaf1_eax);
 /* "avx2" -> CPU_FEAT_AVX2, 0 if unknown */
 uint64_t cpu_feature_from_name(const char *name);
 /* space-separated names of the bits in f, into buf */

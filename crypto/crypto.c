@@ -60,6 +60,19 @@ static struct crypto_driver *listed_driver(unsigned int i)
 	return i < registry_count() ? registry_driver(listing[i]) : NULL;
 }
 
+/* see cpu_prefers_ymm() in cpu.h; before the policy, which may override */
+static void demote_zmm_drivers(void)
+{
+	if (!cpu_prefers_ymm())
+		return;
+	for (unsigned int i = 0; i < registry_count(); i++) {
+		struct crypto_driver *d = registry_driver(i);
+
+		if (d->features & CPU_FEAT_AVX512F)
+			d->priority = 1;
+	}
+}
+
 static void do_init(void)
 {
 	struct crypto_registry *reg = crypto_registry_get();
@@ -82,6 +95,7 @@ static void do_init(void)
 		init_result = err;
 		return;
 	}
+	demote_zmm_drivers();
 	init_result = policy_apply(policy_get(), init_error, sizeof(init_error));
 	sort_listing();
 }

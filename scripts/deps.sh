@@ -3,7 +3,7 @@
 # missing. Sourced by test.sh and demo.sh; run as root or with sudo.
 cloakfs_install_deps() {
 	local pkgs=(gcc libc6-dev meson ninja-build pkg-config libconfig-dev
-		libsodium-dev libfuse3-dev fuse3 libssl-dev libgcrypt20-dev
+		libsodium-dev libfuse3-dev fuse3 libssl-dev openssl libgcrypt20-dev
 		xxd python3 gdb gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user
 		python3-pytest git tar
 		"$@")

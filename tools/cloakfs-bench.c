@@ -52,6 +52,7 @@ struct options {
 	unsigned int runs;
 	int json;
 	int list;
+	int cpu_time;        /* time with the thread's CPU time, not wall time */
 	double ghz;          /* 0: measure */
 	unsigned int keysize; /* 0: largest the driver accepts */
 };
@@ -72,6 +73,8 @@ static void usage(FILE *out)
 		"  -r, --runs N         runs per measurement; the best is reported (default 3)\n"
 		"  -k, --keysize N      key size in bytes (default: largest the driver accepts)\n"
 		"  -g, --ghz F          core clock in GHz instead of measuring it\n"
+		"  -c, --cpu-time       time with this thread's CPU time instead of the\n"
+		"                       wall clock (leaves out other tasks on a busy machine)\n"
 		"  -j, --json           print one JSON array of result objects\n"
 		"  -l, --list           list the drivers and exit\n"
 		"  -h, --help           show this help and exit\n"
@@ -208,6 +211,7 @@ static void parse_options(int argc, char **argv, struct options *opt)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "keysize", required_argument, NULL, 'k' },
 		{ "ghz", required_argument, NULL, 'g' },
+		{ "cpu-time", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
@@ -220,7 +224,7 @@ static void parse_options(int argc, char **argv, struct options *opt)
 	opt->seconds = 0.2;
 	opt->runs = 3;
 	opterr = 0; /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":a:d:s:t:r:k:g:jlhV", longopts,
+	while ((c = getopt_long(argc, argv, ":a:d:s:t:r:k:g:cjlhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -243,6 +247,9 @@ static void parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'g':
 			opt->ghz = parse_double(optarg, "--ghz", 0, 100);
+			break;
+		case 'c':
+			opt->cpu_time = 1;
 			break;
 		case 'j':
 			opt->json = 1;
@@ -637,12 +644,21 @@ static int run_ops(struct bench_job *job, uint64_t n)
 	return err;
 }
 
-static double monotonic_seconds(void)
+/* the clock measurements read: CLOCK_MONOTONIC or, with --cpu-time, ours */
+static clockid_t timer_clock = CLOCK_MONOTONIC;
+
+static const char *timer_name(void)
+{
+	return timer_clock == CLOCK_MONOTONIC ? "wall clock (CLOCK_MONOTONIC)" :
+						"thread CPU time (CLOCK_THREAD_CPUTIME_ID)";
+}
+
+static double timer_seconds(void)
 {
 	struct timespec ts;
 
-	/* CLOCK_MONOTONIC cannot fail with a valid pointer */
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+	/* both clocks always exist on Linux; cannot fail with a valid pointer */
+	if (clock_gettime(timer_clock, &ts) != 0)
 		abort();
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
@@ -660,11 +676,11 @@ static int measure(struct bench_job *job, const struct options *opt,
 
 	/* calibrate (and warm caches and branch predictors) */
 	for (;;) {
-		t0 = monotonic_seconds();
+		t0 = timer_seconds();
 		err = run_ops(job, batch);
 		if (err)
 			return err;
-		elapsed = monotonic_seconds() - t0;
+		elapsed = timer_seconds() - t0;
 		if (elapsed >= CLOCK_CHECK_SECONDS / 4 || batch >= (UINT64_C(1) << 40))
 			break;
 		batch *= 2;
@@ -678,13 +694,13 @@ static int measure(struct bench_job *job, const struct options *opt,
 	for (unsigned int run = 0; run < opt->runs; run++) {
 		uint64_t done = 0;
 
-		t0 = monotonic_seconds();
+		t0 = timer_seconds();
 		do {
 			err = run_ops(job, batch);
 			if (err)
 				return err;
 			done += batch;
-			elapsed = monotonic_seconds() - t0;
+			elapsed = timer_seconds() - t0;
 		} while (elapsed < opt->seconds);
 		if ((double)done * (double)job->len / elapsed > *best_rate)
 			*best_rate = (double)done * (double)job->len / elapsed;
@@ -798,6 +814,7 @@ static void print_header(const struct options *opt, struct table *t,
 	printf("# best of %u run%s of %g s each; MB/s = 10^6 bytes/s; "
 	       "cyc/B = core cycles per byte\n",
 	       opt->runs, opt->runs == 1 ? "" : "s", opt->seconds);
+	printf("# timer: %s\n", timer_name());
 	printf("# * = the driver \"auto\" picks for the algorithm\n");
 	printf("%-*s  %-*s  %4s  %4s  %-7s  %6s  %10s  %7s\n", t->alg_width, "alg",
 	       t->driver_width, "driver", "prio", "key", "op", "size", "MB/s",
@@ -836,6 +853,8 @@ static void print_row(struct table *t, const struct options *opt,
 			printf("\"core_ghz\": null, ");
 		printf("\"clock_method\": ");
 		json_string(t->clock_method);
+		printf(", \"timer\": ");
+		json_string(timer_name());
 		printf("}");
 	} else {
 		char driver[160], key[16];
@@ -965,6 +984,8 @@ int main(int argc, char **argv)
 	int err, status = EXIT_OK;
 
 	parse_options(argc, argv, &opt);
+	if (opt.cpu_time)
+		timer_clock = CLOCK_THREAD_CPUTIME_ID;
 	progress_enabled = isatty(STDERR_FILENO);
 
 	err = crypto_init();

@@ -88,6 +88,15 @@ check "ecb 1420 is n/a" grep -q ' 1420 .*n/a' "$tmp/out"
 check "ecb 64 is measured" grep -q ' 64 *[0-9][0-9.]* ' "$tmp/out"
 check "--ghz shown in the header" \
 	grep -q '^# core clock: 2.00 GHz (--ghz)' "$tmp/out"
+check "wall clock is the default timer" \
+	grep -q '^# timer: wall clock (CLOCK_MONOTONIC)' "$tmp/out"
+
+# --cpu-time: the thread CPU time clock, named in the header
+run_quick --cpu-time --driver ecb-speck128-generic --size 64 --ghz 2
+check "--cpu-time exits 0 (got $rc)" test "$rc" -eq 0
+check "--cpu-time shown in the header" \
+	grep -q '^# timer: thread CPU time (CLOCK_THREAD_CPUTIME_ID)' "$tmp/out"
+check "--cpu-time measures" grep -q ' 64 *[0-9][0-9.]* ' "$tmp/out"
 
 # --json: parses, has the keys, a row for the generic driver
 run_quick --json --alg 'xts(speck128),sha512' --size 16,4096
@@ -99,7 +108,7 @@ import json, sys
 rows = json.load(open(sys.argv[1]))
 keys = {"alg", "driver", "priority", "auto", "const_time", "key_bits", "op",
         "size", "status", "mb_per_s", "cycles_per_byte", "core_ghz",
-        "clock_method"}
+        "clock_method", "timer"}
 assert isinstance(rows, list) and rows, "no rows"
 for r in rows:
     assert keys <= set(r), "missing keys: %s" % (keys - set(r))

@@ -30,4 +30,11 @@
 				       refused the request */
 #define KEYTOOL_EXIT_NOT_UNLOCKED 8 /* lock: the daemon holds no key for it */
 
+/* cloakfs-fsck: fsck(8)'s codes, added up (cloakfs-fsck(8), EXIT STATUS) */
+#define FSCK_EXIT_OK 0
+#define FSCK_EXIT_CORRECTED 1   /* errors were repaired or quarantined */
+#define FSCK_EXIT_UNCORRECTED 4 /* errors were left */
+#define FSCK_EXIT_OPERATIONAL 8 /* not a volume, wrong passphrase, I/O, mounted */
+#define FSCK_EXIT_USAGE 16      /* bad command line */
+
 #endif

@@ -1,0 +1,591 @@
+# SPDX-License-Identifier: MIT
+"""cloakfs-fsck: a volume is written through a real mount, unmounted, and
+damaged from the ciphertext side, one damage class per test; fsck must
+report the class with the right exit status, --repair must fix or
+quarantine it (nothing lost: quarantined data is read back through a
+mount), and a second check must be clean. Plus a clean volume with
+thousands of entries, the mounted-volume rules, usage and key errors,
+a keytool-made volume and the key from cloakfsd."""
+import hashlib
+import base64
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import (CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u,
+                      read_file, scratch_base, write_file)
+
+FSCK = os.environ.get("CLOAKFS_FSCK", "")
+FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
+LF = "lost+found.cloakfs"
+
+pytestmark = pytest.mark.skipif(not FSCK or not FORGE, reason="built without cloakfs-fsck")
+
+DATA = {
+    "docs/report.txt": os.urandom(5000),
+    "docs/tiny": b"abc",
+    "docs/" + "L" * 200: os.urandom(3000),
+    "docs/sub/deep.bin": os.urandom(20000),
+    "hard1": os.urandom(700),
+    "empty": b"",
+}
+LONG = "docs/" + "L" * 200
+
+
+def run_fsck(cipherdir, *args, passfile=None, env=None, json_out=True):
+    cmd = [FSCK] + (["--passfile", passfile] if passfile else []) + \
+          (["--json"] if json_out else []) + list(args) + [cipherdir]
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env, timeout=120)
+    out = r.stdout.decode(errors="replace")
+    if json_out:
+        try:
+            return r.returncode, json.loads(out), r.stderr.decode(errors="replace")
+        except ValueError:
+            raise AssertionError("not JSON (exit %d):\n%s\n%s" % (r.returncode, out, r.stderr.decode()))
+    return r.returncode, out, r.stderr.decode(errors="replace")
+
+
+def classes(report):
+    return [x["class"] for x in report["findings"]]
+
+
+class Damaged:
+    """a copy of the template volume, damaged by a test"""
+
+    def __init__(self, template):
+        self.t = template
+        self.top = tempfile.mkdtemp(prefix="cloakfs-fsck-", dir=scratch_base())
+        self.cipherdir = os.path.join(self.top, "cipher")
+        self.mnt = os.path.join(self.top, "mnt")
+        os.mkdir(self.mnt)
+        # cp -a keeps hard links (a plain copy would make nonce reuse)
+        subprocess.run(["cp", "-a", template.cipherdir, self.cipherdir], check=True)
+        self.passfile = template.passfile
+        self.proc = None
+
+    def c(self, plain):
+        """ciphertext path of a plaintext path"""
+        return os.path.join(self.cipherdir, self.t.cmap[plain])
+
+    def fsck(self, *args, **kw):
+        return run_fsck(self.cipherdir, *args, passfile=self.passfile, **kw)
+
+    def forge(self, *args):
+        r = subprocess.run([FORGE, args[0], self.cipherdir, self.passfile] + list(args[1:]),
+                           stdout=subprocess.PIPE, check=True)
+        return r.stdout.decode().strip()
+
+    def mount(self):
+        v = Volume.__new__(Volume)
+        v.cipherdir, v.mnt, v.passfile = self.cipherdir, self.mnt, self.passfile
+        v.proc, v.stderr_path, v.stderr_seen = None, os.path.join(self.top, "stderr"), 0
+        # quarantined damage is still damage: the mount may say so
+        v.allowed_stderr = [r"undecodable", r"damaged", r"is missing", r"does not decode"]
+        # a loaded CI machine can take long to start a mount
+        v.wait_for_mount = lambda: Volume.wait_for_mount(v, timeout=60)
+        v.mount()
+        self.vol = v
+        return v
+
+    def destroy(self):
+        try:
+            if getattr(self, "vol", None) and self.vol.proc:
+                self.vol.umount()
+        finally:
+            if os.path.ismount(self.mnt):
+                fusermount_u(self.mnt, lazy=True)
+            shutil.rmtree(self.top, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def template():
+    v = Volume("speck128-xts", tag="fsck")
+    v.mount()
+    try:
+        for p, data in DATA.items():
+            os.makedirs(os.path.dirname(v.path(p)) or v.mnt, exist_ok=True)
+            write_file(v.path(p), data)
+        os.link(v.path("hard1"), v.path("docs", "hard2"))
+        os.symlink("report.txt", v.path("docs", "link"))
+        os.mkfifo(v.path("fifo"))
+        # plaintext path -> ciphertext path, by inode
+        by_ino = {}
+        for root, dirs, files in os.walk(v.cipherdir):
+            for n in dirs + files:
+                c = os.path.join(root, n)
+                by_ino.setdefault(os.lstat(c).st_ino, []).append(os.path.relpath(c, v.cipherdir))
+        v.cmap = {"": ""}
+        paths = list(DATA) + ["docs", "docs/sub", "docs/link", "docs/hard2", "fifo"]
+        for p in sorted(paths, key=lambda p: p.count("/")):
+            cands = [c for c in by_ino[os.lstat(v.path(p)).st_ino]
+                     if os.path.dirname(c) == v.cmap[os.path.dirname(p)]]
+            v.cmap[p] = cands[0]
+        v.umount()
+        yield v
+    finally:
+        v.destroy()
+
+
+@pytest.fixture
+def dmg(template):
+    d = Damaged(template)
+    yield d
+    d.destroy()
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def long_name(enc):
+    return "cloakfs.long." + b64(hashlib.sha512(enc.encode()).digest()[:32])
+
+
+def poke(path, off, data):
+    with open(path, "r+b") as f:
+        f.seek(off)
+        f.write(data)
+
+
+def lf_contents(d):
+    """{name: bytes or 'dir' or 'link'} of lost+found through a mount"""
+    v = d.mount()
+    out = {}
+    top = v.path(LF)
+    for n in os.listdir(top):
+        p = os.path.join(top, n)
+        if os.path.islink(p):
+            try:
+                out[n] = "link:" + os.readlink(p)
+            except OSError:
+                out[n] = "link:EIO"  # a target that does not decode
+        elif os.path.isdir(p):
+            out[n] = "dir"
+        elif not os.path.isfile(p):
+            out[n] = "special"
+        else:
+            try:
+                out[n] = read_file(p)
+            except OSError:
+                out[n] = "EIO"
+    return out
+
+
+def check_repair(d, cls, *, check_rc=4, repair_rc=1, after_rc=0, extra=()):
+    rc, rep, err = d.fsck(*extra)
+    assert cls in classes(rep), rep
+    assert rc == check_rc, (rc, rep, err)
+    assert rep["summary"]["classes"][cls] >= 1
+    rc, rep, err = d.fsck("--repair", *extra)
+    assert cls in classes(rep), rep
+    assert rc == repair_rc, (rc, rep, err)
+    rc, rep2, err = d.fsck(*extra)
+    assert rc == after_rc, (rc, rep2, err)
+    if after_rc == 0:
+        assert all(x["severity"] != "error" for x in rep2["findings"]), rep2
+    return rep
+
+
+# ---- the config -----------------------------------------------------------
+
+def edit_config(d, fn):
+    p = os.path.join(d.cipherdir, "cloakfs.conf")
+    text = open(p).read()
+    os.chmod(p, 0o600)
+    with open(p, "w") as f:
+        f.write(fn(text))
+
+
+@pytest.mark.parametrize("cls,edit", [
+    ("config-syntax", lambda t: t.replace("version = 1;", "version = ;")),
+    ("config-version", lambda t: t.replace("version = 1;", "version = 2;")),
+    ("config-feature", lambda t: t.replace("features = [ ];", 'features = [ "compress" ];')),
+    ("config-field", lambda t: t.replace("sector_size = 4096;", "sector_size = 4000;")),
+])
+def test_config(dmg, cls, edit):
+    edit_config(dmg, edit)
+    rep = check_repair(dmg, cls, check_rc=4, repair_rc=4, after_rc=4)
+    assert rep["findings"][0]["ciphertext"] == "cloakfs.conf"
+
+
+def test_keyslot_unopened(dmg):
+    # a second slot: slot 0 with one character of its sealed key changed
+    def add_slot(t):
+        m = re.search(r"keyslots = \(\s*(\{.*?\})\s*\);", t, re.S)
+        slot = m.group(1)
+        sealed = re.search(r'sealed = "(.)', slot)
+        other = "B" if sealed.group(1) != "B" else "C"
+        bad = slot[:sealed.start(1)] + other + slot[sealed.start(1) + 1:]
+        return t[:m.end(1)] + ",\n  " + bad + t[m.end(1):]
+    edit_config(dmg, add_slot)
+    rep = check_repair(dmg, "keyslot-unopened", check_rc=0, repair_rc=0, after_rc=0)
+    [f] = [x for x in rep["findings"] if x["class"] == "keyslot-unopened"]
+    assert "keyslot 1" in f["detail"] and "keyslot 0 does" in f["detail"]
+    assert f["severity"] == "warning"
+
+
+def test_key_id_mismatch(dmg):
+    dmg.forge("keyid")
+    check_repair(dmg, "key-id-mismatch", check_rc=4, repair_rc=4, after_rc=4)
+
+
+# ---- directories and names ------------------------------------------------
+
+@pytest.mark.parametrize("how", ["missing", "bad"])
+def test_dirnonce(dmg, how):
+    nonce = os.path.join(dmg.c("docs"), ".cloakfs.dir")
+    if how == "missing":
+        os.unlink(nonce)
+    else:
+        os.truncate(nonce, 15)
+    rep = check_repair(dmg, "dirnonce-" + how)
+    assert "name-undecodable" in classes(rep)
+    got = lf_contents(dmg)
+    # every file, the subdirectory and the long-named file are in lost+found
+    values = list(got.values())
+    assert DATA["docs/report.txt"] in values and DATA[LONG] in values
+    assert DATA["docs/tiny"] in values
+    assert values.count("dir") == 1
+    sub = [n for n, x in got.items() if x == "dir"][0]
+    assert read_file(dmg.vol.path(LF, sub, "deep.bin")) == DATA["docs/sub/deep.bin"]
+    assert os.listdir(dmg.vol.path("docs")) == []
+
+
+def test_root_dirnonce_missing(dmg):
+    os.unlink(os.path.join(dmg.cipherdir, ".cloakfs.dir"))
+    check_repair(dmg, "dirnonce-missing")
+    got = lf_contents(dmg)
+    assert DATA["hard1"] in got.values() and "dir" in got.values()
+    assert sorted(os.listdir(dmg.vol.mnt)) == [LF]
+
+
+def test_name_undecodable(dmg):
+    # base64url of the right length, not canonical: decodes to nothing
+    os.rename(dmg.c("docs/report.txt"), os.path.join(dmg.c("docs"), "A" * 42 + "B"))
+    rep = check_repair(dmg, "name-undecodable")
+    f = [x for x in rep["findings"] if x["class"] == "name-undecodable"][0]
+    assert f["path"] is None and f["ciphertext"].endswith("A" * 42 + "B")
+    assert lf_contents(dmg) == {"name-undecodable-1": DATA["docs/report.txt"]}
+
+
+@pytest.mark.parametrize("plain", [b"..", b".", b"a/b", b"a\0b"])
+def test_name_invalid(dmg, plain):
+    enc = dmg.forge("name", dmg.t.cmap["docs"], plain.hex())
+    os.rename(dmg.c("docs/report.txt"), os.path.join(dmg.c("docs"), enc))
+    check_repair(dmg, "name-invalid")
+    assert lf_contents(dmg) == {"name-invalid-1": DATA["docs/report.txt"]}
+
+
+def test_name_duplicate(dmg):
+    # the long form of report.txt's name, as a hard link of tiny
+    enc = os.path.basename(dmg.c("docs/report.txt"))
+    ln = os.path.join(dmg.c("docs"), long_name(enc))
+    os.link(dmg.c("docs/tiny"), ln)
+    write_file(ln + ".name", enc.encode())
+    rep = check_repair(dmg, "name-duplicate")
+    f = [x for x in rep["findings"] if x["class"] == "name-duplicate"][0]
+    assert f["path"] == "/docs/report.txt"
+    assert lf_contents(dmg) == {"report.txt": DATA["docs/tiny"]}
+    assert read_file(dmg.vol.path("docs/report.txt")) == DATA["docs/report.txt"]
+
+
+def test_name_wrong_form(dmg):
+    enc = os.path.basename(dmg.c("docs/report.txt"))
+    ln = os.path.join(dmg.c("docs"), long_name(enc))
+    os.rename(dmg.c("docs/report.txt"), ln)
+    write_file(ln + ".name", enc.encode())
+    check_repair(dmg, "name-wrong-form")
+    v = dmg.mount()
+    assert read_file(v.path("docs/report.txt")) == DATA["docs/report.txt"]
+    assert not os.path.exists(ln + ".name")
+
+
+def test_sidecar_missing(dmg):
+    os.unlink(dmg.c(LONG) + ".name")
+    check_repair(dmg, "sidecar-missing")
+    assert lf_contents(dmg) == {"sidecar-missing-1": DATA[LONG]}
+
+
+def test_sidecar_orphan(dmg):
+    side = os.path.join(dmg.c("docs"), "cloakfs.long." + "Q" * 43 + ".name")
+    write_file(side, b"whatever")
+    check_repair(dmg, "sidecar-orphan")
+    assert not os.path.exists(side)
+    assert os.path.exists(dmg.c(LONG) + ".name")  # the good one stays
+
+
+def test_sidecar_mismatch(dmg):
+    side = dmg.c(LONG) + ".name"
+    os.chmod(side, 0o600)
+    # another name's encoding: does not hash to the file's name
+    write_file(side, os.path.basename(dmg.c("docs/report.txt")).encode())
+    rep = check_repair(dmg, "sidecar-mismatch")
+    f = [x for x in rep["findings"] if x["class"] == "sidecar-mismatch"][0]
+    assert "report.txt" in f["detail"]
+    # quarantined under the name the damaged sidecar still holds
+    assert lf_contents(dmg) == {"report.txt": DATA[LONG]}
+
+
+def test_unexpected_type(dmg):
+    side = dmg.c(LONG) + ".name"
+    os.unlink(side)
+    os.mkdir(side)
+    rep = check_repair(dmg, "unexpected-type")
+    assert "sidecar-mismatch" in classes(rep)
+    got = lf_contents(dmg)
+    assert DATA[LONG] in got.values() and "dir" in got.values()
+
+
+def test_foreign_and_temp_entries(dmg):
+    write_file(os.path.join(dmg.cipherdir, "notes.txt"), b"mine")
+    os.mkdir(os.path.join(dmg.c("docs"), "cloakfs.tmp.00112233445566778899"))
+    rep = check_repair(dmg, "foreign-entry")
+    assert "temp-entry" in classes(rep)
+    got = lf_contents(dmg)
+    assert set(got) == {"foreign-entry-1", "temp-entry-1"}
+
+
+def test_config_temp(dmg):
+    tmp = os.path.join(dmg.cipherdir, "cloakfs.conf.tmp.Ab12Cd")
+    shutil.copy(os.path.join(dmg.cipherdir, "cloakfs.conf"), tmp)
+    check_repair(dmg, "config-temp", check_rc=0, repair_rc=0, after_rc=0)
+    assert not os.path.exists(tmp)
+
+
+# ---- regular files --------------------------------------------------------
+
+@pytest.mark.parametrize("cls,damage", [
+    ("header-truncated", lambda p: os.truncate(p, 20)),
+    ("content-truncated", lambda p: os.truncate(p, 40)),
+    ("header-magic", lambda p: poke(p, 0, b"XXXX")),
+    ("header-version", lambda p: poke(p, 4, b"\x02\x00")),
+    ("header-damaged", lambda p: poke(p, 12, b"\x01")),
+    ("nonce-zero", lambda p: poke(p, 16, bytes(16))),
+])
+def test_file_header(dmg, cls, damage):
+    damage(dmg.c("docs/report.txt"))
+    rep = check_repair(dmg, cls)
+    f = [x for x in rep["findings"] if x["class"] == cls][0]
+    assert f["path"] == "/docs/report.txt" and f["repair"] == "quarantined"
+    got = lf_contents(dmg)
+    assert list(got) == ["report.txt"]
+    assert not os.path.exists(dmg.vol.path("docs/report.txt"))
+
+
+def test_nonce_reuse(dmg):
+    # two files, one key: reported, never "repaired" by guessing
+    with open(dmg.c("docs/report.txt"), "rb") as f:
+        hdr = f.read(32)
+    poke(dmg.c("docs/sub/deep.bin"), 0, hdr)
+    rep = check_repair(dmg, "nonce-reuse", check_rc=4, repair_rc=4, after_rc=4)
+    [f] = [x for x in rep["findings"] if x["class"] == "nonce-reuse"]
+    assert {f["path"], f["detail"].split(" with ")[1].split(" ")[0]} == \
+        {"/docs/report.txt", "/docs/sub/deep.bin"}
+
+
+def test_hard_links_share_a_nonce(dmg):
+    rc, rep, _ = dmg.fsck()
+    assert rc == 0 and rep["findings"] == [], rep
+
+
+def test_deep(dmg):
+    # a tiny file's padding no longer decrypts to zeros: only --deep sees it
+    poke(dmg.c("docs/tiny"), 40, b"\xff")
+    rc, rep, _ = dmg.fsck()
+    assert rc == 0, rep
+    check_repair(dmg, "content-unreadable", check_rc=4, repair_rc=4, after_rc=4,
+                 extra=("--deep",))
+
+
+def test_symlink_undecodable(dmg):
+    link = dmg.c("docs/link")
+    os.unlink(link)
+    os.symlink("not-an-encrypted-target!", link)
+    check_repair(dmg, "symlink-undecodable")
+    assert lf_contents(dmg) == {"link": "link:EIO"}
+    # the target moved as it was, out of docs
+    links = [os.path.join(r, n) for r, ds, fs in os.walk(dmg.cipherdir) for n in fs + ds
+             if os.path.islink(os.path.join(r, n))]
+    targets = [os.readlink(l) for l in links]
+    assert os.path.dirname(links[0]) != dmg.c("docs")
+    assert targets == ["not-an-encrypted-target!"]
+
+
+def test_symlink_moved_keeps_target(dmg):
+    # a decodable symlink quarantined for its name gets its target
+    # re-encrypted for lost+found
+    enc = os.path.basename(dmg.c("docs/link"))
+    ln = os.path.join(dmg.c("docs"), long_name(enc))
+    os.symlink(dmg.forge("symlink", dmg.t.cmap["docs"], "elsewhere"), ln)
+    write_file(ln + ".name", enc.encode())
+    check_repair(dmg, "name-duplicate")
+    assert lf_contents(dmg) == {"link": "link:elsewhere"}
+
+
+def test_special_file(dmg):
+    enc = dmg.forge("name", dmg.t.cmap["docs"], b"null".hex())
+    os.mknod(os.path.join(dmg.c("docs"), enc), stat.S_IFCHR | 0o600, os.makedev(1, 3))
+    rep = check_repair(dmg, "special-file", check_rc=0, repair_rc=0, after_rc=0)
+    f = [x for x in rep["findings"] if x["class"] == "special-file"][0]
+    assert f["path"] == "/docs/null" and f["severity"] == "warning"
+
+
+def test_unreadable(dmg):
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to check as another user")
+    dmg.passfile = os.path.join(dmg.top, "pass")
+    write_file(dmg.passfile, (PASSPHRASE + "\n").encode())
+    subprocess.run(["chown", "-R", "65534:65534", dmg.top], check=True)
+    os.chmod(dmg.c("docs/sub"), 0)
+    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", FSCK,
+           "--json", "--no-cloakfsd", "--passfile", dmg.passfile, dmg.cipherdir]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    rep = json.loads(r.stdout)
+    assert r.returncode == 4 and "unreadable" in classes(rep), (rep, r.stderr)
+    os.chmod(dmg.c("docs/sub"), 0o700)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert r.returncode == 0, r.stdout
+
+
+def test_several_classes_at_once_and_text_output(dmg):
+    os.truncate(dmg.c("docs/report.txt"), 10)
+    os.unlink(dmg.c(LONG) + ".name")
+    write_file(os.path.join(dmg.cipherdir, "stray"), b"x")
+    rc, out, _ = dmg.fsck(json_out=False)
+    assert rc == 4
+    assert "error header-truncated: /docs/report.txt" in out
+    assert re.search(r"error sidecar-missing: ciphertext \S+/cloakfs\.long\.", out)
+    last = out.strip().splitlines()[-1]
+    assert "3 errors (0 corrected, 3 uncorrected)" in last
+    assert "header-truncated 1" in last and "foreign-entry 1" in last
+    rc, out, _ = dmg.fsck("--repair", json_out=False)
+    assert rc == 1 and "[quarantined: moved to /%s/report.txt]" % LF in out
+    rc, out, _ = dmg.fsck(json_out=False)
+    # the truncated file and the stray one are noted, not errors
+    assert rc == 0 and "2 quarantined" in out.splitlines()[-1]
+    # a second repair leaves lost+found alone
+    rc, out, _ = dmg.fsck("--repair", json_out=False)
+    assert rc == 0
+    assert len(lf_contents(dmg)) == 3
+
+
+# ---- mounted volumes, usage, keys ----------------------------------------
+
+def test_mounted(dmg):
+    v = dmg.mount()
+    rc, rep, err = dmg.fsck()
+    assert rc == 0 and "is mounted at" in err
+    rc, rep, err = dmg.fsck("--repair")
+    assert rc == 8 and "refusing to repair a mounted volume" in err
+    assert os.listdir(v.path("docs"))
+
+
+def test_usage_and_operational_errors(dmg, tmp_path):
+    r = subprocess.run([FSCK], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert r.returncode == 16
+    r = subprocess.run([FSCK, "--bogus", dmg.cipherdir], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    assert r.returncode == 16
+    r = subprocess.run([FSCK, "--help"], stdout=subprocess.PIPE)
+    assert r.returncode == 0 and b"--repair" in r.stdout
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not it\n")
+    rc, rep, err = run_fsck(dmg.cipherdir, passfile=str(wrong))
+    assert rc == 8 and "wrong passphrase" in err and rep["summary"]["operational_error"]
+    rc, rep, err = run_fsck(str(tmp_path), passfile=dmg.passfile)
+    assert rc == 8 and "not a cloakfs volume" in err
+
+
+def test_large_clean_volume(volume_factory):
+    """thousands of entries: long names, hard links, symlinks, subdirs"""
+    v = volume_factory("aes256-xts")
+    n = 0
+    for d in range(10):
+        dd = v.path("d%02d" % d)
+        os.mkdir(dd)
+        for i in range(200):
+            write_file(os.path.join(dd, "f%04d" % i), b"%d" % i * (i % 50))
+            n += 1
+        for i in range(10):
+            write_file(os.path.join(dd, ("long-%d-" % i) + "x" * 180), b"long")
+            os.link(os.path.join(dd, "f%04d" % i), os.path.join(dd, "hl%d" % i))
+            os.symlink("f%04d" % i, os.path.join(dd, "sl%d" % i))
+            n += 3
+    v.umount()
+    rc, rep, err = run_fsck(v.cipherdir, passfile=v.passfile)
+    assert rc == 0 and rep["findings"] == [], (rep, err)
+    s = rep["summary"]
+    assert s["symlinks"] == 100 and s["directories"] == 11
+    assert s["files"] == 2000 + 100 + 100
+    rc, rep, err = run_fsck(v.cipherdir, "--repair", passfile=v.passfile)
+    assert rc == 0 and not os.path.exists(os.path.join(v.cipherdir, LF))
+
+
+@pytest.mark.skipif(not KEYTOOL or not CLOAKFSD, reason="built without keytool / cloakfsd")
+def test_keytool_volume_and_key_from_cloakfsd(tmp_path):
+    """init with the keytool, write through a mount, damage, repair with
+    the key the keytool handed to a private cloakfsd"""
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(run), XDG_CONFIG_HOME=str(tmp_path),
+               CLOAKFSD_SOCKET=str(run / "sock"), CLOAKFSD_PROGRAM=CLOAKFSD)
+    cdir, mnt, pf = tmp_path / "c", tmp_path / "m", tmp_path / "pass"
+    mnt.mkdir()
+    pf.write_text(PASSPHRASE + "\n")
+    kt = lambda *a: subprocess.run([KEYTOOL] + list(a), env=env, check=True,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    kt("init", "--kdf-time", "0.05", "--kdf-memory", "8", "--new-passfile", str(pf),
+       str(cdir))
+    v = Volume.__new__(Volume)
+    v.cipherdir, v.mnt, v.passfile = str(cdir), str(mnt), str(pf)
+    v.proc, v.stderr_path, v.stderr_seen, v.allowed_stderr = None, str(tmp_path / "err"), 0, []
+    v.mount()
+    try:
+        write_file(v.path("kept"), b"k" * 100)
+        write_file(v.path("broken"), b"b" * 100)
+        ino = os.stat(v.path("broken")).st_ino
+    finally:
+        v.umount()
+    [victim] = [os.path.join(cdir, n) for n in os.listdir(cdir)
+                if os.lstat(os.path.join(cdir, n)).st_ino == ino]
+    poke(victim, 0, b"XXXX")
+    try:
+        kt("unlock", "--passfile", str(pf), str(cdir))
+        rc, rep, err = run_fsck(str(cdir), "--repair", env=env)
+        assert "key from cloakfsd" in err
+        assert rc == 1 and classes(rep) == ["header-magic"], (rep, err)
+        rc, rep, err = run_fsck(str(cdir), env=env)
+        assert rc == 0, rep
+    finally:
+        subprocess.run([KEYTOOL, "lock", "--all"], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        out = subprocess.run([KEYTOOL, "status"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL).stdout.decode()
+        m = re.search(r"cloakfsd pid (\d+)", out)
+        if m:
+            os.kill(int(m.group(1)), 15)
+
+
+def test_odd_names_in_output(volume_factory):
+    """names are any bytes: JSON stays JSON (latin-1 escapes for bytes
+    that are not UTF-8), text shows control bytes as \\xNN"""
+    v = volume_factory("sm4-xts")
+    name = b"caf\xe9-\x01-\xc3\xa9"
+    p = os.path.join(os.fsencode(v.mnt), name)
+    write_file(p, b"x" * 100)
+    ino = os.stat(p).st_ino
+    v.umount()
+    [c] = [os.path.join(v.cipherdir, n) for n in os.listdir(v.cipherdir)
+           if os.lstat(os.path.join(v.cipherdir, n)).st_ino == ino]
+    os.truncate(c, 5)
+    rc, rep, _ = run_fsck(v.cipherdir, passfile=v.passfile)
+    assert rc == 4 and rep["findings"][0]["path"] == "/caf\u00e9-\u0001-\u00e9"
+    rc, out, _ = run_fsck(v.cipherdir, passfile=v.passfile, json_out=False)
+    assert "error header-truncated: /caf\ufffd-\\x01-\u00e9" in out, out

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-fsck: check an unmounted cloakfs volume and, with --repair,
+ * repair what can be repaired without guessing and move what cannot into
+ * lost+found.cloakfs/ (docs/fsck.md, cloakfs-fsck(8)). This file parses
+ * the command line and runs the steps of fsck-*.c in order: mount check,
+ * config, key, directory walk, nonce reuse, summary.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/crypto.h"
+#include "tools/fsck.h"
+#include "tools/passphrase.h"
+
+static const char usage_text[] =
+	"Usage: " FSCK_PROG " [OPTIONS] CIPHERDIR\n"
+	"Check a cloakfs volume; with --repair, repair it.\n"
+	"\n"
+	"  --passfile FILE   the passphrase is FILE's first line\n"
+	"  --extpass CMD     the passphrase is the first line CMD prints\n"
+	"  --no-cloakfsd     do not ask cloakfsd for the key\n"
+	"  --repair          repair what can be repaired, move what cannot into\n"
+	"                    " FSCK_LOST_FOUND "/ (never on a mounted volume)\n"
+	"  --deep            also decrypt every sector of every file\n"
+	"  --json            findings and summary as one JSON object on stdout\n"
+	"  --progress        show progress (on a terminal it is shown anyway\n"
+	"                    once a check takes more than a second)\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Without --passfile or --extpass the key comes from cloakfsd when it\n"
+	"holds it, else the passphrase is asked for (terminal or stdin).\n"
+	"Exit status (fsck(8), added up): 0 clean, 1 errors corrected,\n"
+	"4 errors left uncorrected, 8 operational error, 16 usage error.\n"
+	"See cloakfs-fsck(8).\n";
+
+enum { O_PASSFILE = 256, O_EXTPASS, O_NO_CLOAKFSD, O_REPAIR, O_DEEP, O_JSON,
+       O_PROGRESS };
+
+static const struct option options[] = {
+	{ "passfile", required_argument, NULL, O_PASSFILE },
+	{ "extpass", required_argument, NULL, O_EXTPASS },
+	{ "no-cloakfsd", no_argument, NULL, O_NO_CLOAKFSD },
+	{ "repair", no_argument, NULL, O_REPAIR },
+	{ "deep", no_argument, NULL, O_DEEP },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", FSCK_PROG);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see %s --help)\n", FSCK_PROG);
+	return FSCK_EXIT_USAGE;
+}
+
+/* one descriptor per directory level is held during the walk */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* refuse to repair under a mount; checking one gets a warning */
+static int check_mounted(struct fsck *f)
+{
+	char mnt[PATH_MAX];
+	int rc = fsck_find_mount(f->root, mnt, sizeof(mnt));
+
+	if (rc < 0) {
+		fsck_note("cannot read /proc/self/mountinfo (%s): not checking "
+			  "whether %s is mounted", strerror(-rc), f->dir);
+		return f->repair ? -1 : 0;
+	}
+	if (rc == 0)
+		return 0;
+	if (f->repair) {
+		fsck_fail(f, "%s is mounted at %s: refusing to repair a mounted "
+			  "volume (unmount it first)", f->dir, mnt);
+		return -1;
+	}
+	fsck_note("warning: %s is mounted at %s: what the mount changes while "
+		  "this runs may show up as findings", f->dir, mnt);
+	return 0;
+}
+
+/* the keytool's lock (keytool.h kt_lock_volume): no config rewrite
+ * while repair runs; held until exit */
+static int lock_volume(struct fsck *f)
+{
+	int fd = open(f->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		fsck_fail(f, "%s: cannot lock the volume (%s)", f->dir,
+			  errno == EWOULDBLOCK ? "cloakfs-keytool or another "
+			  "fsck is working on it" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void run(struct fsck *f, const struct passphrase_source *src,
+		bool use_daemon)
+{
+	struct stat st;
+
+	if (!realpath(f->dir, f->root)) {
+		fsck_fail(f, "%s: %s", f->dir, strerror(errno));
+		return;
+	}
+	if (stat(f->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fsck_fail(f, "%s: not a directory", f->dir);
+		return;
+	}
+	if (check_mounted(f) || (f->repair && lock_volume(f)))
+		return;
+	if (fsck_check_config(f) || fsck_unlock(f, src, use_daemon))
+		return;
+	f->rootfd = open(f->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (f->rootfd < 0) {
+		fsck_fail(f, "%s: %s", f->dir, strerror(errno));
+		return;
+	}
+	if (fsck_nonces_new(f)) {
+		fsck_fail(f, "out of memory");
+		return;
+	}
+	fsck_progress_start(f);
+	fsck_walk(f);
+	if (!f->operational_error)
+		fsck_nonces_report(f);
+	fsck_nonces_free(f);
+	fsck_deep_free(f);
+	close(f->rootfd);
+}
+
+int main(int argc, char **argv)
+{
+	struct passphrase_source src = { NULL, NULL };
+	struct fsck f;
+	bool use_daemon = true;
+	int c, rc;
+
+	memset(&f, 0, sizeof(f));
+	f.rootfd = f.lf_fd = -1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case O_PASSFILE: src.file = optarg; break;
+		case O_EXTPASS: src.extpass = optarg; break;
+		case O_NO_CLOAKFSD: use_daemon = false; break;
+		case O_REPAIR: f.repair = true; break;
+		case O_DEEP: f.deep = true; break;
+		case O_JSON: f.json = true; break;
+		case O_PROGRESS: f.progress_forced = true; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return FSCK_EXIT_OK;
+		default:
+			return usage_error("%s", "bad option");
+		}
+	}
+	if (src.file && src.extpass)
+		return usage_error("%s", "--passfile and --extpass exclude each other");
+	if (argc - optind != 1)
+		return usage_error("%s", argc - optind ? "one CIPHERDIR, please"
+					 : "no CIPHERDIR given");
+	f.dir = argv[optind];
+	raise_fd_limit();
+	fsck_output_begin(&f);
+	rc = crypto_init();
+	if (rc)
+		fsck_fail(&f, "crypto: %s", crypto_init_error() ? crypto_init_error()
+								 : strerror(-rc));
+	else
+		run(&f, &src, use_daemon);
+	rc = fsck_output_end(&f);
+	keys_free(f.keys);
+	return rc;
+}

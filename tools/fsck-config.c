@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-fsck: the config file and the key. volume/config.c judges the
+ * config; this file only sorts its refusals into classes (syntax,
+ * version, feature, field) and opens every keyslot so one that does not
+ * open while another does is reported by number. See fsck.h.
+ */
+#include <errno.h>
+#include <libconfig.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "crypto/secmem.h"
+#include "daemon/client.h"
+#include "tools/fsck.h"
+#include "tools/passphrase.h"
+#include "volume/keyslot.h"
+#include "volume/volume.h"
+
+_Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
+_Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
+
+#define DAEMON_TIMEOUT_MS 5000
+
+/* -ENOTSUP: an unknown version, or unknown features? */
+static enum fsck_class unsupported_class(const char *path)
+{
+	enum fsck_class c = FC_CONFIG_FEATURE;
+	long long version;
+	config_t cf;
+
+	config_init(&cf);
+	if (config_read_file(&cf, path) == CONFIG_TRUE &&
+	    config_lookup_int64(&cf, "version", &version) == CONFIG_TRUE &&
+	    version != VOLCONF_VERSION)
+		c = FC_CONFIG_VERSION;
+	config_destroy(&cf);
+	return c;
+}
+
+/* -EINVAL: not libconfig at all, or a setting out of its rules? */
+static enum fsck_class invalid_class(const char *path)
+{
+	enum fsck_class c = FC_CONFIG_FIELD;
+	config_t cf;
+
+	config_init(&cf);
+	if (config_read_file(&cf, path) != CONFIG_TRUE)
+		c = FC_CONFIG_SYNTAX;
+	config_destroy(&cf);
+	return c;
+}
+
+int fsck_check_config(struct fsck *f)
+{
+	char path[PATH_MAX], err[512] = "";
+	enum fsck_class c;
+	int rc = volume_config_path(f->root, path, sizeof(path));
+
+	if (rc) {
+		fsck_fail(f, "%s: path too long", f->dir);
+		return -1;
+	}
+	rc = volconf_read(path, &f->cfg, err, sizeof(err));
+	switch (rc) {
+	case 0:
+		break;
+	case -ENOENT:
+		fsck_fail(f, "%s: not a cloakfs volume (no %s)", f->dir,
+			  VOLCONF_FILE_NAME);
+		return -1;
+	case -ENOTSUP:
+	case -EINVAL:
+	case -ELOOP:
+		c = rc == -ENOTSUP ? unsupported_class(path)
+		    : rc == -ELOOP ? FC_CONFIG_FIELD : invalid_class(path);
+		/* repairing the config is cloakfs-keytool restore-header's job */
+		fsck_report(f, c, false, NULL, VOLCONF_FILE_NAME, FA_NONE, NULL,
+			    "%s (restore a backup with cloakfs-keytool "
+			    "restore-header)", *err ? err : strerror(-rc));
+		return 1;
+	default:
+		fsck_fail(f, "%s", *err ? err : strerror(-rc));
+		return -1;
+	}
+	rc = content_geom_init(&f->geom, f->cfg.sector_size,
+			       volume_cipher_info(f->cfg.cipher)->blocksize);
+	if (rc) {
+		fsck_fail(f, "%s: bad sector size", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* keys from a master key; 0, 1 (key id differs) or -errno */
+static int keys_from_vmk(struct fsck *f, const uint8_t *vmk,
+			 struct volume_keys **out)
+{
+	uint8_t id[KEYS_KEY_ID_SIZE];
+	struct volume_keys *keys;
+	int rc = keys_new(vmk, f->cfg.cipher, &keys);
+
+	if (rc)
+		return rc;
+	rc = keys_key_id(keys, id);
+	if (!rc && memcmp(id, f->cfg.key_id, sizeof(id)) != 0)
+		rc = 1;
+	if (rc) {
+		keys_free(keys);
+		return rc;
+	}
+	*out = keys;
+	return 0;
+}
+
+/* 0 with f->keys set, 1 when the daemon does not help */
+static int unlock_from_daemon(struct fsck *f)
+{
+	struct cloakfsd_client *cl;
+	uint8_t *vmk = secmem_alloc(CLOAKFSD_KEY_MAX);
+	size_t len = 0;
+	int rc;
+
+	if (!vmk)
+		return 1;
+	rc = cloakfsd_connect(NULL, 0, DAEMON_TIMEOUT_MS, &cl);
+	if (!rc) {
+		rc = cloakfsd_get(cl, f->cfg.key_id, vmk, CLOAKFSD_KEY_MAX, &len,
+				  NULL);
+		cloakfsd_close(cl);
+	}
+	if (!rc && len != VOLCONF_VMK_SIZE)
+		rc = -EBADMSG;
+	if (!rc)
+		rc = keys_from_vmk(f, vmk, &f->keys);
+	secmem_free(vmk);
+	if (rc == 1 || rc == -EBADMSG)
+		fsck_note("%s: cloakfsd holds a key under this volume's key id "
+			  "that does not open it; asking for the passphrase",
+			  f->dir);
+	return rc ? 1 : 0;
+}
+
+int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
+		bool use_daemon)
+{
+	char prompt[PATH_MAX + 32], err[512] = "";
+	unsigned int n = volconf_slot_count(&f->cfg);
+	int opened = -1, mismatched = -1, rc;
+	bool unopened[VOLCONF_MAX_KEYSLOTS] = { false };
+	bool nomem[VOLCONF_MAX_KEYSLOTS] = { false };
+	struct passphrase pass;
+	uint8_t *vmk;
+
+	if (use_daemon && !src->file && !src->extpass && unlock_from_daemon(f) == 0) {
+		fsck_note("%s: key from cloakfsd (keyslots not checked)", f->dir);
+		return 0;
+	}
+	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", f->dir);
+	rc = passphrase_get(src, PASSPHRASE_EXISTING, prompt, &pass, err,
+			    sizeof(err));
+	if (rc) {
+		fsck_fail(f, "%s", *err ? err : strerror(-rc));
+		return -1;
+	}
+	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
+	if (!vmk) {
+		passphrase_free(&pass);
+		fsck_fail(f, "out of memory");
+		return -1;
+	}
+	/* every slot, not just up to the first that opens: that is the check */
+	for (unsigned int i = 0; i < n; i++) {
+		rc = keyslot_open_slot(&f->cfg, i, pass.text, pass.len, vmk);
+		if (rc == -EACCES) {
+			unopened[i] = true;
+			continue;
+		}
+		if (rc) {
+			nomem[i] = true;
+			continue;
+		}
+		if (f->keys)
+			continue; /* one key is enough; this slot opens too */
+		rc = keys_from_vmk(f, vmk, &f->keys);
+		if (rc == 1) {
+			mismatched = (int)i;
+			fsck_report(f, FC_KEY_ID_MISMATCH, false, NULL,
+				    VOLCONF_FILE_NAME, FA_NONE, NULL,
+				    "keyslot %u opens, but its master key does "
+				    "not give the config's key_id", i);
+		} else if (rc) {
+			secmem_free(vmk);
+			passphrase_free(&pass);
+			fsck_fail(f, "%s: deriving keys: %s", f->dir, strerror(-rc));
+			return -1;
+		} else {
+			opened = (int)i;
+		}
+	}
+	secmem_free(vmk);
+	passphrase_free(&pass);
+	if (opened < 0 && mismatched >= 0)
+		return 1; /* names and contents would be judged with a wrong key */
+	if (opened < 0) {
+		fsck_fail(f, "%s: wrong passphrase (no keyslot opened)", f->dir);
+		return -1;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (unopened[i])
+			fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL,
+				    VOLCONF_FILE_NAME, FA_NONE, NULL,
+				    "keyslot %u does not open with this "
+				    "passphrase (keyslot %d does): it holds "
+				    "another passphrase, or it is damaged", i,
+				    opened);
+		else if (nomem[i])
+			fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL,
+				    VOLCONF_FILE_NAME, FA_NONE, NULL,
+				    "keyslot %u could not be tried: its Argon2id "
+				    "memory is more than this machine gives", i);
+	}
+	return 0;
+}

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-fsck: regular files (header, size, nonce, and with --deep every
+ * unit) and symlink targets; the nonce table that finds two files
+ * sharing one nonce, i.e. one XTS key (hard links share an inode, so
+ * they are told apart by (dev, ino)). See fsck.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/fsck.h"
+#include "volume/fileio.h"
+#include "volume/header.h"
+
+#define DEEP_BUF (1u << 20)
+
+struct nonce_rec {
+	uint8_t nonce[HEADER_NONCE_SIZE];
+	dev_t dev;
+	ino_t ino;
+	char *path;  /* plaintext, or NULL */
+	char *cpath;
+	bool in_lf;
+};
+
+struct fsck_nonce_table {
+	struct nonce_rec *recs;
+	size_t n, cap;
+};
+
+int fsck_nonces_new(struct fsck *f)
+{
+	f->nonces = calloc(1, sizeof(*f->nonces));
+	return f->nonces ? 0 : -ENOMEM;
+}
+
+void fsck_nonces_free(struct fsck *f)
+{
+	if (!f->nonces)
+		return;
+	for (size_t i = 0; i < f->nonces->n; i++) {
+		free(f->nonces->recs[i].path);
+		free(f->nonces->recs[i].cpath);
+	}
+	free(f->nonces->recs);
+	free(f->nonces);
+	f->nonces = NULL;
+}
+
+static int remember_nonce(struct fsck *f, const uint8_t nonce[HEADER_NONCE_SIZE],
+			  const struct stat *st, const struct fsck_entry *e)
+{
+	struct fsck_nonce_table *t = f->nonces;
+	struct nonce_rec *r;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		struct nonce_rec *recs = realloc(t->recs, cap * sizeof(*recs));
+
+		if (!recs)
+			return -ENOMEM;
+		t->recs = recs;
+		t->cap = cap;
+	}
+	r = &t->recs[t->n];
+	memcpy(r->nonce, nonce, HEADER_NONCE_SIZE);
+	r->dev = st->st_dev;
+	r->ino = st->st_ino;
+	r->in_lf = e->in_lf;
+	r->path = e->path ? strdup(e->path) : NULL;
+	r->cpath = strdup(e->cpath);
+	if ((e->path && !r->path) || !r->cpath) {
+		free(r->path);
+		free(r->cpath);
+		return -ENOMEM;
+	}
+	t->n++;
+	return 0;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct nonce_rec *x = a, *y = b;
+	int c = memcmp(x->nonce, y->nonce, HEADER_NONCE_SIZE);
+
+	if (c)
+		return c;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return 0;
+}
+
+void fsck_nonces_report(struct fsck *f)
+{
+	struct fsck_nonce_table *t = f->nonces;
+
+	qsort(t->recs, t->n, sizeof(*t->recs), cmp_rec);
+	for (size_t i = 0; i < t->n;) {
+		size_t j = i + 1;
+
+		while (j < t->n && !memcmp(t->recs[j].nonce, t->recs[i].nonce,
+					   HEADER_NONCE_SIZE))
+			j++;
+		/* a group of one inode is hard links: fine */
+		for (size_t k = i + 1; k < j; k++) {
+			const struct nonce_rec *a = &t->recs[i], *b = &t->recs[k];
+
+			if (a->dev == b->dev && a->ino == b->ino)
+				continue;
+			/* re-encrypting is a copy through the mount; fsck
+			 * does not pick which copy to change */
+			fsck_report(f, FC_NONCE_REUSE, b->in_lf && a->in_lf,
+				    b->path, b->cpath, FA_NONE, NULL,
+				    "shares its file nonce, hence its key, with "
+				    "%s (not a hard link): copy one of them "
+				    "through the mount to give it a new one",
+				    a->path ? a->path : a->cpath);
+		}
+		i = j;
+	}
+}
+
+static enum fsck_class header_class(enum header_error why)
+{
+	switch (why) {
+	case HEADER_BAD_MAGIC: return FC_HEADER_MAGIC;
+	case HEADER_BAD_VERSION: return FC_HEADER_VERSION;
+	case HEADER_ZERO_NONCE: return FC_NONCE_ZERO;
+	default: return FC_HEADER_DAMAGED;
+	}
+}
+
+/* --deep: decrypt every unit; 0 or the first error */
+static int read_all(struct fsck *f, int fd, uint64_t *done)
+{
+	struct content_file cf;
+	uint64_t size = 0, off = 0;
+	int rc;
+
+	*done = 0;
+	if (!f->deep_buf) {
+		f->deep_buf = malloc(DEEP_BUF);
+		if (!f->deep_buf)
+			return -ENOMEM;
+	}
+	rc = fileio_open(&cf, fd, f->keys, f->cfg.sector_size);
+	if (!rc) {
+		rc = fileio_size(&cf, &size);
+		while (!rc && off < size) {
+			ssize_t n = fileio_read(&cf, f->deep_buf, DEEP_BUF, off);
+
+			if (n < 0)
+				rc = (int)n;
+			else if (n == 0)
+				break;
+			else
+				off += (uint64_t)n;
+		}
+		fileio_close(&cf);
+	}
+	/* plaintext: wipe what this file put there */
+	explicit_bzero(f->deep_buf, size < DEEP_BUF ? (size_t)size : DEEP_BUF);
+	*done = off;
+	return rc;
+}
+
+void fsck_deep_free(struct fsck *f)
+{
+	if (!f->deep_buf)
+		return;
+	explicit_bzero(f->deep_buf, DEEP_BUF);
+	free(f->deep_buf);
+	f->deep_buf = NULL;
+}
+
+enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
+				const struct stat *st, char *why, size_t whylen)
+{
+	uint8_t raw[HEADER_SIZE];
+	struct file_header h;
+	enum header_error herr;
+	uint64_t plain, done;
+	ssize_t n;
+	int fd, rc;
+
+	*why = '\0';
+	if (st->st_size == 0)
+		return FC_COUNT; /* an empty file has no header */
+	if (st->st_size < HEADER_SIZE) {
+		snprintf(why, whylen, "%lld bytes: shorter than the %d-byte "
+			 "header", (long long)st->st_size, HEADER_SIZE);
+		return FC_HEADER_TRUNCATED;
+	}
+	fd = openat(e->dirfd, e->cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath, FA_NONE,
+			    NULL, "cannot open: %s", strerror(errno));
+		return FC_COUNT;
+	}
+	n = pread(fd, raw, sizeof(raw), 0);
+	if (n != (ssize_t)sizeof(raw)) {
+		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath, FA_NONE,
+			    NULL, "cannot read the header: %s",
+			    n < 0 ? strerror(errno) : "short read");
+		close(fd);
+		return FC_COUNT;
+	}
+	if (header_decode(raw, &h, &herr) != 0) {
+		snprintf(why, whylen, "%s", header_strerror(herr));
+		close(fd);
+		return header_class(herr);
+	}
+	if (content_plain_size(&f->geom, (uint64_t)st->st_size, &h, &plain) != 0) {
+		close(fd);
+		if ((uint64_t)st->st_size < HEADER_SIZE + f->geom.blocksize) {
+			snprintf(why, whylen, "%lld bytes: no file of this cipher "
+				 "has 32 to %u bytes", (long long)st->st_size,
+				 HEADER_SIZE + f->geom.blocksize - 1);
+			return FC_CONTENT_TRUNCATED;
+		}
+		snprintf(why, whylen, "tiny-file length %u does not fit the "
+			 "file size", h.tiny_len);
+		return FC_HEADER_DAMAGED;
+	}
+	rc = remember_nonce(f, h.nonce, st, e);
+	if (rc) {
+		fsck_fail(f, "out of memory");
+		close(fd);
+		return FC_COUNT;
+	}
+	if (f->deep) {
+		rc = read_all(f, fd, &done);
+		f->bytes_checked += done;
+		if (rc)
+			fsck_report(f, FC_CONTENT_UNREADABLE, e->in_lf, e->path,
+				    e->cpath, FA_NONE, NULL,
+				    "reading plaintext byte %llu: %s",
+				    (unsigned long long)done,
+				    rc == -EBADMSG ? "damaged unit" : strerror(-rc));
+	}
+	close(fd);
+	return FC_COUNT;
+}
+
+int fsck_check_symlink(struct fsck *f, const struct fsck_entry *e)
+{
+	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
+	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
+	ssize_t n = readlinkat(e->dirfd, e->cname, enc, sizeof(enc));
+	int rc;
+
+	(void)f;
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(enc) - 1)
+		return -EBADMSG;
+	enc[n] = '\0';
+	if (!e->names)
+		return -EBADMSG;
+	rc = names_symlink_decrypt(e->names, enc, (size_t)n, plain, sizeof(plain));
+	explicit_bzero(plain, sizeof(plain));
+	return rc < 0 ? rc : 0;
+}

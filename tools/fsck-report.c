@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-fsck output: one line per finding (or one JSON object), the
+ * summary with counts by class, and the progress line. See fsck.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/fsck.h"
+
+static const struct {
+	const char *name;
+	enum fsck_severity severity;
+} classes[FC_COUNT] = {
+	[FC_CONFIG_SYNTAX] = { "config-syntax", FSCK_ERROR },
+	[FC_CONFIG_VERSION] = { "config-version", FSCK_ERROR },
+	[FC_CONFIG_FEATURE] = { "config-feature", FSCK_ERROR },
+	[FC_CONFIG_FIELD] = { "config-field", FSCK_ERROR },
+	[FC_CONFIG_TEMP] = { "config-temp", FSCK_WARNING },
+	[FC_KEYSLOT_UNOPENED] = { "keyslot-unopened", FSCK_WARNING },
+	[FC_KEY_ID_MISMATCH] = { "key-id-mismatch", FSCK_ERROR },
+	[FC_DIRNONCE_MISSING] = { "dirnonce-missing", FSCK_ERROR },
+	[FC_DIRNONCE_BAD] = { "dirnonce-bad", FSCK_ERROR },
+	[FC_NAME_UNDECODABLE] = { "name-undecodable", FSCK_ERROR },
+	[FC_NAME_INVALID] = { "name-invalid", FSCK_ERROR },
+	[FC_NAME_DUPLICATE] = { "name-duplicate", FSCK_ERROR },
+	[FC_NAME_WRONG_FORM] = { "name-wrong-form", FSCK_ERROR },
+	[FC_SIDECAR_MISSING] = { "sidecar-missing", FSCK_ERROR },
+	[FC_SIDECAR_ORPHAN] = { "sidecar-orphan", FSCK_ERROR },
+	[FC_SIDECAR_MISMATCH] = { "sidecar-mismatch", FSCK_ERROR },
+	[FC_FOREIGN_ENTRY] = { "foreign-entry", FSCK_ERROR },
+	[FC_TEMP_ENTRY] = { "temp-entry", FSCK_ERROR },
+	[FC_HEADER_TRUNCATED] = { "header-truncated", FSCK_ERROR },
+	[FC_CONTENT_TRUNCATED] = { "content-truncated", FSCK_ERROR },
+	[FC_HEADER_MAGIC] = { "header-magic", FSCK_ERROR },
+	[FC_HEADER_VERSION] = { "header-version", FSCK_ERROR },
+	[FC_HEADER_DAMAGED] = { "header-damaged", FSCK_ERROR },
+	[FC_NONCE_ZERO] = { "nonce-zero", FSCK_ERROR },
+	[FC_NONCE_REUSE] = { "nonce-reuse", FSCK_ERROR },
+	[FC_CONTENT_UNREADABLE] = { "content-unreadable", FSCK_ERROR },
+	[FC_SYMLINK_UNDECODABLE] = { "symlink-undecodable", FSCK_ERROR },
+	[FC_SPECIAL_FILE] = { "special-file", FSCK_WARNING },
+	[FC_UNEXPECTED_TYPE] = { "unexpected-type", FSCK_ERROR },
+	[FC_UNREADABLE] = { "unreadable", FSCK_ERROR },
+};
+
+static const char *const severity_names[] = { "error", "warning", "quarantined" };
+
+const char *fsck_class_name(enum fsck_class c)
+{
+	return c < FC_COUNT ? classes[c].name : "?";
+}
+
+/* ---- progress ---------------------------------------------------------- */
+
+static struct {
+	bool tty, forced, shown;
+	struct timespec start, last;
+	unsigned long entries;
+} prog;
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+void fsck_progress_start(struct fsck *f)
+{
+	prog.tty = isatty(STDERR_FILENO);
+	prog.forced = f->progress_forced;
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	prog.last = prog.start;
+}
+
+void fsck_progress_clear(void)
+{
+	if (prog.shown && prog.tty) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	prog.shown = false;
+}
+
+void fsck_progress_tick(struct fsck *f, const char *cpath)
+{
+	struct timespec now;
+
+	prog.entries++;
+	if (!prog.tty && !prog.forced)
+		return;
+	if (prog.entries % 64)
+		return; /* the clock costs more than an entry */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* small volumes finish before anything is shown */
+	if (!prog.forced && since(&prog.start, &now) < 1.0)
+		return;
+	if (since(&prog.last, &now) < (prog.tty ? 0.2 : 1.0))
+		return;
+	prog.last = now;
+	if (prog.tty)
+		fprintf(stderr, "\r%lu entries, %lu dirs, %lu findings: %.40s\033[K",
+			prog.entries, f->dirs, f->errors + f->warnings + f->notes,
+			cpath);
+	else
+		fprintf(stderr, "%s: %lu entries, %lu dirs, %lu findings\n",
+			FSCK_PROG, prog.entries, f->dirs,
+			f->errors + f->warnings + f->notes);
+	fflush(stderr);
+	prog.shown = true;
+}
+
+/* ---- text and JSON ----------------------------------------------------- */
+
+/* JSON string: bytes that are not valid UTF-8 become \u00XX (latin-1) */
+static void json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	while (*p) {
+		unsigned char c = *p;
+		size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2
+			 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+		size_t i;
+
+		for (i = 1; i < n && (p[i] & 0xc0) == 0x80; i++)
+			;
+		if (n > 1 && i == n && c >= 0xc2) {
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+		p++;
+	}
+	fputc('"', out);
+}
+
+/* text output: control bytes in names shown as \xNN */
+static void text_string(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}
+
+static const char *action_word(enum fsck_action a)
+{
+	switch (a) {
+	case FA_FIXED: return "fixed";
+	case FA_QUARANTINED: return "quarantined";
+	case FA_REMOVED: return "removed";
+	case FA_FAILED: return "repair failed";
+	default: return NULL;
+	}
+}
+
+void fsck_report(struct fsck *f, enum fsck_class c, bool in_lf,
+		 const char *path, const char *cpath, enum fsck_action action,
+		 const char *action_detail, const char *fmt, ...)
+{
+	enum fsck_severity sev = classes[c].severity;
+	char detail[1024] = "";
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(detail, sizeof(detail), fmt, ap);
+		va_end(ap);
+	}
+	if (in_lf && sev == FSCK_ERROR)
+		sev = FSCK_QUARANTINED;
+	if (path && !*path)
+		path = "/"; /* the root directory itself */
+	f->by_class[c]++;
+	switch (sev) {
+	case FSCK_ERROR:
+		f->errors++;
+		if (action == FA_FIXED || action == FA_QUARANTINED ||
+		    action == FA_REMOVED)
+			f->corrected++;
+		else
+			f->uncorrected++;
+		break;
+	case FSCK_WARNING:
+		f->warnings++;
+		break;
+	case FSCK_QUARANTINED:
+		f->notes++;
+		break;
+	}
+	fsck_progress_clear();
+	if (f->json) {
+		fputs(f->json_first ? "\n    " : ",\n    ", stdout);
+		f->json_first = false;
+		fputs("{\"class\": ", stdout);
+		json_string(stdout, classes[c].name);
+		fprintf(stdout, ", \"severity\": \"%s\", \"path\": ",
+			severity_names[sev]);
+		json_string(stdout, path);
+		fputs(", \"ciphertext\": ", stdout);
+		json_string(stdout, cpath);
+		fputs(", \"detail\": ", stdout);
+		json_string(stdout, detail);
+		fputs(", \"repair\": ", stdout);
+		json_string(stdout, action_word(action));
+		fputs(", \"repair_detail\": ", stdout);
+		json_string(stdout, action_detail && *action_detail ? action_detail
+								      : NULL);
+		fputc('}', stdout);
+		return;
+	}
+	printf("%s %s: ", severity_names[sev], classes[c].name);
+	if (path) {
+		text_string(stdout, path);
+		if (cpath && *cpath) {
+			fputs(" (ciphertext ", stdout);
+			text_string(stdout, cpath);
+			fputc(')', stdout);
+		}
+	} else {
+		fputs("ciphertext ", stdout);
+		text_string(stdout, cpath && *cpath ? cpath : ".");
+	}
+	if (*detail) {
+		fputs(": ", stdout);
+		text_string(stdout, detail);
+	}
+	if (action_word(action)) {
+		printf(" [%s", action_word(action));
+		if (action_detail && *action_detail) {
+			fputs(": ", stdout);
+			text_string(stdout, action_detail);
+		}
+		fputc(']', stdout);
+	}
+	fputc('\n', stdout);
+}
+
+void fsck_fail(struct fsck *f, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fsck_progress_clear();
+	fprintf(stderr, "%s: %s\n", FSCK_PROG, msg);
+	f->operational_error = true;
+}
+
+void fsck_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fsck_progress_clear();
+	fprintf(stderr, "%s: ", FSCK_PROG);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void fsck_output_begin(struct fsck *f)
+{
+	f->json_first = true;
+	if (!f->json)
+		return;
+	fputs("{\n  \"volume\": ", stdout);
+	json_string(stdout, f->root[0] ? f->root : f->dir);
+	printf(",\n  \"repair\": %s,\n  \"findings\": [", f->repair ? "true" : "false");
+}
+
+int fsck_output_end(struct fsck *f)
+{
+	int code = FSCK_EXIT_OK;
+	bool any = false;
+
+	if (f->corrected)
+		code |= FSCK_EXIT_CORRECTED;
+	if (f->uncorrected)
+		code |= FSCK_EXIT_UNCORRECTED;
+	if (f->operational_error)
+		code |= FSCK_EXIT_OPERATIONAL;
+	fsck_progress_clear();
+	if (f->json) {
+		printf("%s],\n  \"summary\": {\"errors\": %lu, \"corrected\": %lu, "
+		       "\"uncorrected\": %lu, \"warnings\": %lu, \"quarantined\": %lu, "
+		       "\"directories\": %lu, \"files\": %lu, \"symlinks\": %lu, "
+		       "\"other\": %lu, \"operational_error\": %s, \"classes\": {",
+		       f->json_first ? "" : "\n  ", f->errors, f->corrected,
+		       f->uncorrected, f->warnings, f->notes, f->dirs, f->files,
+		       f->symlinks, f->others,
+		       f->operational_error ? "true" : "false");
+		for (int c = 0; c < FC_COUNT; c++) {
+			if (!f->by_class[c])
+				continue;
+			printf("%s\"%s\": %lu", any ? ", " : "", classes[c].name,
+			       f->by_class[c]);
+			any = true;
+		}
+		printf("}},\n  \"exit\": %d\n}\n", code);
+		fflush(stdout);
+		return code;
+	}
+	printf("%s: %lu directories, %lu files, %lu symlinks, %lu other; "
+	       "%lu errors (%lu corrected, %lu uncorrected), %lu warnings, "
+	       "%lu quarantined",
+	       f->root[0] ? f->root : f->dir, f->dirs, f->files, f->symlinks,
+	       f->others, f->errors, f->corrected, f->uncorrected, f->warnings,
+	       f->notes);
+	for (int c = 0; c < FC_COUNT; c++) {
+		if (!f->by_class[c])
+			continue;
+		printf("%s%s %lu", any ? ", " : "; by class: ", classes[c].name,
+		       f->by_class[c]);
+		any = true;
+	}
+	printf("%s\n", f->operational_error ? "; check incomplete" : "");
+	fflush(stdout);
+	return code;
+}

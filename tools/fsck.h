@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cloakfs-fsck internals (docs/fsck.md, cloakfs-fsck(8)): the check's
+ * state, the finding classes, and the steps in fsck-*.c.
+ *
+ * A finding is one problem with one entry (or the config). Each has a
+ * class (a stable name, the same in text and JSON output), a severity,
+ * the plaintext path when it decodes and always the ciphertext path, and
+ * what repair did about it. Errors decide the exit status; warnings do
+ * not; damage found inside lost+found.cloakfs/ was quarantined by an
+ * earlier repair and is only noted.
+ */
+#ifndef CLOAKFS_TOOLS_FSCK_H
+#define CLOAKFS_TOOLS_FSCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "crypto/crypto.h"
+#include "tools/exitcodes.h"
+#include "volume/config.h"
+#include "volume/content.h"
+#include "volume/keys.h"
+#include "volume/names.h"
+
+#define FSCK_PROG "cloakfs-fsck"
+#define FSCK_LOST_FOUND "lost+found.cloakfs"
+
+enum fsck_severity {
+	FSCK_ERROR,       /* damage: exit 4 unless repaired (then 1) */
+	FSCK_WARNING,     /* worth knowing, not damage: no effect on exit */
+	FSCK_QUARANTINED, /* damage inside lost+found.cloakfs/: a note */
+};
+
+/* the classes; fsck-report.c holds their names and severities */
+enum fsck_class {
+	FC_CONFIG_SYNTAX,
+	FC_CONFIG_VERSION,
+	FC_CONFIG_FEATURE,
+	FC_CONFIG_FIELD,
+	FC_CONFIG_TEMP,
+	FC_KEYSLOT_UNOPENED,
+	FC_KEY_ID_MISMATCH,
+	FC_DIRNONCE_MISSING,
+	FC_DIRNONCE_BAD,
+	FC_NAME_UNDECODABLE,
+	FC_NAME_INVALID,
+	FC_NAME_DUPLICATE,
+	FC_NAME_WRONG_FORM,
+	FC_SIDECAR_MISSING,
+	FC_SIDECAR_ORPHAN,
+	FC_SIDECAR_MISMATCH,
+	FC_FOREIGN_ENTRY,
+	FC_TEMP_ENTRY,
+	FC_HEADER_TRUNCATED,
+	FC_CONTENT_TRUNCATED,
+	FC_HEADER_MAGIC,
+	FC_HEADER_VERSION,
+	FC_HEADER_DAMAGED,
+	FC_NONCE_ZERO,
+	FC_NONCE_REUSE,
+	FC_CONTENT_UNREADABLE,
+	FC_SYMLINK_UNDECODABLE,
+	FC_SPECIAL_FILE,
+	FC_UNEXPECTED_TYPE,
+	FC_UNREADABLE,
+	FC_COUNT
+};
+
+/* what repair did (or would do) about a finding */
+enum fsck_action {
+	FA_NONE,        /* nothing to do, or nothing possible */
+	FA_FIXED,       /* repaired in place */
+	FA_QUARANTINED, /* moved into lost+found.cloakfs/ */
+	FA_REMOVED,     /* redundant metadata removed */
+	FA_FAILED,      /* repair was tried and failed */
+};
+
+struct fsck_nonce_table;
+
+struct fsck {
+	/* options */
+	const char *dir;      /* CIPHERDIR as given */
+	char root[4096];      /* its realpath */
+	bool repair, json, deep, progress_forced;
+
+	struct volume_config cfg;
+	struct volume_keys *keys;
+	struct content_geom geom;
+	int rootfd;
+	struct crypto_tfm *root_names; /* NULL while the root's nonce is bad */
+
+	/* lost+found.cloakfs, opened or made on first use by repair */
+	int lf_fd;
+	struct crypto_tfm *lf_names;
+	char lf_cname[NAMES_MAX_ENCODED + 1];
+
+	struct fsck_nonce_table *nonces;
+	uint8_t *deep_buf; /* --deep: one plaintext buffer, wiped after use */
+
+	/* counts */
+	unsigned long by_class[FC_COUNT];
+	unsigned long errors, corrected, uncorrected, warnings, notes;
+	unsigned long dirs, files, symlinks, others, bytes_checked;
+	bool operational_error;
+	bool json_first;
+};
+
+/* ---- fsck-report.c ---------------------------------------------------- */
+
+const char *fsck_class_name(enum fsck_class c);
+
+/*
+ * Report one finding. path: the plaintext path from the volume root
+ * ("/a/b"), or NULL when it does not decode; cpath: the ciphertext path
+ * relative to CIPHERDIR ("" for the root itself). in_lf: the entry is
+ * inside lost+found.cloakfs/ (an error becomes a note). action and
+ * action_detail say what repair did ("moved to ..."). detail may be NULL.
+ */
+void fsck_report(struct fsck *f, enum fsck_class c, bool in_lf,
+		 const char *path, const char *cpath, enum fsck_action action,
+		 const char *action_detail, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+/* one-line operational error on stderr (and in JSON); sets the flag */
+void fsck_fail(struct fsck *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* a message on stderr that is not a finding ("is mounted at ...") */
+void fsck_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void fsck_output_begin(struct fsck *f);
+/* summary line (or the JSON tail); returns the exit status */
+int fsck_output_end(struct fsck *f);
+
+/* progress: call per entry; shown on a tty after a second, or forced */
+void fsck_progress_start(struct fsck *f);
+void fsck_progress_tick(struct fsck *f, const char *cpath);
+void fsck_progress_clear(void);
+
+/* ---- fsck-config.c ---------------------------------------------------- */
+
+/*
+ * Read and judge cloakfs.conf. 0 when it is valid (f->cfg set); a
+ * positive value after reporting a config finding (the check stops);
+ * -1 after fsck_fail.
+ */
+int fsck_check_config(struct fsck *f);
+
+struct passphrase_source;
+/*
+ * Get the master key: from cloakfsd when it holds it (unless a
+ * passphrase source was given or use_daemon is false), else from a
+ * passphrase, trying every keyslot so one that does not open while
+ * another does is reported. Sets f->keys. 0, 1 (key id mismatch
+ * reported: stop), -1 after fsck_fail.
+ */
+int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
+		bool use_daemon);
+
+/* ---- fsck-mount.c ----------------------------------------------------- */
+
+/*
+ * Is a cloakfs mount of the ciphertext directory root (a realpath) in
+ * /proc/self/mountinfo? 1 and its mountpoint in mnt, 0, or -errno.
+ */
+int fsck_find_mount(const char *root, char *mnt, size_t mntlen);
+
+/* ---- fsck-walk.c ------------------------------------------------------ */
+
+/* check (and repair) every directory from the root down */
+void fsck_walk(struct fsck *f);
+
+/* ---- fsck-files.c ----------------------------------------------------- */
+
+struct fsck_entry {
+	int dirfd;
+	const char *cname;     /* in dirfd */
+	const char *path;      /* plaintext path, or NULL */
+	const char *cpath;     /* ciphertext path from the root */
+	struct crypto_tfm *names; /* the directory's, or NULL */
+	bool in_lf;
+};
+
+/*
+ * Check a regular file: header, size, nonce (remembered for the reuse
+ * check), and with --deep every unit. Returns the class that makes it
+ * unusable where it is (the caller quarantines it), or FC_COUNT when it
+ * is fine or only reported (unreadable, nonce reuse, deep errors).
+ */
+enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
+				const struct stat *st, char *why, size_t whylen);
+
+/* symlink target decodes under the directory's key? 0, or -EBADMSG etc. */
+int fsck_check_symlink(struct fsck *f, const struct fsck_entry *e);
+
+int fsck_nonces_new(struct fsck *f);
+/* report files that share a nonce but not an inode */
+void fsck_nonces_report(struct fsck *f);
+void fsck_nonces_free(struct fsck *f);
+/* wipe and free the --deep buffer */
+void fsck_deep_free(struct fsck *f);
+
+/* ---- fsck-repair.c ---------------------------------------------------- */
+
+/*
+ * Move dirfd/cname into lost+found.cloakfs/ (made on first use). plain:
+ * its plaintext name when it decodes (used when free, else with "~N"),
+ * else NULL and a name "<stem>-N" is made. from_names: the source
+ * directory's name transform, to re-encode a symlink's target (NULL:
+ * the target is moved as it is). is_long: remove cname's sidecar after.
+ * Writes "lost+found.cloakfs/<name>" into where. 0 or -errno.
+ */
+int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
+		    const char *plain, const char *stem,
+		    struct crypto_tfm *from_names, char *where, size_t wherelen);
+
+/* replace a missing or damaged .cloakfs.dir with a fresh one */
+int fsck_new_dirnonce(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+
+/* open lost+found.cloakfs if it exists (root names transform given) */
+int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
+			 bool create);
+void fsck_lost_found_close(struct fsck *f);
+
+/* encode plain in dir names (long form handled): 0, out and *is_long */
+int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
+		     const char *plain, char out[NAMES_MAX_ENCODED + 1],
+		     char enc[NAMES_MAX_ENCODED + 1], size_t *enclen,
+		     bool *is_long);
+
+#endif

@@ -6,6 +6,7 @@
  */
 #include "crypto/internal/core.h"
 
+#include "crypto/aes/aes-ce-glue.h"
 #include "crypto/aes/aes-generic.h"
 #include "crypto/aes/aes-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
@@ -28,6 +29,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sm4_x86_register,
 	chacha20poly1305_x86_register,
 	speck_neon_register,
+	aes_ce_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Glue for the ARMv8 Crypto Extensions AES cores (asm/arm64/aes-ce-core.S
+ * for AArch64, asm/arm/aes-ce-core.S for AArch32; one set of entry points
+ * and prototypes for both). See aes-ce-glue.h.
+ *
+ * "aes-ce" is a single-block cipher whose context is the cores' key
+ * schedule; the mode drivers are template instances over it whose bulk
+ * hooks hand whole 128-byte chunks to a core. Keys, the first XTS tweak
+ * E_K2(iv), remainders shorter than a chunk (through aes-ce's multi-block
+ * path), ciphertext stealing and serial CBC encryption stay in the C
+ * templates, so results are byte-identical for any split.
+ *
+ * The fused drivers take the names the registry would give the plain
+ * template instances over aes-ce ("xts-aes-ce", ...), so the self-test
+ * compares them with the instances over aes-generic instead
+ * (crypto/testmgr.c); cts(cbc(aes)) remains a plain instance.
+ *
+ * The cores are built only when meson defines CLOAKFS_AES_CE_CORES (ARM
+ * host, simd option on); otherwise this file registers nothing.
+ */
+#include "crypto/aes/aes-ce-glue.h"
+
+#include "crypto/internal/registry.h"
+
+#if defined(CLOAKFS_AES_CE_CORES) && (defined(__aarch64__) || defined(__arm__))
+
+#include <errno.h>
+#include <string.h>
+
+#include "crypto/internal/util.h"
+
+#define AES_CE_MAX_ROUNDS 14
+
+/* the key schedule, FIPS-197 byte order (what the cores load) */
+struct aes_ce_ctx {
+	uint8_t enc[AES_CE_MAX_ROUNDS + 1][16];
+	/* equivalent inverse cipher (FIPS-197 5.3.5) for AESD/AESIMC */
+	uint8_t dec[AES_CE_MAX_ROUNDS + 1][16];
+	int nrounds;
+};
+
+/* The cores: see asm/arm64/aes-ce-core.S for the contract of each. */
+void aes_ecb_encrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+			const uint8_t *src, size_t nblocks);
+void aes_ecb_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+			const uint8_t *src, size_t nblocks);
+void aes_cbc_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+			const uint8_t *src, size_t nbytes, uint8_t *iv);
+void aes_cfb_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+			const uint8_t *src, size_t nbytes, uint8_t *iv);
+void aes_ctr_crypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+		      const uint8_t *src, size_t nbytes, uint8_t *ctr);
+void aes_xts_encrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+			const uint8_t *src, size_t nbytes, uint8_t *tweak);
+void aes_xts_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
+			const uint8_t *src, size_t nbytes, uint8_t *tweak);
+uint32_t aes_ce_sub_word(uint32_t w);
+void aes_ce_invert_round_key(uint8_t *dst, const uint8_t *src);
+
+/* ---- the single-block cipher ------------------------------------------- */
+
+/*
+ * FIPS-197 5.2 key expansion on little-endian words (byte 0 of a word is
+ * its low byte, so RotWord is a right rotation by 8 and Rcon lands in the
+ * low byte). SubWord runs on the AES unit: no table indexed by the key.
+ */
+static int aes_ce_setkey(void *vctx, const uint8_t *key, size_t keylen)
+{
+	struct aes_ce_ctx *ctx = vctx;
+	uint32_t w[4 * (AES_CE_MAX_ROUNDS + 1)], rcon = 1;
+	size_t nk = keylen / 4, nwords;
+	int nr;
+
+	if (keylen != 16 && keylen != 24 && keylen != 32)
+		return -EINVAL;
+	nr = (int)nk + 6;
+	nwords = 4 * (size_t)(nr + 1);
+	for (size_t i = 0; i < nk; i++)
+		w[i] = load_le32(key + 4 * i);
+	for (size_t i = nk; i < nwords; i++) {
+		uint32_t t = w[i - 1];
+
+		if (i % nk == 0) {
+			t = aes_ce_sub_word(ror32(t, 8)) ^ rcon;
+			/* xtime; rcon is public */
+			rcon = (rcon << 1) ^ ((rcon >> 7) * 0x11b);
+		} else if (nk > 6 && i % nk == 4) {
+			t = aes_ce_sub_word(t);
+		}
+		w[i] = w[i - nk] ^ t;
+	}
+	for (size_t i = 0; i < nwords; i++)
+		store_le32(&ctx->enc[i / 4][4 * (i % 4)], w[i]);
+	memcpy(ctx->dec[0], ctx->enc[nr], 16);
+	for (int r = 1; r < nr; r++)
+		aes_ce_invert_round_key(ctx->dec[r], ctx->enc[nr - r]);
+	memcpy(ctx->dec[nr], ctx->enc[0], 16);
+	ctx->nrounds = nr;
+	explicit_bzero(w, sizeof(w));
+	return 0;
+}
+
+static void aes_ce_encrypt(const void *vctx, uint8_t *dst, const uint8_t *src)
+{
+	const struct aes_ce_ctx *ctx = vctx;
+
+	aes_ecb_encrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, 1);
+}
+
+static void aes_ce_decrypt(const void *vctx, uint8_t *dst, const uint8_t *src)
+{
+	const struct aes_ce_ctx *ctx = vctx;
+
+	aes_ecb_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, 1);
+}
+
+static void aes_ce_encrypt_blocks(const void *vctx, uint8_t *dst,
+				  const uint8_t *src, size_t nblocks)
+{
+	const struct aes_ce_ctx *ctx = vctx;
+
+	aes_ecb_encrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nblocks);
+}
+
+static void aes_ce_decrypt_blocks(const void *vctx, uint8_t *dst,
+				  const uint8_t *src, size_t nblocks)
+{
+	const struct aes_ce_ctx *ctx = vctx;
+
+	aes_ecb_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, nblocks);
+}
+
+static const struct cipher_alg aes_ce_alg = {
+	.blocksize = 16,
+	.keysizes = { 16, 24, 32, 0 },
+	.ctxsize = sizeof(struct aes_ce_ctx),
+	.setkey = aes_ce_setkey,
+	.encrypt = aes_ce_encrypt,
+	.decrypt = aes_ce_decrypt,
+	.encrypt_blocks = aes_ce_encrypt_blocks,
+	.decrypt_blocks = aes_ce_decrypt_blocks,
+};
+
+/* AArch32 needs NEON too (always there with AES; AArch64 has it anyway) */
+#define FEAT_AES_CE (CPU_FEAT_NEON | CPU_FEAT_ARM_AES)
+
+static const struct crypto_driver aes_ce_driver = {
+	.alg_name = "aes",
+	.driver_name = "aes-ce",
+	.priority = 400, /* CE, as STYLE.md */
+	.features = FEAT_AES_CE,
+	.flags = CRYPTO_F_CONST_TIME, /* AES instructions, no tables */
+	.type = CRYPTO_TYPE_CIPHER,
+	.u.cipher = &aes_ce_alg,
+};
+
+/* ---- bulk hooks: the child context is the key schedule ------------------ */
+
+/*
+ * 128 bytes per chunk: 8 blocks in flight on AArch64 (two passes of 4 on
+ * AArch32). A single chunk already beats the C path through aes-ce's
+ * multi-block entry, so the cores take every request of a chunk or more.
+ */
+#define AES_CE_CHUNK 128
+
+static void xts_encrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+			     size_t nbytes, uint8_t *tweak)
+{
+	const struct aes_ce_ctx *ctx = cctx;
+
+	aes_xts_encrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nbytes, tweak);
+}
+
+static void xts_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+			     size_t nbytes, uint8_t *tweak)
+{
+	const struct aes_ce_ctx *ctx = cctx;
+
+	aes_xts_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, nbytes, tweak);
+}
+
+static void ecb_encrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+			     size_t nbytes)
+{
+	aes_ce_encrypt_blocks(cctx, dst, src, nbytes / 16);
+}
+
+static void ecb_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+			     size_t nbytes)
+{
+	aes_ce_decrypt_blocks(cctx, dst, src, nbytes / 16);
+}
+
+static void cbc_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+			     size_t nbytes, uint8_t *iv)
+{
+	const struct aes_ce_ctx *ctx = cctx;
+
+	aes_cbc_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, nbytes, iv);
+}
+
+static void cfb_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+			     size_t nbytes, uint8_t *iv)
+{
+	const struct aes_ce_ctx *ctx = cctx;
+
+	aes_cfb_decrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nbytes, iv);
+}
+
+static void ctr_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
+		     size_t nbytes, uint8_t *ctr)
+{
+	const struct aes_ce_ctx *ctx = cctx;
+
+	aes_ctr_crypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nbytes, ctr);
+}
+
+/* one hook table per mode, so each driver reaches only its own core */
+#define AES_CE_OPS(name, ...)                                                  \
+	static const struct crypto_bulk_ops name = {                           \
+		.chunk = AES_CE_CHUNK,                                         \
+		.min_bytes = AES_CE_CHUNK,                                     \
+		__VA_ARGS__                                                    \
+	}
+
+AES_CE_OPS(aes_ce_xts_ops, .xts_encrypt = xts_encrypt_hook,
+	   .xts_decrypt = xts_decrypt_hook);
+AES_CE_OPS(aes_ce_ecb_ops, .ecb_encrypt = ecb_encrypt_hook,
+	   .ecb_decrypt = ecb_decrypt_hook);
+AES_CE_OPS(aes_ce_cbc_ops, .cbc_decrypt = cbc_decrypt_hook);
+AES_CE_OPS(aes_ce_cfb_ops, .cfb_decrypt = cfb_decrypt_hook);
+AES_CE_OPS(aes_ce_ctr_ops, .ctr_crypt = ctr_hook);
+
+/* e.g. INSTANCE(xts): "xts-aes-ce", alg "xts(aes)", over aes-ce */
+#define INSTANCE(m)                                                            \
+	{                                                                      \
+		.mode = #m,                                                    \
+		.child_driver = "aes-ce",                                      \
+		.driver_name = #m "-aes-ce",                                   \
+		.priority = 400,                                               \
+		.features = FEAT_AES_CE,                                       \
+		.flags = CRYPTO_F_CONST_TIME,                                  \
+		.bulk = &aes_ce_##m##_ops,                                     \
+	}
+
+static const struct crypto_mode_instance aes_ce_instances[] = {
+	INSTANCE(xts),
+	INSTANCE(ecb),
+	INSTANCE(cbc),
+	INSTANCE(cfb),
+	INSTANCE(ctr),
+};
+
+/*
+ * Registered whatever the CPU: the registry hides drivers whose features
+ * are missing (and --list shows why).
+ */
+int aes_ce_register(struct crypto_registry *reg)
+{
+	int err = crypto_register_driver(reg, &aes_ce_driver);
+
+	for (size_t i = 0; !err && i < ARRAY_SIZE(aes_ce_instances); i++)
+		err = crypto_register_mode(reg, &aes_ce_instances[i]);
+	return err;
+}
+
+#else /* no ARM Crypto Extensions cores in this build */
+
+int aes_ce_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
+
+#endif

@@ -8,6 +8,7 @@
 
 #include "crypto/aes/aes-ce-glue.h"
 #include "crypto/aes/aes-generic.h"
+#include "crypto/aes/aes-neonbs-glue.h"
 #include "crypto/aes/aes-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
@@ -26,6 +27,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	speck_generic_register,
 	speck_x86_register,
 	aes_x86_register,
+	aes_neonbs_register,
 	sm4_x86_register,
 	chacha20poly1305_x86_register,
 	speck_neon_register,

@@ -267,7 +267,10 @@ out:
 	return ret;
 }
 
-/* SIMD instance vs the C instance of the same mode over the same child */
+/*
+ * SIMD instance vs the C instance of the same mode over the same child,
+ * or over the generic cipher when the SIMD instance holds that name
+ */
 static int test_vs_generic(struct crypto_driver *drv, struct crypto_tfm *tfm)
 {
 	const struct skcipher_alg *a = drv->u.skcipher;
@@ -287,7 +290,10 @@ static int test_vs_generic(struct crypto_driver *drv, struct crypto_tfm *tfm)
 	snprintf(name, sizeof(name), "%s-%s", mode, drv->child->driver_name);
 	ref = registry_find_driver(name);
 	if (ref == drv) {
-		/* a fused driver named like the plain instance: use generic */
+		/*
+		 * a SIMD instance named like the plain instance ("xts-aes-ce"
+		 * over aes-ce): compare with the one over the generic cipher
+		 */
 		snprintf(name, sizeof(name), "%s-%s-generic", mode,
 			 drv->child->alg_name);
 		ref = registry_find_driver(name);

@@ -659,21 +659,17 @@ static uint32_t sub_word(uint32_t w)
 	return r;
 }
 
-static int aes_bs_setkey(void *vctx, const uint8_t *key, size_t keylen)
+unsigned int aes_expand_key(uint32_t w[AES_MAX_KEY_WORDS], const uint8_t *key,
+			    size_t keylen)
 {
 	/* x^(i-1) in GF(2^8), enough for AES-128's ten rounds */
 	static const uint8_t rcon[10] = { 0x01, 0x02, 0x04, 0x08, 0x10,
 					  0x20, 0x40, 0x80, 0x1b, 0x36 };
-	struct aes_bs_ctx *ctx = vctx;
-	uint32_t w[4 * (AES_MAX_ROUNDS + 1)];
-	uint8_t blocks[BS_BYTES];
-	uint64_t q[8];
 	size_t nk = keylen / 4, nw;
 
 	if (keylen != 16 && keylen != 24 && keylen != 32)
-		return -EINVAL;
-	ctx->rounds = (unsigned int)nk + 6;
-	nw = 4 * ((size_t)ctx->rounds + 1);
+		return 0;
+	nw = 4 * (nk + 7);
 
 	/* words little-endian: byte 0 of the key is the low byte of w[0] */
 	for (size_t i = 0; i < nk; i++)
@@ -688,6 +684,19 @@ static int aes_bs_setkey(void *vctx, const uint8_t *key, size_t keylen)
 			t = sub_word(t);
 		w[i] = w[i - nk] ^ t;
 	}
+	return (unsigned int)nk + 6;
+}
+
+static int aes_bs_setkey(void *vctx, const uint8_t *key, size_t keylen)
+{
+	struct aes_bs_ctx *ctx = vctx;
+	uint32_t w[AES_MAX_KEY_WORDS];
+	uint8_t blocks[BS_BYTES];
+	uint64_t q[8];
+
+	ctx->rounds = aes_expand_key(w, key, keylen);
+	if (!ctx->rounds)
+		return -EINVAL;
 
 	for (unsigned int r = 0; r <= ctx->rounds; r++) {
 		for (int k = 0; k < BS_BLOCKS; k++)

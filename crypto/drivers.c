@@ -13,7 +13,9 @@
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
 #include "crypto/sha512/sha512.h"
+#include "crypto/sm4/sm4-ce-glue.h"
 #include "crypto/sm4/sm4-generic.h"
+#include "crypto/sm4/sm4-neon-glue.h"
 #include "crypto/sm4/sm4-x86-glue.h"
 #include "crypto/speck/speck-generic.h"
 #include "crypto/speck/speck-x86-glue.h"
@@ -32,6 +34,8 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	chacha20poly1305_x86_register,
 	speck_neon_register,
 	aes_ce_register,
+	sm4_neon_register,
+	sm4_ce_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

@@ -23,7 +23,10 @@
 
 struct crypto_registry;
 
-/* GB/T 32907-2016 S-box (sm4-sbox.c); variable-time users only */
+/*
+ * GB/T 32907-2016 S-box (sm4-sbox.c): variable-time users, and the NEON
+ * core, which loads it whole into registers (asm/arm64/sm4-neon-core.S)
+ */
 extern const uint8_t sm4_sbox[256];
 
 /* the cipher tables of the drivers: bitsliced constant-time, T-table */

@@ -5,6 +5,7 @@
 #include "crypto/log.h"
 #include "daemon/listener.h"
 #include "daemon/protocol.h"
+#include "daemon/request.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -220,33 +221,23 @@ static uint32_t seconds_left(uint64_t expires, uint64_t now)
 	return s >= CLOAKFSD_TTL_NONE ? CLOAKFSD_TTL_NONE - 1 : (uint32_t)s;
 }
 
-static void handle_add(struct server *srv, struct conn *c, struct proto_reader *r)
+static void handle_add(struct server *srv, struct conn *c, const struct proto_request *q)
 {
-	const uint8_t *id = proto_get_bytes(r, CLOAKFSD_KEY_ID_LEN);
-	uint32_t ttl = proto_get_u32(r);
-	uint8_t key_len = proto_get_u8(r);
-	const uint8_t *key = proto_get_bytes(r, key_len);
-	uint16_t path_len = proto_get_u16(r);
-	const char *path = (const char *)proto_get_bytes(r, path_len);
 	char hex[2 * CLOAKFSD_KEY_ID_LEN + 1], shown[256];
+	uint32_t ttl = effective_ttl(srv, q->ttl);
 	bool replaced;
 	int err;
 
-	if (!proto_done(r) || key_len == 0 || key_len > CLOAKFSD_KEY_MAX ||
-	    path_len > CLOAKFSD_PATH_MAX || memchr(path, '\0', path_len)) {
-		protocol_error(c, "malformed ADD");
-		return;
-	}
-	ttl = effective_ttl(srv, ttl);
-	err = keystore_add(srv->ks, id, path, path_len, key, key_len,
-			   ttl ? now_ms() + (uint64_t)ttl * 1000 : 0, &replaced);
-	id_hex(id, hex);
+	err = keystore_add(srv->ks, q->id, q->path, q->path_len, q->key,
+			   q->key_len, ttl ? now_ms() + (uint64_t)ttl * 1000 : 0,
+			   &replaced);
+	id_hex(q->id, hex);
 	if (err) {
 		log_warn("cannot add key %s for pid %d: %s", hex, (int)c->pid, strerror(-err));
 		reply_value(c, CLOAKFSD_ERROR, (uint32_t)-err);
 		return;
 	}
-	printable_path(path, path_len, shown, sizeof(shown));
+	printable_path(q->path, q->path_len, shown, sizeof(shown));
 	if (ttl)
 		log_info("%s key %s (%s), ttl %u s, for pid %d", replaced ? "replaced" : "added",
 			 hex, shown, ttl, (int)c->pid);
@@ -254,7 +245,7 @@ static void handle_add(struct server *srv, struct conn *c, struct proto_reader *
 		log_info("%s key %s (%s), no expiry, for pid %d", replaced ? "replaced" : "added",
 			 hex, shown, (int)c->pid);
 	reply_value(c, CLOAKFSD_OK, ttl ? ttl : CLOAKFSD_TTL_NONE);
-	notify(srv, id, CLOAKFSD_EV_ADDED);
+	notify(srv, q->id, CLOAKFSD_EV_ADDED);
 }
 
 static void handle_get(struct server *srv, struct conn *c, const uint8_t *id)
@@ -342,49 +333,36 @@ static void list_step(struct server *srv, struct conn *c)
 
 static void dispatch(struct server *srv, struct conn *c, const struct proto_frame *f)
 {
-	struct proto_reader r = { f->payload, f->payload_len, false };
-	const uint8_t *id;
+	struct proto_request q;
+	const char *why;
+	char why_buf[48];
 
+	if (proto_decode_request(f, &q, &why, why_buf, sizeof(why_buf)) != 0) {
+		protocol_error(c, why);
+		return;
+	}
 	/* a key whose time is up is gone before anyone can ask for it */
 	expire_keys(srv);
-	switch (f->type) {
+	switch (q.type) {
 	case CLOAKFSD_ADD:
-		handle_add(srv, c, &r);
+		handle_add(srv, c, &q);
+		return;
+	case CLOAKFSD_LOCK_ALL:
+		handle_lock_all(srv, c);
 		return;
 	case CLOAKFSD_LIST:
-	case CLOAKFSD_LOCK_ALL:
-		if (!proto_done(&r)) {
-			protocol_error(c, "request with unexpected payload");
-			return;
-		}
-		if (f->type == CLOAKFSD_LOCK_ALL) {
-			handle_lock_all(srv, c);
-		} else {
-			c->list_cursor = 0;
-			c->list_count = 0;
-		}
+		c->list_cursor = 0;
+		c->list_count = 0;
 		return;
 	case CLOAKFSD_GET:
-	case CLOAKFSD_REMOVE:
-	case CLOAKFSD_SUBSCRIBE:
-		id = proto_get_bytes(&r, CLOAKFSD_KEY_ID_LEN);
-		if (!proto_done(&r)) {
-			protocol_error(c, "request without a 16-byte key id");
-			return;
-		}
-		if (f->type == CLOAKFSD_GET)
-			handle_get(srv, c, id);
-		else if (f->type == CLOAKFSD_REMOVE)
-			handle_remove(srv, c, id);
-		else
-			handle_subscribe(srv, c, id);
+		handle_get(srv, c, q.id);
 		return;
-	default: {
-		char what[48];
-
-		snprintf(what, sizeof(what), "unknown request type 0x%02x", f->type);
-		protocol_error(c, what);
-	}
+	case CLOAKFSD_REMOVE:
+		handle_remove(srv, c, q.id);
+		return;
+	case CLOAKFSD_SUBSCRIBE:
+		handle_subscribe(srv, c, q.id);
+		return;
 	}
 }
 

@@ -6,7 +6,7 @@
 #include "crypto/crypto.h"
 #include "tools/exitcodes.h"
 
-int cli_list_drivers(void)
+int cli_list_drivers(FILE *out)
 {
 	unsigned int n = crypto_driver_count();
 	char line[512];
@@ -17,7 +17,7 @@ int cli_list_drivers(void)
 			fprintf(stderr, "cannot format driver %u\n", i);
 			return EXIT_FAILURE_GENERIC;
 		}
-		puts(line);
+		fprintf(out, "%s\n", line);
 	}
-	return fflush(stdout) ? EXIT_FAILURE_GENERIC : EXIT_OK;
+	return fflush(out) ? EXIT_FAILURE_GENERIC : EXIT_OK;
 }

@@ -996,7 +996,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_GENERIC;
 	}
 	if (opt.list)
-		return cli_list_drivers();
+		return cli_list_drivers(stdout);
 
 	if (select_drivers(&opt, &sel, &n))
 		return EXIT_FAILURE_GENERIC;

@@ -201,6 +201,23 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 
 /* ---- parsing ------------------------------------------------------ */
 
+/*
+ * A config value quoted in a message: at most 40 bytes, control bytes as
+ * '?', so an untrusted config cannot break the one-line error or send
+ * escape sequences to a terminal (found by tests/fuzz/fuzz_config.c).
+ */
+#define SHOWN_MAX 40
+
+static const char *shown(const char *v, char out[SHOWN_MAX + 1])
+{
+	size_t i;
+
+	for (i = 0; i < SHOWN_MAX && v[i]; i++)
+		out[i] = ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) ? '?' : v[i];
+	out[i] = '\0';
+	return out;
+}
+
 struct parse_ctx {
 	const char *name;
 	char *err;
@@ -341,9 +358,10 @@ static int parse_features(struct parse_ctx *p, config_setting_t *root,
 		}
 		if (!known) {
 			size_t used = strlen(unknown);
+			char v[SHOWN_MAX + 1];
 
 			snprintf(unknown + used, sizeof(unknown) - used, "%s\"%s\"",
-				 used ? ", " : "", f);
+				 used ? ", " : "", shown(f, v));
 			rc = -ENOTSUP;
 		}
 	}
@@ -439,6 +457,7 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 					    "key_id", "features", "keyslots",
 					    NULL };
 	config_setting_t *s;
+	char show[SHOWN_MAX + 1];
 	const char *v;
 	long long n;
 	int rc;
@@ -464,8 +483,8 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 
 		if (volconf_uuid_bytes(v, u))
 			return field_err(p, s, "uuid", -EINVAL,
-					 "not an RFC 4122 version 4 uuid (\"%.40s\")",
-					 v);
+					 "not an RFC 4122 version 4 uuid (\"%s\")",
+					 shown(v, show));
 		uuid_format(c->uuid, u); /* lower case */
 	}
 
@@ -474,7 +493,7 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 		return rc;
 	if (volume_cipher_by_name(v, &c->cipher))
 		return field_err(p, s, "cipher", -EINVAL,
-				 "unknown cipher \"%.40s\" (known: %s)", v,
+				 "unknown cipher \"%s\" (known: %s)", shown(v, show),
 				 volume_cipher_list());
 
 	rc = get_str(p, root, "names", "names", &v, &s);
@@ -482,7 +501,8 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 		return rc;
 	if (strcmp(v, "cts") != 0)
 		return field_err(p, s, "names", -EINVAL,
-				 "unknown name mode \"%.40s\" (known: cts)", v);
+				 "unknown name mode \"%s\" (known: cts)",
+				 shown(v, show));
 	c->names = VOLUME_NAMES_CTS;
 
 	rc = get_int(p, root, "sector_size", "sector_size", &n);
@@ -516,6 +536,16 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 	return parse_keyslots(p, root, c);
 }
 
+/*
+ * libconfig opens whatever file an "@include" line names, relative to
+ * the current directory: a config from a synced folder could make us
+ * read local files, or hang on a FIFO or /dev/stdin. v1 never writes it.
+ */
+static int has_include(const char *text, size_t len)
+{
+	return memmem(text, len, "@include", 8) != NULL;
+}
+
 int volconf_parse(const char *text, size_t len, const char *name,
 		 struct volume_config *c, char *err, size_t errlen)
 {
@@ -528,6 +558,9 @@ int volconf_parse(const char *text, size_t len, const char *name,
 	if (memchr(text, '\0', len))
 		return seterr(err, errlen, -EINVAL, "%s: contains a NUL byte",
 			      name);
+	if (has_include(text, len))
+		return seterr(err, errlen, -EINVAL, "%s: \"@include\" is not "
+			      "allowed in a volume config", name);
 	copy = strndup(text, len);
 	if (!copy)
 		return -ENOMEM;
@@ -804,6 +837,7 @@ int volconf_backup(const char *conf_path, const char *backup_path, char *err,
 /* the uuid of whatever is at path, if libconfig can read that much */
 static int peek_uuid(const char *path, char out[VOLCONF_UUID_LEN + 1])
 {
+	uint8_t u[16];
 	const char *v = NULL;
 	size_t len;
 	char *text;
@@ -814,12 +848,12 @@ static int peek_uuid(const char *path, char out[VOLCONF_UUID_LEN + 1])
 		return rc;
 	config_init(&cfg);
 	rc = -EINVAL;
-	if (strlen(text) == len && config_read_string(&cfg, text) == CONFIG_TRUE &&
+	/* only a valid uuid counts: it goes into a message */
+	if (strlen(text) == len && !has_include(text, len) &&
+	    config_read_string(&cfg, text) == CONFIG_TRUE &&
 	    config_lookup_string(&cfg, "uuid", &v) == CONFIG_TRUE &&
-	    strlen(v) == VOLCONF_UUID_LEN) {
-		for (size_t i = 0; i <= VOLCONF_UUID_LEN; i++)
-			out[i] = (char)((v[i] >= 'A' && v[i] <= 'F') ? v[i] + 32
-								     : v[i]);
+	    volconf_uuid_bytes(v, u) == 0) {
+		uuid_format(out, u); /* lower case */
 		rc = 0;
 	}
 	config_destroy(&cfg);

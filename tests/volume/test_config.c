@@ -405,6 +405,50 @@ static void test_crash(void)
 	free(dir);
 }
 
+/*
+ * Hostile text (both found while writing and running the fuzz target):
+ * libconfig reads the file an "@include" line names, so a config with
+ * one is refused before libconfig sees it (without the check a FIFO
+ * makes this test hang until its timeout); a value with control bytes
+ * is quoted with '?' for them, so the error stays one line.
+ */
+static void test_hostile_text(void)
+{
+	char *dir = voltest_tmpdir("conf-include");
+	char fifo[4200], text[4096], bad[4096 + 4200 + 32], err[512];
+	struct volume_config c, d;
+	int n;
+
+	fake_config(&c, 1);
+	n = volconf_format(&c, text, sizeof(text));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK(n > 0 && mkfifo(fifo, 0600) == 0, "fifo");
+	snprintf(bad, sizeof(bad), "@include \"%s\"\n%s", fifo, text);
+	CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err, sizeof(err)) ==
+		      -EINVAL && strstr(err, "t.conf") && strstr(err, "@include"),
+	      "@include refused: %s", err);
+	snprintf(bad, sizeof(bad), "%s  @include \"/dev/null\"\n", text);
+	CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err, sizeof(err)) ==
+		      -EINVAL && strstr(err, "@include"),
+	      "indented @include refused: %s", err);
+	for (int i = 0; i < 2; i++) {
+		const char *field = i ? "\nuuid = " : "\ncipher = ";
+		char *line = strstr(text, field), *end = line ? strchr(line + 1, '\n') : NULL;
+
+		CHECK(end != NULL, "%s line", field + 1);
+		if (!end)
+			continue;
+		/* libconfig turns \n and \x1b into the bytes */
+		snprintf(bad, sizeof(bad), "%.*s%s\"x\\ny\\x1b[2J\";%s",
+			 (int)(line - text), text, field, end);
+		CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err, sizeof(err)) ==
+			      -EINVAL && !strpbrk(err, "\n\x1b") && strstr(err, "x?y?[2J"),
+		      "%s with control bytes, one line: %s", field + 1, err);
+	}
+	voltest_rmtree(dir);
+	free(dir);
+}
+
 static void test_backup_restore(void)
 {
 	char *dir = voltest_tmpdir("conf-bak"), *other = voltest_tmpdir("conf-other");
@@ -518,6 +562,7 @@ int main(void)
 	test_roundtrip();
 	test_errors();
 	test_crash();
+	test_hostile_text();
 	test_backup_restore();
 	return test_finish("test_config");
 }

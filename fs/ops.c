@@ -870,6 +870,9 @@ static void fill_open(struct fuse_file_info *fi)
 	 * valid across opens */
 	fi->keep_cache = 1;
 	fi->direct_io = 0;
+	/* fs_flush has nothing to do (writes are not buffered here): spare
+	 * the kernel a round trip per close */
+	fi->noflush = 1;
 }
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -1499,7 +1502,9 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~(unsigned int)FUSE_CAP_HANDLE_KILLPRIV;
 	/* write-back caching would let the kernel write at offsets and
 	 * sizes of its own choosing; plain write-through is simpler to keep
-	 * exact (O_APPEND, sizes) */
+	 * exact (O_APPEND, sizes). Measured, it did not pay either: the
+	 * kernel then sends FLUSH on every close despite noflush, so
+	 * creating small files took 20% more requests (docs/performance.md) */
 	conn->want &= ~(unsigned int)FUSE_CAP_WRITEBACK_CACHE;
 }
 

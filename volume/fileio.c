@@ -180,45 +180,90 @@ static void batch_free(uint8_t *buf, size_t size)
 	}
 }
 
+/*
+ * Where units [u, ...) of a read can be decrypted straight into the
+ * caller's buffer: they start at the requested offset and lie wholly
+ * inside the request and the file (not a padded tiny unit). Then the
+ * batch may be as long as the request, since no bounce buffer limits it.
+ * Returns the unit count for that (0: use the bounce buffer) and sets
+ * *bytes.
+ */
+static uint64_t direct_units(const struct content_geom *g, uint64_t plain,
+			     uint64_t u, uint64_t last, uint64_t room,
+			     size_t *bytes)
+{
+	uint64_t n = room / g->sector_size, start = u * g->sector_size;
+	size_t b;
+
+	if (n > last - u + 1)
+		n = last - u + 1;
+	if (n == 0 && last == u)
+		n = 1; /* a short last unit */
+	if (n == 0)
+		return 0;
+	b = units_bytes(g, plain, u, n);
+	if (b > room || start + b > plain) {
+		/* a joined or padded last unit: all but it, if any */
+		if (--n == 0)
+			return 0;
+		b = units_bytes(g, plain, u, n);
+	}
+	*bytes = b;
+	return n;
+}
+
 /* read plaintext [off, off+len) of the layout of size plain (in range) */
 static int read_plain(struct content_file *f, uint64_t plain, uint8_t *out,
 		      uint64_t off, uint64_t len)
 {
 	struct content_range r;
 	uint64_t u, last, done = 0;
-	size_t bsize;
-	uint8_t *buf;
+	size_t bsize = 0, used = 0;
+	uint8_t *buf = NULL;
 	int err = 0;
 
 	content_explode_range(&f->geom, plain, off, len, &r);
 	if (r.nunits == 0)
 		return 0;
-	buf = batch_alloc(&f->geom, &bsize);
-	if (!buf)
-		return -ENOMEM;
 	last = r.first_unit + r.nunits - 1;
 	for (u = r.first_unit; !err && u <= last;) {
-		uint64_t n = batch_units(&f->geom, u, last);
-		uint64_t start = u * f->geom.sector_size, skip, take;
-		size_t bytes = units_bytes(&f->geom, plain, u, n);
+		uint64_t start = u * f->geom.sector_size, skip = off + done - start;
+		uint64_t n = 0, take;
+		size_t bytes = 0;
+		uint8_t *dst;
 
-		err = pread_full(f->fd, buf, bytes, HEADER_SIZE + start);
+		if (skip == 0)
+			n = direct_units(&f->geom, plain, u, last, len - done,
+					 &bytes);
+		if (n) {
+			dst = out + done;
+		} else {
+			if (!buf && !(buf = batch_alloc(&f->geom, &bsize))) {
+				err = -ENOMEM;
+				break;
+			}
+			n = batch_units(&f->geom, u, last);
+			bytes = units_bytes(&f->geom, plain, u, n);
+			used = bytes > used ? bytes : used;
+			dst = buf;
+		}
+		err = pread_full(f->fd, dst, bytes, HEADER_SIZE + start);
 		if (!err)
 			err = content_decrypt_units(f->tfm, &f->geom, plain, u, n,
-						    buf, buf);
+						    dst, dst);
 		if (err)
 			break;
-		/* the plaintext of these units is buf[0 .. bytes) from start,
+		/* the plaintext of these units is dst[0 .. bytes) from start,
 		 * clipped to the file (a padded unit is longer) */
-		skip = off + done - start;
 		take = bytes - skip;
 		if (take > len - done)
 			take = len - done;
-		memcpy(out + done, buf + skip, (size_t)take);
+		if (dst == buf)
+			memcpy(out + done, buf + skip, (size_t)take);
 		done += take;
 		u += n;
 	}
-	batch_free(buf, bsize);
+	batch_free(buf, used); /* only the bytes that held plaintext */
 	return err;
 }
 
@@ -326,11 +371,21 @@ static int write_span(struct content_file *f, const struct rewrite *w,
 	for (uint64_t u = sp.first; !err && u <= sp.last;) {
 		uint64_t n = batch_units(&f->geom, u, sp.last);
 		size_t bytes = units_bytes(&f->geom, w->new_size, u, n);
+		uint64_t s = u * f->geom.sector_size;
 
-		err = fill_units(f, w, u, n, buf);
-		if (!err)
+		if (w->len && s >= w->off && s + bytes <= w->off + w->len &&
+		    s + bytes <= w->new_size) {
+			/* wholly new data: encrypt it straight from the
+			 * caller's buffer, no copy */
 			err = content_encrypt_units(f->tfm, &f->geom, w->new_size,
-						    u, n, buf, buf);
+						    u, n, buf, w->data + (s - w->off));
+		} else {
+			err = fill_units(f, w, u, n, buf);
+			if (!err)
+				err = content_encrypt_units(f->tfm, &f->geom,
+							    w->new_size, u, n,
+							    buf, buf);
+		}
 		if (!err)
 			err = pwrite_full(f->fd, buf, bytes,
 					  HEADER_SIZE + u * f->geom.sector_size);
@@ -414,7 +469,9 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 	if (!err && new_size != old_size &&
 	    ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, new_size)) != 0)
 		err = -errno;
-	batch_free(buf, bsize);
+	/* after whole write_spans buf holds only ciphertext (every
+	 * plaintext byte put there was encrypted in place): no wipe */
+	batch_free(buf, err ? bsize : 0);
 	batch_free(tail, tail_size);
 	return err;
 }

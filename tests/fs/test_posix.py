@@ -91,6 +91,41 @@ def test_o_append(d):
     assert read_file(p) == expected
 
 
+def _appender(path, k, count):
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    for i in range(count):
+        # records of odd lengths, so the file's tail unit changes shape
+        os.write(fd, (b"<%d:%d|" % (k, i)).ljust(37 + 13 * (i % 5), bytes([65 + k])) + b">")
+    os.close(fd)
+
+
+def test_o_append_processes(d):
+    # several processes appending at once (with the kernel's write-back
+    # cache, the kernel places O_APPEND writes, not cloakfs): every record
+    # whole, in each writer's order, none lost or overlapping
+    p = os.path.join(d, "applog")
+    write_file(p, b"")
+    procs = [multiprocessing.Process(target=_appender, args=(p, k, 60)) for k in range(4)]
+    for pr in procs:
+        pr.start()
+    for pr in procs:
+        pr.join()
+        assert pr.exitcode == 0
+    data = read_file(p)
+    records = data.split(b">")
+    assert records[-1] == b""
+    seen = {k: [] for k in range(4)}
+    for r in records[:-1]:
+        head, _, pad = r.partition(b"|")
+        k, i = (int(x) for x in head.lstrip(b"<").split(b":"))
+        assert pad == bytes([65 + k]) * len(pad)
+        seen[k].append(i)
+    assert all(seen[k] == list(range(60)) for k in range(4))
+    expected_len = sum(len((b"<%d:%d|" % (k, i)).ljust(37 + 13 * (i % 5), b"x")) + 1
+                       for k in range(4) for i in range(60))
+    assert len(data) == expected_len == os.stat(p).st_size
+
+
 def test_o_trunc(d):
     p = os.path.join(d, "f")
     write_file(p, b"x" * 5000)

@@ -290,8 +290,8 @@ static int get_b64(struct parse_ctx *p, config_setting_t *group,
 		   const char *key, const char *field, uint8_t *out, size_t n)
 {
 	uint8_t buf[128];
-	config_setting_t *s;
-	const char *v;
+	config_setting_t *s = NULL;
+	const char *v = NULL;
 	size_t got;
 	int rc = get_str(p, group, key, field, &v, &s);
 
@@ -378,7 +378,7 @@ static int parse_slot(struct parse_ctx *p, config_setting_t *g, unsigned int i,
 	static const char *const keys[] = { "salt", "opslimit", "memlimit",
 					    "sealed", "nonce", NULL };
 	char prefix[24], f[40];
-	long long v;
+	long long v = 0;
 	int rc;
 
 	snprintf(prefix, sizeof(prefix), "keyslots[%u].", i);
@@ -456,10 +456,10 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 					    "names", "sector_size", "name_max",
 					    "key_id", "features", "keyslots",
 					    NULL };
-	config_setting_t *s;
+	config_setting_t *s = NULL;
 	char show[SHOWN_MAX + 1];
-	const char *v;
-	long long n;
+	const char *v = NULL;
+	long long n = 0;
 	int rc;
 
 	/* the version first: another version may mean other fields */

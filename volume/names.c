@@ -262,7 +262,7 @@ int names_read_sidecar(int dirfd, const char *long_name, char *enc,
 {
 	char side[NAMES_SIDECAR_LEN + 1], check[NAMES_LONG_LEN + 1];
 	char buf[NAMES_MAX_ENCODED + 1];
-	size_t len;
+	size_t len = 0;
 	int err = names_sidecar_name(long_name, side);
 
 	if (err)
@@ -341,7 +341,7 @@ int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
 int names_dirnonce_read(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
 {
 	uint8_t buf[NAMES_DIRNONCE_SIZE + 1];
-	size_t len;
+	size_t len = 0;
 	int err = read_small(dirfd, NAMES_DIRNONCE_FILE, buf, sizeof(buf), &len);
 
 	if (err)

@@ -6,7 +6,7 @@ cloakfs_install_deps() {
 		libsodium-dev libfuse3-dev fuse3 libssl-dev openssl libgcrypt20-dev
 		xxd python3 gdb gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user
 		libc6-dev-arm64-cross libc6-dev-armhf-cross
-		python3-pytest git tar
+		python3-pytest git tar valgrind
 		"$@")
 	local missing=() p
 	for p in "${pkgs[@]}"; do

@@ -324,6 +324,8 @@ static void run_free(struct enc_run *r)
 		explicit_bzero(r->key, r->klen);
 	if (r->out)
 		explicit_bzero(r->out, r->len);
+	if (r->in) /* plaintext when encrypting */
+		explicit_bzero(r->in, r->len);
 	free(r->key);
 	free(r->iv);
 	free(r->aad);

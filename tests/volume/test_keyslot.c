@@ -37,8 +37,12 @@ static void test_calibrate(void)
 	took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	fprintf(stderr, "calibrated 0.05 s at 8 MiB: opslimit %llu, took %.3f s\n",
 		(unsigned long long)c.opslimit, took);
-	/* loose: shared CI machines are noisy */
-	CHECK(took < 1.0, "calibrated cost far too slow: %.3f s", took);
+	/*
+	 * loose: shared CI machines are noisy. At the least cost (opslimit 1)
+	 * there is nothing to calibrate: valgrind alone makes that take 1 s.
+	 */
+	CHECK(took < 1.0 || c.opslimit == 1, "calibrated cost far too slow: %.3f s",
+	      took);
 	CHECK(keyslot_calibrate(0, 8u << 20, &c) == -EINVAL, "0 s");
 	CHECK(keyslot_calibrate(-1, 8u << 20, &c) == -EINVAL, "negative");
 	CHECK(keyslot_calibrate(NAN, 8u << 20, &c) == -EINVAL, "NaN");

@@ -36,6 +36,16 @@ void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			 size_t len);
 
 /*
+ * Block 0 of an AEAD message with its data (AVX2): block0 = the keystream
+ * of block state[12], then chacha20_xor_avx2 from the next block on
+ * (state[12] advances by 1 + len / 64 rounded up). From 1 KiB on block0
+ * shares the pass of the first 16 data blocks; below, it comes from a
+ * two-block pass whose second block is dropped (wiped).
+ */
+void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
+			      uint8_t *dst, const uint8_t *src, size_t len);
+
+/*
  * The 32-block core of chacha20_xor_avx512 (chacha20-avx512-x86_64.S):
  * dst = src ^ 2 KiB of keystream from state[12]; state is not changed.
  */

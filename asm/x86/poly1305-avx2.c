@@ -10,6 +10,12 @@
  * lazy carry, 27 with a block added); multiplier limbs below 2^26 + 2^9,
  * s_i = 5 r_i because 2^130 = 5 mod p. A column sums at most ten products
  * below 2^56: below 2^60.
+ *
+ * The products are summed one at a time into the column (MAC), in the
+ * order written: with the sums as expression trees GCC reordered an
+ * 8-block step to compute all 50 products first and spilled most of
+ * them; the chained form keeps the step in registers (0.44 -> 0.37 c/B
+ * at 64 KiB, 0.52 -> 0.45 at 4 KiB, one call per size, Zen 3).
  */
 #include <immintrin.h>
 
@@ -50,37 +56,65 @@ static void load_powers(struct poly_r *r, const uint32_t *p, int broadcast_lane0
 }
 
 /*
- * The 4 blocks at src (block 0, 2, 1, 3 in lanes 0..3) added to a0..a4:
- * each 128-bit block split into five 26-bit limbs, padbit at 2^128 =
- * 2^24 of limb 4.
+ * The 4 blocks at src (block 0, 2, 1, 3 in lanes 0..3) as new vectors
+ * t0..t4: each 128-bit block split into five 26-bit limbs, padbit at
+ * 2^128 = 2^24 of limb 4.
  */
-#define ADD_BLOCKS(a0, a1, a2, a3, a4, src)                                  \
+#define SPLIT_BLOCKS(t, src)                                                 \
+	vec t##0, t##1, t##2, t##3, t##4;                                    \
 	do {                                                                 \
 		vec x_ = _mm256_loadu_si256((const __m256i *)(const void *)(src)); \
 		vec y_ = _mm256_loadu_si256((const __m256i *)(const void *)((src) + 32)); \
 		vec lo_ = _mm256_unpacklo_epi64(x_, y_);                     \
 		vec hi_ = _mm256_unpackhi_epi64(x_, y_);                     \
-		a0 = ADD(a0, AND(lo_, mask));                                \
-		a1 = ADD(a1, AND(SHR(lo_, 26), mask));                       \
-		a2 = ADD(a2, AND(_mm256_or_si256(SHR(lo_, 52), SHL(hi_, 12)), mask)); \
-		a3 = ADD(a3, AND(SHR(hi_, 14), mask));                       \
-		a4 = ADD(a4, _mm256_or_si256(SHR(hi_, 40), hibit));          \
+		t##0 = AND(lo_, mask);                                       \
+		t##1 = AND(SHR(lo_, 26), mask);                              \
+		t##2 = AND(_mm256_or_si256(SHR(lo_, 52), SHL(hi_, 12)), mask); \
+		t##3 = AND(SHR(hi_, 14), mask);                              \
+		t##4 = _mm256_or_si256(SHR(hi_, 40), hibit);                 \
 	} while (0)
 
-/* d0..d4 += the column sums of a * R (s_i = 5 r_i for the wrapped terms) */
-#define MUL_ACC(a0, a1, a2, a3, a4, R)                                       \
+/* a0..a4 += the 4 blocks at src */
+#define ADD_BLOCKS(a0, a1, a2, a3, a4, src)                                  \
 	do {                                                                 \
-		d0 = ADD(d0, ADD(ADD(MUL(a0, (R).r0), MUL(a1, (R).s4)),      \
-				 ADD(ADD(MUL(a2, (R).s3), MUL(a3, (R).s2)), MUL(a4, (R).s1)))); \
-		d1 = ADD(d1, ADD(ADD(MUL(a0, (R).r1), MUL(a1, (R).r0)),      \
-				 ADD(ADD(MUL(a2, (R).s4), MUL(a3, (R).s3)), MUL(a4, (R).s2)))); \
-		d2 = ADD(d2, ADD(ADD(MUL(a0, (R).r2), MUL(a1, (R).r1)),      \
-				 ADD(ADD(MUL(a2, (R).r0), MUL(a3, (R).s4)), MUL(a4, (R).s3)))); \
-		d3 = ADD(d3, ADD(ADD(MUL(a0, (R).r3), MUL(a1, (R).r2)),      \
-				 ADD(ADD(MUL(a2, (R).r1), MUL(a3, (R).r0)), MUL(a4, (R).s4)))); \
-		d4 = ADD(d4, ADD(ADD(MUL(a0, (R).r4), MUL(a1, (R).r3)),      \
-				 ADD(ADD(MUL(a2, (R).r2), MUL(a3, (R).r1)), MUL(a4, (R).r0)))); \
+		SPLIT_BLOCKS(b_, src);                                       \
+		a0 = ADD(a0, b_0);                                           \
+		a1 = ADD(a1, b_1);                                           \
+		a2 = ADD(a2, b_2);                                           \
+		a3 = ADD(a3, b_3);                                           \
+		a4 = ADD(a4, b_4);                                           \
 	} while (0)
+
+/*
+ * d += a * b, as a chain that the compiler keeps in this order: left to
+ * itself, GCC reassociates the sums of an 8-block step, computes all 50
+ * products first and spills most of them to the stack.
+ */
+#define MAC(d, a, b)                                                         \
+	do {                                                                 \
+		d = ADD(d, MUL((a), (b)));                                   \
+		__asm__("" : "+x"(d));                                       \
+	} while (0)
+
+/*
+ * d0..d4 = the column sums of a * R with FIRST = MUL_SET, or += them with
+ * FIRST = MAC (s_i = 5 r_i for the wrapped terms); a is a prefix that
+ * 0..4 complete: MUL_COLS(h, ...) reads h0..h4, MUL_COLS(r.r, ...) r.r0..
+ */
+#define MUL_COLS(a, R, FIRST)                                                \
+	do {                                                                 \
+		FIRST(d0, a##0, (R).r0); MAC(d0, a##1, (R).s4); MAC(d0, a##2, (R).s3); \
+		MAC(d0, a##3, (R).s2); MAC(d0, a##4, (R).s1);                \
+		FIRST(d1, a##0, (R).r1); MAC(d1, a##1, (R).r0); MAC(d1, a##2, (R).s4); \
+		MAC(d1, a##3, (R).s3); MAC(d1, a##4, (R).s2);                \
+		FIRST(d2, a##0, (R).r2); MAC(d2, a##1, (R).r1); MAC(d2, a##2, (R).r0); \
+		MAC(d2, a##3, (R).s4); MAC(d2, a##4, (R).s3);                \
+		FIRST(d3, a##0, (R).r3); MAC(d3, a##1, (R).r2); MAC(d3, a##2, (R).r1); \
+		MAC(d3, a##3, (R).r0); MAC(d3, a##4, (R).s4);                \
+		FIRST(d4, a##0, (R).r4); MAC(d4, a##1, (R).r3); MAC(d4, a##2, (R).r2); \
+		MAC(d4, a##3, (R).r1); MAC(d4, a##4, (R).r0);                \
+	} while (0)
+#define MUL_SET(d, a, b) (d = MUL((a), (b)))
 
 /*
  * o = d mod 2^130 - 5, lazily carried (Goll-Gueron's order: two carry
@@ -100,14 +134,11 @@ static void load_powers(struct poly_r *r, const uint32_t *p, int broadcast_lane0
 		o0 = d0; o1 = d1; o2 = d2; o3 = d3; o4 = d4;                 \
 	} while (0)
 
-#define CLEAR_ACC() (d0 = d1 = d2 = d3 = d4 = _mm256_setzero_si256())
-
 /* h = (h + 4 blocks at src) * R */
 #define STEP4(src, R)                                                        \
 	do {                                                                 \
 		ADD_BLOCKS(h0, h1, h2, h3, h4, src);                         \
-		CLEAR_ACC();                                                 \
-		MUL_ACC(h0, h1, h2, h3, h4, R);                              \
+		MUL_COLS(h, R, MUL_SET);                                     \
 		REDUCE(h0, h1, h2, h3, h4);                                  \
 	} while (0)
 
@@ -149,21 +180,22 @@ void poly1305_blocks_avx2(uint64_t st[32], const uint8_t *src, size_t nblocks,
 		 */
 		struct poly_r q;
 
-		CLEAR_ACC();
-		MUL_ACC(r.r0, r.r1, r.r2, r.r3, r.r4, r);
+		MUL_COLS(r.r, r, MUL_SET);
 		REDUCE(q.r0, q.r1, q.r2, q.r3, q.r4);
 		q.s1 = ADD(q.r1, SHL(q.r1, 2));
 		q.s2 = ADD(q.r2, SHL(q.r2, 2));
 		q.s3 = ADD(q.r3, SHL(q.r3, 2));
 		q.s4 = ADD(q.r4, SHL(q.r4, 2));
 		for (; nblocks >= 12; nblocks -= 8, src += 128) {
-			vec m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0, m4 = m0;
-
+			/*
+			 * The second half's products first, then h's: only
+			 * h's wait for the last step's carries. No zeroed
+			 * accumulators, fewer live vectors (and spills).
+			 */
+			SPLIT_BLOCKS(m, src + 64);
+			MUL_COLS(m, r, MUL_SET);
 			ADD_BLOCKS(h0, h1, h2, h3, h4, src);
-			ADD_BLOCKS(m0, m1, m2, m3, m4, src + 64);
-			CLEAR_ACC();
-			MUL_ACC(h0, h1, h2, h3, h4, q);
-			MUL_ACC(m0, m1, m2, m3, m4, r);
+			MUL_COLS(h, q, MAC);
 			REDUCE(h0, h1, h2, h3, h4);
 		}
 	}

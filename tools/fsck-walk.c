@@ -239,11 +239,13 @@ static void judge_name(struct dir *d, struct item *it)
 		if (n < 0) {
 			it->bad = FC_SIDECAR_MISMATCH;
 			sidecar_hint(d, it);
-			snprintf(it->why, sizeof(it->why), "its sidecar %s%s%s",
-				 n == -EBADMSG ? "does not hash to this name"
-					       : strerror(-n),
-				 it->hint[0] ? "; the sidecar names " : "",
-				 it->hint[0] ? it->hint : "");
+			/* a long hint may be cut short: the message stays useful */
+			if (snprintf(it->why, sizeof(it->why), "its sidecar %s%s%s",
+				     n == -EBADMSG ? "does not hash to this name"
+						   : strerror(-n),
+				     it->hint[0] ? "; the sidecar names " : "",
+				     it->hint[0] ? it->hint : "") >= (int)sizeof(it->why))
+				it->why[sizeof(it->why) - 1] = '\0';
 			return;
 		}
 		it->enclen = (size_t)n;

@@ -221,7 +221,7 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 		close(fd);
 		if ((uint64_t)st->st_size < HEADER_SIZE + f->geom.blocksize) {
 			snprintf(why, whylen, "%lld bytes: no file of this cipher "
-				 "has 32 to %u bytes", (long long)st->st_size,
+				 "has 33 to %u bytes", (long long)st->st_size,
 				 HEADER_SIZE + f->geom.blocksize - 1);
 			return FC_CONTENT_TRUNCATED;
 		}

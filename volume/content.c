@@ -46,7 +46,9 @@ int content_plain_size(const struct content_geom *g, uint64_t cipher,
 {
 	uint64_t one_block = HEADER_SIZE + (uint64_t)g->blocksize;
 
-	if (cipher == 0) {
+	/* a header alone is an empty file too: a crash between a header
+	 * written alone and the first data can leave one (fileio.c) */
+	if (cipher == 0 || cipher == HEADER_SIZE) {
 		*plain = 0;
 		return 0;
 	}

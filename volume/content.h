@@ -69,8 +69,10 @@ uint64_t content_cipher_size(const struct content_geom *g, uint64_t plain);
 /*
  * plaintext size for a ciphertext file size. Only a ciphertext of exactly
  * 32 + bs needs the header (h may be NULL otherwise: see
- * content_size_needs_header). Returns 0 or -EBADMSG (a size no file has:
- * 1..32+bs-1, or a header whose tiny length is not below bs).
+ * content_size_needs_header). Exactly 32 bytes (a header alone, left by a
+ * crash before the first data) is an empty file. Returns 0 or -EBADMSG (a
+ * size no file has: 1..31 or 33..32+bs-1, or a header whose tiny length is
+ * not below bs).
  */
 int content_plain_size(const struct content_geom *g, uint64_t cipher,
 		       const struct file_header *h, uint64_t *plain);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "volume/cipher.h"
@@ -34,22 +35,53 @@ static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+/* pwritev until every byte is out (iov is consumed) */
+static int pwritev_full(int fd, struct iovec *iov, int cnt, uint64_t off)
 {
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+	while (cnt) {
+		ssize_t n = pwritev(fd, iov, cnt, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		p += n;
-		len -= (size_t)n;
+		if (n == 0)
+			return -EIO;
 		off += (uint64_t)n;
+		while (cnt && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt) {
+			iov->iov_base = (uint8_t *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
 	}
 	return 0;
+}
+
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return len ? pwritev_full(fd, &iov, 1, off) : 0;
+}
+
+/*
+ * Units starting at unit 0, with the header in front when hdr is set: one
+ * pwritev, so a process killed between "header" and "first data" cannot
+ * leave a header without its unit 0 (fsck: "a header alone").
+ */
+static int pwrite_units(int fd, const uint8_t *hdr, const void *buf,
+			size_t len, uint64_t off)
+{
+	struct iovec iov[2] = { { (void *)hdr, HEADER_SIZE },
+				{ (void *)buf, len } };
+
+	if (!hdr)
+		return pwrite_full(fd, buf, len, off);
+	return pwritev_full(fd, iov, 2, 0);
 }
 
 static int cipher_size_of(int fd, uint64_t *size)
@@ -81,7 +113,8 @@ static int load_header(struct content_file *f, uint64_t csize)
 	uint64_t plain;
 	int err;
 
-	if (csize < HEADER_SIZE + (uint64_t)f->geom.blocksize)
+	if (csize < HEADER_SIZE ||
+	    (csize > HEADER_SIZE && csize < HEADER_SIZE + (uint64_t)f->geom.blocksize))
 		return -EBADMSG;
 	err = pread_full(f->fd, raw, HEADER_SIZE, 0);
 	if (!err)
@@ -284,19 +317,22 @@ ssize_t fileio_read(struct content_file *f, void *buf, size_t len, uint64_t off)
 	return err ? err : (ssize_t)len;
 }
 
-/* header flags for a file of size plain; written when they change */
-static int update_header(struct content_file *f, uint64_t plain, int fresh)
+/*
+ * The header for a file of size plain, in raw: 1 when it must be written
+ * (new, or its tiny-file flag/length changed), else 0.
+ */
+static int header_due(struct content_file *f, uint64_t plain, int fresh,
+		      uint8_t raw[HEADER_SIZE])
 {
 	uint16_t flags = content_is_tiny(&f->geom, plain) ? HEADER_FLAG_PADDED : 0;
 	uint32_t tiny = flags ? (uint32_t)plain : 0;
-	uint8_t raw[HEADER_SIZE];
 
 	if (!fresh && f->hdr.flags == flags && f->hdr.tiny_len == tiny)
 		return 0;
 	f->hdr.flags = flags;
 	f->hdr.tiny_len = tiny;
 	header_encode(&f->hdr, raw);
-	return pwrite_full(f->fd, raw, HEADER_SIZE, 0);
+	return 1;
 }
 
 /* a range of unit indexes, inclusive; empty when first > last */
@@ -363,8 +399,9 @@ static int fill_units(struct content_file *f, const struct rewrite *w,
 	return 0;
 }
 
+/* hdr: the header, written together with unit 0 (sp starts there) */
 static int write_span(struct content_file *f, const struct rewrite *w,
-		      struct unit_span sp, uint8_t *buf)
+		      struct unit_span sp, uint8_t *buf, const uint8_t *hdr)
 {
 	int err = 0;
 
@@ -387,8 +424,8 @@ static int write_span(struct content_file *f, const struct rewrite *w,
 							    buf, buf);
 		}
 		if (!err)
-			err = pwrite_full(f->fd, buf, bytes,
-					  HEADER_SIZE + u * f->geom.sector_size);
+			err = pwrite_units(f->fd, u == 0 ? hdr : NULL, buf, bytes,
+					   HEADER_SIZE + u * f->geom.sector_size);
 		u += n;
 	}
 	return err;
@@ -419,10 +456,10 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 		   uint64_t len)
 {
 	struct rewrite w = { old_size, new_size, old_size, NULL, off, len, data };
-	struct unit_span a, b;
-	uint8_t *tail = NULL, *buf = NULL;
+	struct unit_span a, b, first;
+	uint8_t *tail = NULL, *buf = NULL, raw[HEADER_SIZE];
 	size_t tail_size = 0, bsize = 0;
-	int fresh = 0, err = 0;
+	int fresh = 0, hdr_due, err = 0;
 
 	if (!f->have_header) {
 		err = header_new(&f->hdr);
@@ -449,8 +486,7 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 	buf = err ? NULL : batch_alloc(&f->geom, &bsize);
 	if (!err && !buf)
 		err = -ENOMEM;
-	if (!err)
-		err = update_header(f, new_size, fresh);
+	hdr_due = header_due(f, new_size, fresh, raw);
 	a = span_of(&f->geom, new_size, w.tail_start, old_size - w.tail_start);
 	b = span_of(&f->geom, new_size, off, len);
 	if (!err && a.first <= a.last && b.first <= b.last &&
@@ -461,10 +497,21 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 		b.first = 1;
 		b.last = 0;
 	}
+	/*
+	 * The header goes out in one write with unit 0 when the first span
+	 * starts there (always, for a new file written from its start);
+	 * otherwise (a sparse first write, a grow by truncate) alone, first:
+	 * a kill after it leaves a header alone, which reads as empty.
+	 */
+	first = a.first <= a.last ? a : b;
+	if (!err && hdr_due && !(first.first == 0 && first.first <= first.last)) {
+		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
+		hdr_due = 0;
+	}
 	if (!err && a.first <= a.last)
-		err = write_span(f, &w, a, buf);
+		err = write_span(f, &w, a, buf, hdr_due ? raw : NULL);
 	if (!err && b.first <= b.last)
-		err = write_span(f, &w, b, buf);
+		err = write_span(f, &w, b, buf, hdr_due && a.first > a.last ? raw : NULL);
 	/* a final unit in the gap was not written: extend with zeros */
 	if (!err && new_size != old_size &&
 	    ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, new_size)) != 0)
@@ -473,6 +520,9 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 	 * plaintext byte put there was encrypted in place): no wipe */
 	batch_free(buf, err ? bsize : 0);
 	batch_free(tail, tail_size);
+	if (err)
+		f->have_header = 0; /* the disk may hold the old header or none:
+				     * the next call reads it back */
 	return err;
 }
 
@@ -500,9 +550,9 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 {
 	struct content_unit t;
-	uint8_t *buf;
+	uint8_t *buf, raw[HEADER_SIZE];
 	size_t bsize;
-	int err;
+	int hdr_due, err;
 
 	content_unit(&f->geom, new_size,
 		     content_unit_count(&f->geom, new_size) - 1, &t);
@@ -511,17 +561,23 @@ static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 		return -ENOMEM;
 	memset(buf, 0, t.len);
 	err = read_plain(f, old_size, buf, t.plain_off, t.plain_len);
-	if (!err)
-		err = update_header(f, new_size, 0);
+	/* a changed header (only when the new size is one block or less,
+	 * so the tail is unit 0) goes out with the new tail in one write */
+	hdr_due = err ? 0 : header_due(f, new_size, 0, raw);
 	if (!err && ftruncate(f->fd, (off_t)content_cipher_size(&f->geom,
 								new_size)) != 0)
 		err = -errno;
 	if (!err)
 		err = content_encrypt_units(f->tfm, &f->geom, new_size, t.index, 1,
 					    buf, buf);
+	if (!err && hdr_due && t.index != 0)
+		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
 	if (!err)
-		err = pwrite_full(f->fd, buf, t.len, t.cipher_off);
+		err = pwrite_units(f->fd, hdr_due && t.index == 0 ? raw : NULL,
+				   buf, t.len, t.cipher_off);
 	batch_free(buf, bsize);
+	if (err)
+		f->have_header = 0; /* as in rewrite() */
 	return err;
 }
 
@@ -533,7 +589,8 @@ int fileio_truncate(struct content_file *f, uint64_t size)
 	if (size > (uint64_t)INT64_MAX - HEADER_SIZE - CONTENT_MAX_UNIT)
 		return -EFBIG;
 	err = fileio_size(f, &plain);
-	if (err || size == plain)
+	/* a header alone (plain 0) still goes on a truncate to 0 */
+	if (err || (size == plain && !(size == 0 && f->have_header)))
 		return err;
 	if (size == 0) {
 		/* the next write makes a new header and nonce */

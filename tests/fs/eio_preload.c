@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Test helper (LD_PRELOAD into the cloakfs mount): make reads of chosen
- * backing files fail with EIO, as a failing disk would. The file named by
- * $CLOAKFS_EIO_CTL holds one substring per line; a read from an fd whose
- * /proc/self/fd path contains one of them returns -1/EIO. The control
- * file is re-read on every read, so a test switches faults on and off
- * while the filesystem stays mounted. No control file: no faults.
+ * Test helper (LD_PRELOAD into the cloakfs mount): make reads or writes
+ * of chosen backing files fail with EIO, as a failing disk would. The file
+ * named by $CLOAKFS_EIO_CTL holds one rule per line: "SUBSTR" makes a read
+ * from an fd whose /proc/self/fd path contains SUBSTR return -1/EIO;
+ * "w:SUBSTR" does so for a write that reaches past byte 32 (past a file
+ * header: data). The control file is re-read on every call, so a test
+ * switches faults on and off while the filesystem stays mounted. No
+ * control file: no faults.
  */
 /* define pread and pread64 each under its own name */
 #undef _FILE_OFFSET_BITS
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +22,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static int fd_is_faulty(int fd)
+/* kind: 'r' for a read, 'w' for a write past the first 32 bytes */
+static int fd_is_faulty(int fd, char kind)
 {
 	const char *ctl = getenv("CLOAKFS_EIO_CTL");
 	char link[64], path[4096], line[4096];
@@ -44,8 +48,17 @@ static int fd_is_faulty(int fd)
 		return 0;
 	}
 	while (!hit && fgets(line, sizeof(line), f)) {
+		char *sub = line;
+
 		line[strcspn(line, "\n")] = '\0';
-		if (*line && strstr(path, line))
+		if (strncmp(line, "w:", 2) == 0) {
+			if (kind != 'w')
+				continue;
+			sub += 2;
+		} else if (kind != 'r') {
+			continue;
+		}
+		if (*sub && strstr(path, sub))
 			hit = 1;
 	}
 	fclose(f);
@@ -56,7 +69,7 @@ static int fd_is_faulty(int fd)
 
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
-	if (fd_is_faulty(fd)) {
+	if (fd_is_faulty(fd, 'r')) {
 		errno = EIO;
 		return -1;
 	}
@@ -65,7 +78,7 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 
 ssize_t pread64(int fd, void *buf, size_t len, off64_t off)
 {
-	if (fd_is_faulty(fd)) {
+	if (fd_is_faulty(fd, 'r')) {
 		errno = EIO;
 		return -1;
 	}
@@ -74,7 +87,7 @@ ssize_t pread64(int fd, void *buf, size_t len, off64_t off)
 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-	if (fd_is_faulty(fd)) {
+	if (fd_is_faulty(fd, 'r')) {
 		errno = EIO;
 		return -1;
 	}
@@ -83,7 +96,7 @@ ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 
 ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off64_t off)
 {
-	if (fd_is_faulty(fd)) {
+	if (fd_is_faulty(fd, 'r')) {
 		errno = EIO;
 		return -1;
 	}
@@ -92,9 +105,57 @@ ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off64_t off)
 
 ssize_t preadv2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
-	if (fd_is_faulty(fd)) {
+	if (fd_is_faulty(fd, 'r')) {
 		errno = EIO;
 		return -1;
 	}
 	return REAL(preadv2)(fd, iov, cnt, off, flags);
+}
+
+/* writes: only those reaching past byte 32 can fail */
+static size_t iov_len_sum(const struct iovec *iov, int cnt)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < cnt; i++)
+		n += iov[i].iov_len;
+	return n;
+}
+
+#define WRITE_FAULT(fd, len, off)                                            \
+	do {                                                                 \
+		if ((uint64_t)(off) + (len) > 32 && fd_is_faulty(fd, 'w')) { \
+			errno = EIO;                                         \
+			return -1;                                           \
+		}                                                            \
+	} while (0)
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	WRITE_FAULT(fd, len, off);
+	return REAL(pwrite)(fd, buf, len, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off64_t off)
+{
+	WRITE_FAULT(fd, len, off);
+	return REAL(pwrite64)(fd, buf, len, off);
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
+{
+	WRITE_FAULT(fd, iov_len_sum(iov, cnt), off);
+	return REAL(pwritev)(fd, iov, cnt, off);
+}
+
+ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_t off)
+{
+	WRITE_FAULT(fd, iov_len_sum(iov, cnt), off);
+	return REAL(pwritev64)(fd, iov, cnt, off);
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	WRITE_FAULT(fd, iov_len_sum(iov, cnt), off);
+	return REAL(pwritev2)(fd, iov, cnt, off, flags);
 }

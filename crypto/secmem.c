@@ -30,6 +30,57 @@ _Static_assert(sizeof(struct secmem_record) == 64, "record is one cache line");
 
 static atomic_ulong unlocked_count;
 
+/*
+ * Freed one-page mappings are kept (wiped, still locked and DONTDUMP) for
+ * reuse: the mount allocates a transform per open file, and mmap + mlock +
+ * madvise + munlock + munmap per open was five syscalls, mlock's LRU drain
+ * an IPI to every CPU. At most SECMEM_POOL_PAGES stay locked. Memory locks
+ * are not inherited by fork(): a child drops the parent's pool rather
+ * than hand out unlocked pages.
+ */
+#define SECMEM_POOL_PAGES 64
+
+static struct {
+	atomic_flag busy;
+	pid_t owner;
+	unsigned n;
+	struct secmem_record *page[SECMEM_POOL_PAGES];
+} pool = { ATOMIC_FLAG_INIT, 0, 0, { NULL } };
+
+static void pool_lock(void)
+{
+	while (atomic_flag_test_and_set_explicit(&pool.busy, memory_order_acquire))
+		; /* held for a few loads and stores */
+}
+
+static void pool_unlock(void)
+{
+	atomic_flag_clear_explicit(&pool.busy, memory_order_release);
+}
+
+static void unmap_or_die(void *r, size_t maplen)
+{
+	if (munmap(r, maplen) != 0) {
+		fprintf(stderr, "cloakfs: secmem: munmap failed\n");
+		abort();
+	}
+}
+
+/* a wiped, locked page from the pool, or NULL; caller holds the lock */
+static struct secmem_record *pool_take(size_t page)
+{
+	pid_t me = getpid();
+
+	if (pool.owner != me) {
+		/* inherited through fork: not locked in this process */
+		while (pool.n)
+			unmap_or_die(pool.page[--pool.n], page);
+		pool.owner = me;
+		return NULL;
+	}
+	return pool.n ? pool.page[--pool.n] : NULL;
+}
+
 static struct secmem_record *record_of(const void *p)
 {
 	struct secmem_record *r = (struct secmem_record *)((uintptr_t)p - 64);
@@ -53,6 +104,18 @@ void *secmem_alloc(size_t len)
 		return NULL;
 	}
 	maplen = (len + 64 + page - 1) / page * page;
+	if (maplen == page) {
+		pool_lock();
+		r = pool_take(page);
+		pool_unlock();
+		if (r) {
+			/* wiped by secmem_free */
+			r->magic = SECMEM_MAGIC;
+			r->maplen = maplen;
+			r->len = len;
+			return (uint8_t *)r + 64;
+		}
+	}
 	r = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	if (r == MAP_FAILED)
@@ -77,11 +140,20 @@ void secmem_free(void *p)
 	r = record_of(p);
 	maplen = r->maplen;
 	explicit_bzero(r, maplen);
-	(void)munlock(r, maplen);
-	if (munmap(r, maplen) != 0) {
-		fprintf(stderr, "cloakfs: secmem: munmap failed\n");
-		abort();
+	if (maplen == (size_t)sysconf(_SC_PAGESIZE)) {
+		int kept = 0;
+
+		pool_lock();
+		if (pool.owner == getpid() && pool.n < SECMEM_POOL_PAGES) {
+			pool.page[pool.n++] = r;
+			kept = 1;
+		}
+		pool_unlock();
+		if (kept)
+			return;
 	}
+	(void)munlock(r, maplen);
+	unmap_or_die(r, maplen);
 }
 
 size_t secmem_size(const void *p)

@@ -457,6 +457,7 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 {
 	struct rewrite w = { old_size, new_size, old_size, NULL, off, len, data };
 	struct unit_span a, b, first;
+	uint64_t last;
 	uint8_t *tail = NULL, *buf = NULL, raw[HEADER_SIZE];
 	size_t tail_size = 0, bsize = 0;
 	int fresh = 0, hdr_due, err = 0;
@@ -512,8 +513,12 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 		err = write_span(f, &w, a, buf, hdr_due ? raw : NULL);
 	if (!err && b.first <= b.last)
 		err = write_span(f, &w, b, buf, hdr_due && a.first > a.last ? raw : NULL);
-	/* a final unit in the gap was not written: extend with zeros */
+	/* a final unit in the gap was not written: extend with zeros (when
+	 * the last unit was written the file has its size already) */
+	last = new_size ? content_unit_count(&f->geom, new_size) - 1 : 0;
 	if (!err && new_size != old_size &&
+	    !(a.first <= a.last && a.last == last) &&
+	    !(b.first <= b.last && b.last == last) &&
 	    ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, new_size)) != 0)
 		err = -errno;
 	/* after whole write_spans buf holds only ciphertext (every

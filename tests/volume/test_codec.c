@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/crypto/testutil.h"
 #include "volume/base64url.h"
@@ -184,6 +186,66 @@ static void test_header(void)
 	}
 }
 
+/* VmLck of this process in kB, or -1 */
+static long vmlck_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* freed one-page blocks are kept locked and come back wiped; a forked
+ * child does not reuse its parent's (unlocked there) pages */
+static void test_secmem_pool(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = page - 64;
+	uint8_t *p = secmem_alloc(n), *r;
+	unsigned long unlocked = secmem_unlocked_count();
+	pid_t pid;
+	int st;
+
+	CHECK(p != NULL, "one-page alloc");
+	if (!p)
+		return;
+	memset(p, 0x5a, n);
+	secmem_free(p);
+	r = secmem_alloc(n);
+	CHECK(r == p, "a freed page is reused");
+	if (!r)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (r[i]) {
+			CHECK(0, "a reused page is wiped (byte %zu)", i);
+			break;
+		}
+	secmem_free(r); /* stays in the pool, locked */
+	pid = fork();
+	if (pid == 0) {
+		uint8_t *c = secmem_alloc(n);
+		int bad = !c;
+
+		for (size_t i = 0; c && i < n; i++)
+			bad |= c[i] != 0;
+		/* locked here unless mlock failed in this process */
+		if (c && secmem_unlocked_count() == unlocked && vmlck_kb() < 4)
+			bad = 2;
+		secmem_free(c);
+		_exit(bad);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		      WEXITSTATUS(st) == 0,
+	      "a forked child gets a wiped, locked page (status %d)",
+	      pid > 0 ? st : -1);
+}
+
 static void test_secmem(void)
 {
 	uint8_t *p = secmem_alloc(100), *q = secmem_alloc(0);
@@ -198,6 +260,7 @@ static void test_secmem(void)
 	secmem_free(p);
 	secmem_free(q);
 	secmem_free(NULL);
+	test_secmem_pool();
 	fprintf(stderr, "secmem: %lu allocations could not be mlock'ed\n",
 		secmem_unlocked_count());
 }

@@ -101,7 +101,8 @@ void fsck_nonces_report(struct fsck *f)
 {
 	struct fsck_nonce_table *t = f->nonces;
 
-	qsort(t->recs, t->n, sizeof(*t->recs), cmp_rec);
+	if (t->n) /* recs is NULL when no file had a header */
+		qsort(t->recs, t->n, sizeof(*t->recs), cmp_rec);
 	for (size_t i = 0; i < t->n;) {
 		size_t j = i + 1;
 

@@ -113,3 +113,23 @@ int test_finish(const char *name)
 	printf("%s: %lu checks, %lu failed\n", name, test_checks, test_failures);
 	return test_failures ? 1 : 0;
 }
+
+long test_vmlck_kb(int pid)
+{
+	char path[64], line[256];
+	long kb = -1;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}

@@ -47,6 +47,10 @@ void test_random_bytes(void *buf, size_t len);
 unsigned int test_drivers_for(const char *alg, const char **names,
 			      unsigned int max);
 
+/* VmLck (locked memory) of process pid, 0 for this one, in kB; -1 when
+ * /proc cannot tell */
+long test_vmlck_kb(int pid);
+
 /* print "<name>: N checks, N failed" and return the exit code */
 int test_finish(const char *name);
 

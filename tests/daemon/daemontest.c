@@ -340,23 +340,6 @@ bool td_closed_by_daemon(int fd, int timeout_ms)
 	return r == -ECONNRESET;
 }
 
-long td_vmlck_kb(pid_t pid)
-{
-	char path[64], line[256];
-	long kb = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 long td_mem_count(pid_t pid, const uint8_t *needle, size_t n)
 {
 	char path[64], line[512];

@@ -63,8 +63,6 @@ int td_recv_frame(int fd, uint8_t *buf, size_t cap, size_t *len, int timeout_ms)
 /* the daemon closes fd within timeout_ms (after at most one ERROR frame) */
 bool td_closed_by_daemon(int fd, int timeout_ms);
 
-/* VmLck of pid in kB, or -1 */
-long td_vmlck_kb(pid_t pid);
 /*
  * Occurrences of needle in the readable memory of pid (via /proc/PID/mem),
  * or -errno when that memory cannot be read.

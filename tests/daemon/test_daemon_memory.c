@@ -114,7 +114,7 @@ static void test_locked_and_not_dumpable(void)
 	td_id(id, 1);
 	test_random_bytes(key, sizeof(key));
 	CHECK(raw_add(d.sock, id, key, sizeof(key)) == 0, "add a key");
-	kb = td_vmlck_kb(d.pid);
+	kb = test_vmlck_kb(d.pid);
 	CHECK(kb > 0, "VmLck %ld kB after a key was added", kb);
 	CHECK(core_limit_zero(d.pid), "RLIMIT_CORE is 0");
 	{

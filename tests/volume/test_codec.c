@@ -193,22 +193,6 @@ static void test_header(void)
 #define SANITIZER_NO_MLOCK 0
 #endif
 
-/* VmLck of this process in kB, or -1 */
-static long vmlck_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 /* freed one-page blocks are kept locked and come back wiped; a forked
  * child does not reuse its parent's (unlocked there) pages */
 static void test_secmem_pool(void)
@@ -242,7 +226,7 @@ static void test_secmem_pool(void)
 		for (size_t i = 0; c && i < n; i++)
 			bad |= c[i] != 0;
 		/* locked here unless mlock failed in this process */
-		if (c && secmem_unlocked_count() == unlocked && vmlck_kb() < 4 &&
+		if (c && secmem_unlocked_count() == unlocked && test_vmlck_kb(0) < 4 &&
 		    !SANITIZER_NO_MLOCK)
 			bad = 2;
 		secmem_free(c);

@@ -5,6 +5,7 @@
 #include "crypto/cpu.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,17 +36,19 @@ static atomic_ulong unlocked_count;
  * reuse: the mount allocates a transform per open file, and mmap + mlock +
  * madvise + munlock + munmap per open was five syscalls, mlock's LRU drain
  * an IPI to every CPU. At most SECMEM_POOL_PAGES stay locked. Memory locks
- * are not inherited by fork(): a child drops the parent's pool rather
- * than hand out unlocked pages.
+ * are not inherited by fork(): a fork handler makes the child drop the
+ * parent's pool rather than hand out unlocked pages.
  */
 #define SECMEM_POOL_PAGES 64
 
 static struct {
 	atomic_flag busy;
-	pid_t owner;
 	unsigned n;
 	struct secmem_record *page[SECMEM_POOL_PAGES];
-} pool = { ATOMIC_FLAG_INIT, 0, 0, { NULL } };
+} pool = { ATOMIC_FLAG_INIT, 0, { NULL } };
+
+static pthread_once_t pool_fork_once = PTHREAD_ONCE_INIT;
+static int pool_usable; /* 0 when the fork handler could not be registered */
 
 static void pool_lock(void)
 {
@@ -66,19 +69,62 @@ static void unmap_or_die(void *r, size_t maplen)
 	}
 }
 
-/* a wiped, locked page from the pool, or NULL; caller holds the lock */
-static struct secmem_record *pool_take(size_t page)
+/* fork: hold the lock across it so the child never sees it taken */
+static void pool_before_fork(void)
 {
-	pid_t me = getpid();
+	pool_lock();
+}
 
-	if (pool.owner != me) {
-		/* inherited through fork: not locked in this process */
-		while (pool.n)
-			unmap_or_die(pool.page[--pool.n], page);
-		pool.owner = me;
+static void pool_after_fork_parent(void)
+{
+	pool_unlock();
+}
+
+/* the child's copies of the pages are not locked: unmap them (wiped) */
+static void pool_after_fork_child(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	while (pool.n)
+		unmap_or_die(pool.page[--pool.n], page);
+	pool_unlock();
+}
+
+static void pool_register_fork_handler(void)
+{
+	pool_usable = pthread_atfork(pool_before_fork, pool_after_fork_parent,
+				     pool_after_fork_child) == 0;
+}
+
+/* a wiped, locked page from the pool, or NULL */
+static struct secmem_record *pool_take(void)
+{
+	struct secmem_record *r = NULL;
+
+	if (pthread_once(&pool_fork_once, pool_register_fork_handler) != 0 ||
+	    !pool_usable)
 		return NULL;
+	pool_lock();
+	if (pool.n)
+		r = pool.page[--pool.n];
+	pool_unlock();
+	return r;
+}
+
+/* keep a wiped, locked page for reuse; 0 when the pool is full */
+static int pool_put(struct secmem_record *r)
+{
+	int kept = 0;
+
+	if (!pool_usable)
+		return 0;
+	pool_lock();
+	if (pool.n < SECMEM_POOL_PAGES) {
+		pool.page[pool.n++] = r;
+		kept = 1;
 	}
-	return pool.n ? pool.page[--pool.n] : NULL;
+	pool_unlock();
+	return kept;
 }
 
 static struct secmem_record *record_of(const void *p)
@@ -105,9 +151,7 @@ void *secmem_alloc(size_t len)
 	}
 	maplen = (len + 64 + page - 1) / page * page;
 	if (maplen == page) {
-		pool_lock();
-		r = pool_take(page);
-		pool_unlock();
+		r = pool_take();
 		if (r) {
 			/* wiped by secmem_free */
 			r->magic = SECMEM_MAGIC;
@@ -140,18 +184,8 @@ void secmem_free(void *p)
 	r = record_of(p);
 	maplen = r->maplen;
 	explicit_bzero(r, maplen);
-	if (maplen == (size_t)sysconf(_SC_PAGESIZE)) {
-		int kept = 0;
-
-		pool_lock();
-		if (pool.owner == getpid() && pool.n < SECMEM_POOL_PAGES) {
-			pool.page[pool.n++] = r;
-			kept = 1;
-		}
-		pool_unlock();
-		if (kept)
-			return;
-	}
+	if (maplen == (size_t)sysconf(_SC_PAGESIZE) && pool_put(r))
+		return;
 	(void)munlock(r, maplen);
 	unmap_or_die(r, maplen);
 }

@@ -69,7 +69,8 @@ static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 }
 
 /*
- * Units starting at unit 0, with the header in front when hdr is set: one
+ * Units at ciphertext offset off; with the header in front when hdr is set,
+ * which needs the units to start at unit 0 (off == HEADER_SIZE): one
  * pwritev, so a process killed between "header" and "first data" cannot
  * leave a header without its unit 0 (fsck: "a header alone").
  */
@@ -81,6 +82,8 @@ static int pwrite_units(int fd, const uint8_t *hdr, const void *buf,
 
 	if (!hdr)
 		return pwrite_full(fd, buf, len, off);
+	if (off != HEADER_SIZE)
+		return -EINVAL; /* a caller bug: the header would land on data */
 	return pwritev_full(fd, iov, 2, 0);
 }
 
@@ -487,7 +490,7 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 	buf = err ? NULL : batch_alloc(&f->geom, &bsize);
 	if (!err && !buf)
 		err = -ENOMEM;
-	hdr_due = header_due(f, new_size, fresh, raw);
+	hdr_due = err ? 0 : header_due(f, new_size, fresh, raw);
 	a = span_of(&f->geom, new_size, w.tail_start, old_size - w.tail_start);
 	b = span_of(&f->geom, new_size, off, len);
 	if (!err && a.first <= a.last && b.first <= b.last &&

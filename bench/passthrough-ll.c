@@ -16,7 +16,7 @@
  * passthrough_hp does; writes are pwrite from the request buffer.
  */
 #define _GNU_SOURCE
-#define FUSE_USE_VERSION 34
+#define FUSE_USE_VERSION 312
 
 #include <assert.h>
 #include <dirent.h>

@@ -4,14 +4,17 @@
  * ceiling that bench/fs-peers.sh measures cloakfs against. Built by that
  * script (gcc, pkg-config fuse3); not installed, not part of the product.
  *
- *   passthrough-ll [-f] [-o writeback] [-o FUSEOPT...] SRCDIR MOUNTPOINT
+ *   passthrough-ll [-f] [-o writeback] [-o readahead=KB] [-o FUSEOPT...]
+ *                  SRCDIR MOUNTPOINT
  *
  * It follows the passthrough_hp pattern that fs/ follows too (STYLE.md
  * 18): every inode the kernel knows is one O_PATH|O_NOFOLLOW descriptor,
  * found by (st_dev, st_ino), nodeid = struct address. It sets the same
  * FUSE options as cloakfs (attr/entry timeouts of 1 s, keep_cache,
- * readdirplus, no write-back cache unless -o writeback), so the ratio
- * cloakfs / passthrough-ll is what the crypto and the name handling cost.
+ * readdirplus, no write-back cache unless -o writeback, the read-ahead
+ * window of cloakfs --readahead: 4096 KiB unless -o readahead=KB, set
+ * with cloakfs' own fs/readahead.c), so the ratio cloakfs /
+ * passthrough-ll is what the crypto and the name handling cost.
  * Reads splice from the backing file (no copy through this process), as
  * passthrough_hp does; writes are pwrite from the request buffer.
  */
@@ -26,6 +29,7 @@
 #include <fuse_lowlevel.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +38,8 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+#include "fs/readahead.h"
 
 static_assert(sizeof(fuse_ino_t) >= sizeof(void *),
 	      "nodeids are struct pt_inode pointers");
@@ -54,7 +60,11 @@ static struct {
 	struct pt_inode root;
 	struct pt_inode *buckets[NBUCKETS];
 	int writeback;
-} pt = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	unsigned int readahead_kb;
+	atomic_int readahead_pending;
+	const char *mountpoint;
+} pt = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	 .readahead_kb = CLOAKFS_READAHEAD_KB_DEFAULT };
 
 static struct pt_inode *inode_of(fuse_ino_t ino)
 {
@@ -307,6 +317,11 @@ static void pt_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	char path[32];
 	int fd;
 
+	/* after INIT, which would lower it (fs/readahead.h) */
+	if (atomic_exchange(&pt.readahead_pending, 0) &&
+	    readahead_set(pt.mountpoint, pt.readahead_kb) != 0)
+		fprintf(stderr, "passthrough-ll: read_ahead_kb not set\n");
+
 	procfd(inode_of(ino)->fd, path);
 	fd = open(path, backing_flags(fi->flags));
 	if (fd < 0)
@@ -539,13 +554,17 @@ static const struct fuse_lowlevel_ops pt_ops = {
 	.create = pt_create,
 };
 
-/* "-o writeback" is ours; every other -o goes to FUSE */
+/* "-o writeback" and "-o readahead=KB" are ours; every other -o goes to FUSE */
 static int opt_proc(void *data, const char *arg, int key, struct fuse_args *out)
 {
 	(void)data;
 	(void)out;
 	if (key == FUSE_OPT_KEY_OPT && !strcmp(arg, "writeback")) {
 		pt.writeback = 1;
+		return 0;
+	}
+	if (key == FUSE_OPT_KEY_OPT && !strncmp(arg, "readahead=", 10)) {
+		pt.readahead_kb = (unsigned int)strtoul(arg + 10, NULL, 10);
 		return 0;
 	}
 	return 1;
@@ -563,7 +582,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: passthrough-ll [-f] [-o writeback] "
-			"[-o FUSEOPT] SRCDIR MOUNTPOINT\n");
+			"[-o readahead=KB] [-o FUSEOPT] SRCDIR MOUNTPOINT\n");
 		return 1;
 	}
 	/* SRCDIR is ours; FUSE parses the rest */
@@ -575,6 +594,8 @@ int main(int argc, char **argv)
 	    fuse_parse_cmdline(&args, &opts) != 0 || !opts.mountpoint)
 		return 1;
 	umask(0);
+	pt.mountpoint = opts.mountpoint; /* absolute: fuse_parse_cmdline */
+	atomic_store(&pt.readahead_pending, pt.readahead_kb != 0);
 	pt.root.fd = open(src, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (pt.root.fd < 0 || fstat(pt.root.fd, &st) != 0) {
 		perror(src);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
+#include "fs/readahead.h"
 
 static void usage(FILE *out)
 {
@@ -25,10 +26,13 @@ static void usage(FILE *out)
 		"  -o OPT[,OPT...]       mount options: ro, allow_other,\n"
 		"                        default_permissions, ... and cloakfs' own\n"
 		"                        passfile=FILE, extpass=CMD, idle=MINUTES,\n"
-		"                        nocloakfsd (as the long options below)\n"
+		"                        readahead=KB, nocloakfsd (as the long\n"
+		"                        options below)\n"
 		"      --passfile FILE   the passphrase: first line of FILE\n"
 		"      --extpass CMD     the passphrase: first line CMD prints\n"
 		"      --idle MINUTES    unmount after MINUTES without use\n"
+		"      --readahead KB    the kernel's read-ahead window for this\n"
+		"                        mount (default 4096; 0 keeps the kernel's)\n"
 		"      --no-cloakfsd     do not ask cloakfsd for the key\n"
 		"  -h, --help            this help\n"
 		"  -V, --version         version\n"
@@ -50,6 +54,22 @@ static int parse_minutes(const char *s, double *out)
 	if (errno || *end || !(v >= 0) || v > 525600)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* KiB, 0 to 65536 */
+static int parse_kb(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > 65536)
+		return -EINVAL;
+	*out = (unsigned int)v;
 	return 0;
 }
 
@@ -99,6 +119,12 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 					 "not '%s'", opt + 5);
 				return -EINVAL;
 			}
+		} else if (!strncmp(opt, "readahead=", 10)) {
+			if (parse_kb(opt + 10, &o->readahead_kb)) {
+				snprintf(err, errlen, "-o readahead: takes KiB "
+					 "from 0 to 65536, not '%s'", opt + 10);
+				return -EINVAL;
+			}
 		} else if (!strcmp(opt, "nocloakfsd")) {
 			o->use_cloakfsd = 0;
 		} else if (mount_only(opt)) {
@@ -119,7 +145,8 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 				  struct cloakfs_options *o, char *err,
 				  size_t errlen)
 {
-	enum { OPT_PASSFILE = 256, OPT_EXTPASS, OPT_IDLE, OPT_NO_CLOAKFSD };
+	enum { OPT_PASSFILE = 256, OPT_EXTPASS, OPT_IDLE, OPT_READAHEAD,
+	       OPT_NO_CLOAKFSD };
 	static const struct option longopts[] = {
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "debug", no_argument, NULL, 'd' },
@@ -127,6 +154,7 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 		{ "passfile", required_argument, NULL, OPT_PASSFILE },
 		{ "extpass", required_argument, NULL, OPT_EXTPASS },
 		{ "idle", required_argument, NULL, OPT_IDLE },
+		{ "readahead", required_argument, NULL, OPT_READAHEAD },
 		{ "no-cloakfsd", no_argument, NULL, OPT_NO_CLOAKFSD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -136,6 +164,7 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 
 	memset(o, 0, sizeof(*o));
 	o->use_cloakfsd = 1;
+	o->readahead_kb = CLOAKFS_READAHEAD_KB_DEFAULT;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:fdso:hV", longopts, NULL)) != -1 ||
@@ -179,6 +208,13 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 			if (parse_minutes(optarg, &o->idle_minutes)) {
 				snprintf(err, errlen, "--idle takes minutes, not '%s'",
 					 optarg);
+				return CMDLINE_USAGE;
+			}
+			break;
+		case OPT_READAHEAD:
+			if (parse_kb(optarg, &o->readahead_kb)) {
+				snprintf(err, errlen, "--readahead takes KiB from 0 "
+					 "to 65536, not '%s'", optarg);
 				return CMDLINE_USAGE;
 			}
 			break;

@@ -4,7 +4,8 @@
  *   cloakfs [options] CIPHERDIR MOUNTPOINT
  * Options may follow the two directories, as mount.fuse3 passes them
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
- * cloakfs' own -o options (passfile=, extpass=, idle=, nocloakfsd) are
+ * cloakfs' own -o options (passfile=, extpass=, idle=, readahead=,
+ * nocloakfsd) are
  * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
  * dropped; the rest goes to FUSE.
  */
@@ -24,6 +25,7 @@ struct cloakfs_options {
 	int single_thread;
 	int use_cloakfsd;        /* take the key from cloakfsd if it has it */
 	double idle_minutes;     /* 0: never unmount for idleness */
+	unsigned int readahead_kb; /* 0: leave the kernel's window */
 	int allow_other;
 	char *fuse_opts;         /* comma-separated, for FUSE; may be NULL */
 };

@@ -30,6 +30,12 @@ struct cloakfs {
 	const struct volume_cipher_info *cipher;
 	struct content_geom geom;
 	const char *cipherdir;     /* as given (messages) */
+	const char *mountpoint;    /* absolute */
+
+	/* the kernel's read-ahead window, set on the first open: the FUSE
+	 * INIT reply would undo a setting made before it (readahead.h) */
+	unsigned int readahead_kb;
+	atomic_int readahead_pending;
 
 	struct inode_table inodes;
 	struct fs_inode *root;

@@ -29,6 +29,7 @@
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/readahead.h"
 #include "fs/xattr.h"
 #include "volume/header.h"
 #include "volume/random.h"
@@ -875,6 +876,21 @@ static void fill_open(struct fuse_file_info *fi)
 	fi->noflush = 1;
 }
 
+/* fs->readahead_kb, once, from the first open (readahead.h says why);
+ * a failure (not root, say) leaves reads correct, only slower */
+static void readahead_apply_once(struct cloakfs *fs)
+{
+	int err;
+
+	if (!atomic_load_explicit(&fs->readahead_pending, memory_order_relaxed) ||
+	    !atomic_exchange(&fs->readahead_pending, 0))
+		return;
+	err = readahead_set(fs->mountpoint, fs->readahead_kb);
+	if (err)
+		log_info("%s: read-ahead window left as it was: %s",
+			 fs->mountpoint, strerror(-err));
+}
+
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct cloakfs *fs = fs_of(req);
@@ -892,6 +908,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	fill_open(fi);
+	readahead_apply_once(fs);
 	if (fuse_reply_open(req, fi) != 0) {
 		/* the opener is gone (interrupted): no release will come */
 		pthread_mutex_lock(&in->lock);

@@ -63,6 +63,9 @@ def test_usage_and_help(vol):
     assert r.returncode == EXIT_USAGE
     r = run("--idle", "soon", vol.cipherdir, vol.mnt)
     assert r.returncode == EXIT_USAGE
+    for bad in ("--readahead=99999", "--readahead=-1", "-oreadahead=4k"):
+        r = run(bad, vol.cipherdir, vol.mnt)
+        assert r.returncode == EXIT_USAGE and b"readahead" in r.stderr, bad
     r = run("--help")
     assert r.returncode == 0 and b"usage: cloakfs" in r.stdout
     r = run("--version")
@@ -146,6 +149,27 @@ def test_read_only(vol):
     expect_errno(errno.EROFS, os.open, os.path.join(vol.mnt, "f"), os.O_WRONLY)
     expect_errno(errno.EROFS, os.mkdir, os.path.join(vol.mnt, "d"))
     vol.umount()
+
+
+def bdi_readahead_kb(mnt):
+    """read_ahead_kb of the mount's own backing device info"""
+    with open("/proc/self/mountinfo") as f:
+        dev = [l.split()[2] for l in f if l.split()[4] == mnt][-1]
+    with open("/sys/class/bdi/%s/read_ahead_kb" % dev) as f:
+        return int(f.read())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sysfs read_ahead_kb needs root")
+def test_readahead_window(vol):
+    # set on the first open: the INIT reply would lower an earlier setting
+    for extra, want in (((), 4096), (("-o", "readahead=512"), 512),
+                        (("--readahead", "0"), None)):
+        vol.mount(*extra)
+        before = bdi_readahead_kb(vol.mnt)
+        write_file(os.path.join(vol.mnt, "f"), b"data")
+        assert read_file(os.path.join(vol.mnt, "f")) == b"data"
+        assert bdi_readahead_kb(vol.mnt) == (want or before), extra
+        vol.umount()
 
 
 def mounted(mnt):

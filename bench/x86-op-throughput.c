@@ -12,8 +12,11 @@
  * figure is reciprocal throughput in core cycles per instruction, not
  * latency. These VMs have no performance counters: the core clock comes
  * from a dependent chain of scalar adds (one cycle each), timed next to
- * every trial; the best of 40 trials of each counts, so other tasks on
- * the machine drop out. Needs AVX-512F/VL, VAES (it does not check).
+ * every trial; the best of 40 trials of each counts, so short stalls
+ * drop out. Run it on a quiet machine: the two vCPUs of these VMs may be
+ * hyperthreads of one core, and a busy sibling slows both loops unevenly
+ * (figures then come out too low as well as too high). Needs AVX-512F/VL/
+ * IFMA, VAES and GFNI (it does not check).
  */
 #include <stdint.h>
 #include <stdio.h>

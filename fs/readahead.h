@@ -19,8 +19,9 @@
  * (-ENOENT), or sysfs refused (-EACCES when not root, for instance).
  * Call it after the FUSE INIT exchange (from the first open, say): the
  * kernel lowers the window to what the INIT reply allows, never above
- * the 128 KiB it offers, and INIT comes after the mount. Needs only libc:
- * bench/passthrough-ll.c uses it too, so the ceiling has the same window.
+ * the 128 KiB it offers, and INIT comes after the mount. Needs only libc
+ * and tools/mountinfo.c: bench/passthrough-ll.c uses it too, so the
+ * ceiling has the same window.
  */
 int readahead_set(const char *mountpoint, unsigned int kb);
 

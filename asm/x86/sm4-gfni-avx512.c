@@ -8,8 +8,12 @@
  * over the iv. Body: sm4-x86-core.h; entry points: sm4-x86.h (suffix
  * _gfni_avx512).
  *
- * Measured on Zen 5 (min of many calls, 4 KiB): ECB 0.65, XTS 0.93
- * cycles/byte. 2 sets per step were bound by the round latency (about
+ * Measured on Zen 5 (min of many calls, 4 KiB): ECB 0.65 cycles/byte
+ * (XTS 0.93 before its tweaks moved to scalar code, not remeasured).
+ * On Zen 4 (cloakfs-bench -c, medians, cycles/byte): ECB 1.04 at 4 KiB;
+ * XTS 1.08-1.12 at 64 KiB, 1.26-1.29 at 4 KiB, where the one-block
+ * encryption of the tweak (latency-bound, ~600 cycles) is most of the
+ * difference. 2 sets per step were bound by the round latency (about
  * 14 cycles: 2 GFNI ops of 3 cycles, then rotate and two VPTERNLOGD of 2
  * each); 5 or more sets run out of registers.
  */

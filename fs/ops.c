@@ -31,13 +31,11 @@
 #include "fs/inode.h"
 #include "fs/readahead.h"
 #include "fs/xattr.h"
+#include "volume/dirops.h"
 #include "volume/header.h"
-#include "volume/random.h"
 
 static_assert(sizeof(fuse_ino_t) >= sizeof(void *),
 	      "nodeids are struct fs_inode pointers");
-
-#define TEMP_PREFIX "cloakfs.tmp."
 
 void fs_procfd(int fd, char buf[FS_PROCFD_LEN])
 {
@@ -253,72 +251,19 @@ static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	reply_new_entry(req, fs, keys, dir, &en, err);
 }
 
-/* a name no encryption produces, for building an entry before it appears */
-static int temp_name(char out[64])
+/* the caller owns a new directory (set_owner) before it takes its name */
+struct new_dir_owner {
+	struct cloakfs *fs;
+	fuse_req_t req;
+	struct fs_inode *dir;
+};
+
+static void own_new_dir(int parentfd, const char *tmp, void *arg)
 {
-	uint8_t r[9];
-	int err = volume_random(r, sizeof(r));
+	const struct new_dir_owner *o = arg;
 
-	if (err)
-		return err;
-	snprintf(out, 64, TEMP_PREFIX "%02x%02x%02x%02x%02x%02x%02x%02x%02x",
-		 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
-	return 0;
-}
-
-/* renameat2 RENAME_NOREPLACE, emulated where the filesystem lacks it */
-static int rename_noreplace(int olddir, const char *oldname, int newdir,
-			    const char *newname)
-{
-	struct stat st;
-
-	if (renameat2(olddir, oldname, newdir, newname, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -errno;
-	if (fstatat(newdir, newname, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return -EEXIST;
-	return renameat(olddir, oldname, newdir, newname) == 0 ? 0 : -errno;
-}
-
-/*
- * A new directory is built under a temporary name (with its nonce file)
- * and renamed into place, so no crash leaves a directory without one.
- */
-static int make_dir(struct cloakfs *fs, fuse_req_t req, struct fs_inode *dir,
-		    const struct entry_name *en, mode_t mode)
-{
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	char tmp[64];
-	struct stat st;
-	int dfd, err = temp_name(tmp);
-
-	if (err)
-		return err;
-	if (mkdirat(dir->fd, tmp, (mode & 07777) | S_IRWXU) != 0)
-		return -errno;
-	dfd = openat(dir->fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		err = -errno;
-		(void)unlinkat(dir->fd, tmp, AT_REMOVEDIR);
-		return err;
-	}
-	err = names_dirnonce_create(dfd, nonce);
-	explicit_bzero(nonce, sizeof(nonce));
-	if (!err && (mode & S_IRWXU) != S_IRWXU &&
-	    fstatat(dfd, "", &st, AT_EMPTY_PATH) == 0 &&
-	    fchmodat(dir->fd, tmp, (mode & 07777) | (st.st_mode & S_ISGID), 0) != 0)
-		err = -errno;
-	if (!err) {
-		set_owner(fs, req, dir, tmp);
-		err = rename_noreplace(dir->fd, tmp, dir->fd, en->name);
-	}
-	if (err) {
-		(void)unlinkat(dfd, NAMES_DIRNONCE_FILE, 0);
-		(void)unlinkat(dir->fd, tmp, AT_REMOVEDIR);
-	}
-	close(dfd);
-	return err;
+	(void)parentfd;
+	set_owner(o->fs, o->req, o->dir, tmp);
 }
 
 static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -335,7 +280,8 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (!err)
 		err = entry_prepare(dir, &en);
 	if (!err)
-		err = make_dir(fs, req, dir, &en, mode);
+		err = dirops_make_dir(dir->fd, en.name, mode, own_new_dir,
+				      &(struct new_dir_owner){ fs, req, dir });
 	reply_new_entry(req, fs, keys, dir, &en, err);
 }
 
@@ -412,18 +358,12 @@ static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 /* does ciphertext directory dfd hold anything but its nonce file? */
 static int dir_is_empty(int dfd)
 {
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *d;
 	DIR *dp;
-	int empty = 1;
+	int empty = 1, err = dirops_opendir(dfd, &dp);
 
-	if (fd < 0)
-		return -errno;
-	dp = fdopendir(fd);
-	if (!dp) {
-		close(fd);
-		return -ENOMEM;
-	}
+	if (err)
+		return err;
 	while ((d = readdir(dp)) != NULL) {
 		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
 		    strcmp(d->d_name, NAMES_DIRNONCE_FILE)) {
@@ -501,39 +441,26 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
  */
 static int respell_symlink(struct cloakfs *fs, const struct volume_keys *keys,
 			   struct fs_inode *from_dir, const char *from_cname,
-			   struct fs_inode *to_dir, char tmp[64])
+			   struct fs_inode *to_dir,
+			   char tmp[DIROPS_TEMP_NAME_SIZE])
 {
 	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
-	struct timespec times[2];
 	struct stat st;
-	ssize_t n;
+	ssize_t n = dirops_read_symlink(from_dir->fd, from_cname, &st, enc,
+					sizeof(enc));
 	int err;
 
-	if (fstatat(from_dir->fd, from_cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return -errno;
-	n = readlinkat(from_dir->fd, from_cname, enc, sizeof(enc));
 	if (n < 0)
-		return -errno;
-	if ((size_t)n >= sizeof(enc) - 1)
-		return -EIO;
-	enc[n] = '\0';
+		return (int)n; /* too long: -EBADMSG, EIO to the application */
 	err = entry_symlink_decrypt(fs, keys, from_dir, enc, (size_t)n, plain);
 	if (err < 0)
 		return err;
 	err = entry_symlink_encrypt(fs, keys, to_dir, plain, enc);
 	explicit_bzero(plain, sizeof(plain));
 	if (!err)
-		err = temp_name(tmp);
-	if (err)
-		return err;
-	if (symlinkat(enc, to_dir->fd, tmp) != 0)
-		return -errno;
-	(void)fchownat(to_dir->fd, tmp, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW);
-	times[0] = st.st_atim;
-	times[1] = st.st_mtim;
-	(void)utimensat(to_dir->fd, tmp, times, AT_SYMLINK_NOFOLLOW);
-	return 0;
+		err = dirops_temp_name(tmp);
+	return err ? err : dirops_symlink_like(enc, to_dir->fd, tmp, &st);
 }
 
 /*
@@ -606,8 +533,8 @@ static int rename_plain(struct fs_inode *dir, const struct entry_name *src,
 	if (renameat2(dir->fd, src->name, newdir->fd, dst->name, flags) != 0) {
 		err = -errno;
 		if (flags == RENAME_NOREPLACE && (err == -EINVAL || err == -ENOSYS))
-			err = rename_noreplace(dir->fd, src->name, newdir->fd,
-					       dst->name);
+			err = dirops_rename_noreplace(dir->fd, src->name,
+						      newdir->fd, dst->name);
 	}
 	if (victim >= 0) {
 		if (err && write_nonce_back(victim, nonce) != 0)
@@ -637,7 +564,7 @@ static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
 			  const struct entry_name *dst, const struct stat *dst_st,
 			  unsigned int flags)
 {
-	char tsrc[64] = "", tdst[64] = "";
+	char tsrc[DIROPS_TEMP_NAME_SIZE] = "", tdst[DIROPS_TEMP_NAME_SIZE] = "";
 	int err = 0, xchg = !!(flags & RENAME_EXCHANGE);
 
 	if (S_ISLNK(sst->st_mode))
@@ -653,8 +580,8 @@ static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
 	} else if (!err && *tsrc) {
 		/* the copy takes the destination name; then the old one goes */
 		if (flags & RENAME_NOREPLACE)
-			err = rename_noreplace(newdir->fd, tsrc, newdir->fd,
-					       dst->name);
+			err = dirops_rename_noreplace(newdir->fd, tsrc,
+						      newdir->fd, dst->name);
 		else if (renameat(newdir->fd, tsrc, newdir->fd, dst->name) != 0)
 			err = -errno;
 		if (!err) {
@@ -1184,19 +1111,13 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
 	struct dir_handle *dh = calloc(1, sizeof(*dh));
-	int fd, err = 0;
+	int err;
 
 	if (!dh) {
 		reply_err(req, -ENOMEM);
 		return;
 	}
-	fd = openat(in->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		err = -errno;
-	else if (!(dh->dp = fdopendir(fd))) {
-		err = -errno;
-		close(fd);
-	}
+	err = dirops_opendir(in->fd, &dh->dp);
 	if (err) {
 		free(dh);
 		reply_err(req, err);

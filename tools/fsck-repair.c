@@ -15,34 +15,7 @@
 #include <unistd.h>
 
 #include "tools/fsck.h"
-#include "volume/random.h"
-
-/* a name no encryption produces (as fs/ops.c's), for building a directory */
-static int temp_name(char out[64])
-{
-	uint8_t r[9];
-	int err = volume_random(r, sizeof(r));
-
-	if (err)
-		return err;
-	snprintf(out, 64, "cloakfs.tmp.%02x%02x%02x%02x%02x%02x%02x%02x%02x",
-		 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
-	return 0;
-}
-
-static int rename_noreplace(int olddir, const char *oldname, int newdir,
-			    const char *newname)
-{
-	struct stat st;
-
-	if (renameat2(olddir, oldname, newdir, newname, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -errno;
-	if (fstatat(newdir, newname, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return -EEXIST;
-	return renameat(olddir, oldname, newdir, newname) == 0 ? 0 : -errno;
-}
+#include "volume/dirops.h"
 
 int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
 		     const char *plain, char out[NAMES_MAX_ENCODED + 1],
@@ -83,35 +56,6 @@ void fsck_lost_found_close(struct fsck *f)
 	f->lf_names = NULL;
 }
 
-/* mkdir under a temporary name, give it a nonce, rename it into place */
-static int make_lost_found(struct fsck *f)
-{
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	char tmp[64];
-	int dfd, err = temp_name(tmp);
-
-	if (err)
-		return err;
-	if (mkdirat(f->rootfd, tmp, 0700) != 0)
-		return -errno;
-	dfd = openat(f->rootfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		err = -errno;
-		(void)unlinkat(f->rootfd, tmp, AT_REMOVEDIR);
-		return err;
-	}
-	err = names_dirnonce_create(dfd, nonce);
-	explicit_bzero(nonce, sizeof(nonce));
-	if (!err)
-		err = rename_noreplace(f->rootfd, tmp, f->rootfd, f->lf_cname);
-	if (err) {
-		(void)unlinkat(dfd, NAMES_DIRNONCE_FILE, 0);
-		(void)unlinkat(f->rootfd, tmp, AT_REMOVEDIR);
-	}
-	close(dfd);
-	return err;
-}
-
 int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 			 bool create)
 {
@@ -132,7 +76,8 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 	f->lf_fd = openat(f->rootfd, f->lf_cname,
 			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (f->lf_fd < 0 && errno == ENOENT && create) {
-		err = make_lost_found(f);
+		/* built whole under a temporary name, as fs/ops.c's mkdir */
+		err = dirops_make_dir(f->rootfd, f->lf_cname, 0700, NULL, NULL);
 		if (err)
 			return err;
 		f->lf_fd = openat(f->rootfd, f->lf_cname,
@@ -181,19 +126,12 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 {
 	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
-	struct timespec times[2];
 	struct stat st;
-	ssize_t n;
+	ssize_t n = dirops_read_symlink(dirfd, cname, &st, enc, sizeof(enc));
 	int err;
 
-	if (fstatat(dirfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return -errno;
-	n = readlinkat(dirfd, cname, enc, sizeof(enc));
 	if (n < 0)
-		return -errno;
-	if ((size_t)n >= sizeof(enc) - 1)
-		return -EBADMSG;
-	enc[n] = '\0';
+		return (int)n;
 	err = names_symlink_decrypt(from_names, enc, (size_t)n, plain,
 				    sizeof(plain));
 	if (err < 0)
@@ -203,12 +141,9 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 	explicit_bzero(plain, sizeof(plain));
 	if (err < 0)
 		return err;
-	if (symlinkat(enc, f->lf_fd, newc) != 0)
-		return -errno;
-	(void)fchownat(f->lf_fd, newc, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW);
-	times[0] = st.st_atim;
-	times[1] = st.st_mtim;
-	(void)utimensat(f->lf_fd, newc, times, AT_SYMLINK_NOFOLLOW);
+	err = dirops_symlink_like(enc, f->lf_fd, newc, &st);
+	if (err)
+		return err;
 	if (unlinkat(dirfd, cname, 0) != 0) {
 		err = -errno;
 		(void)unlinkat(f->lf_fd, newc, 0);
@@ -253,7 +188,7 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 	if (S_ISLNK(st.st_mode) && from_names)
 		err = move_symlink(f, dirfd, cname, from_names, newc);
 	if (err == -EBADMSG) /* not a symlink, or its target does not decode */
-		err = rename_noreplace(dirfd, cname, f->lf_fd, newc);
+		err = dirops_rename_noreplace(dirfd, cname, f->lf_fd, newc);
 	if (err) {
 		if (new_long && names_sidecar_name(newc, side) == 0)
 			(void)unlinkat(f->lf_fd, side, 0);

@@ -20,8 +20,7 @@
 
 #include "tools/fsck.h"
 #include "volume/base64url.h"
-
-#define TEMP_PREFIX "cloakfs.tmp." /* fs/ops.c's names under construction */
+#include "volume/dirops.h"
 
 struct item {
 	char *cname;
@@ -84,18 +83,13 @@ static char *join_plain(const char *a, const char *b)
 
 static int read_items(struct dir *d)
 {
-	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *dp;
+	int err = dirops_opendir(d->fd, &dp);
 
-	if (fd < 0)
-		return -errno;
-	dp = fdopendir(fd);
-	if (!dp) {
-		close(fd);
-		return -ENOMEM;
-	}
+	if (err)
+		return err;
 	while ((errno = 0, de = readdir(dp)) != NULL) {
 		enum names_entry k = names_classify(de->d_name);
 		struct item *it;
@@ -263,7 +257,8 @@ static void judge_name(struct dir *d, struct item *it)
 	case NAMES_ENTRY_SIDECAR:
 		return; /* judged with the long names */
 	default:
-		if (!strncmp(it->cname, TEMP_PREFIX, strlen(TEMP_PREFIX))) {
+		if (!strncmp(it->cname, DIROPS_TEMP_PREFIX,
+			     strlen(DIROPS_TEMP_PREFIX))) {
 			it->bad = FC_TEMP_ENTRY;
 			snprintf(it->why, sizeof(it->why), "left by a crash of "
 				 "cloakfs while it made this entry");

@@ -25,36 +25,69 @@ static int seal_error(const char *dir, int rc)
 			dir, strerror(-rc));
 }
 
+/* the start of each command that rewrites the config: lock, then read */
+static int lock_and_read_config(const char *dir, char *path,
+				struct volume_config *cfg)
+{
+	int rc = kt_lock_volume(dir);
+
+	return rc ? rc : kt_read_config(dir, path, cfg);
+}
+
+/* what add- and change-passphrase seal into a new keyslot */
+struct new_seal {
+	uint8_t *vmk;             /* the master key (secmem) */
+	int opened;               /* the slot the existing passphrase opened */
+	struct passphrase pass;   /* the new passphrase */
+	struct keyslot_cost cost; /* Argon2id cost of the new slot */
+};
+
+/*
+ * Open keyslot want (-1: any) with the existing passphrase, read the new
+ * one and choose the new slot's cost (by default the opened slot's).
+ * ns starts zeroed; new_seal_free(ns) afterwards, whatever this returns.
+ */
+static int new_seal_prepare(const struct kt_args *a, const char *dir,
+			    const char *path, const struct volume_config *cfg,
+			    int want, struct new_seal *ns)
+{
+	int rc = kt_open_volume(a, dir, path, cfg, want, &ns->vmk, &ns->opened);
+
+	if (!rc)
+		rc = kt_new_passphrase(&a->newpass, dir, &ns->pass);
+	if (!rc) {
+		struct keyslot_cost reuse = { cfg->slots[ns->opened].opslimit,
+					      cfg->slots[ns->opened].memlimit };
+
+		rc = kt_choose_cost(a, &reuse, &ns->cost);
+	}
+	return rc;
+}
+
+static void new_seal_free(struct new_seal *ns)
+{
+	passphrase_free(&ns->pass);
+	secmem_free(ns->vmk);
+}
+
 static int run_add(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
 	struct volume_config cfg;
-	struct keyslot_cost cost;
-	struct passphrase pass = { 0 };
+	struct new_seal ns = { 0 };
 	char path[PATH_MAX];
-	uint8_t *vmk = NULL;
-	int rc, slot, added;
+	int rc, added;
 
-	rc = kt_lock_volume(dir);
-	if (!rc)
-		rc = kt_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(dir, path, &cfg);
 	if (rc)
 		return rc;
 	if (volconf_slot_count(&cfg) >= VOLCONF_MAX_KEYSLOTS)
 		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: all %d keyslots are in "
 				"use (remove one first)", dir, VOLCONF_MAX_KEYSLOTS);
-	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
-	if (!rc)
-		rc = kt_new_passphrase(&a->newpass, dir, &pass);
-	if (!rc) {
-		struct keyslot_cost reuse = { cfg.slots[slot].opslimit,
-					      cfg.slots[slot].memlimit };
-
-		rc = kt_choose_cost(a, &reuse, &cost);
-	}
+	rc = new_seal_prepare(a, dir, path, &cfg, -1, &ns);
 	if (rc)
 		goto out;
-	added = keyslot_add(&cfg, pass.text, pass.len, &cost, vmk);
+	added = keyslot_add(&cfg, ns.pass.text, ns.pass.len, &ns.cost, ns.vmk);
 	if (added < 0) {
 		rc = seal_error(dir, added);
 		goto out;
@@ -64,8 +97,7 @@ static int run_add(const struct kt_args *a)
 		printf("%s: added keyslot %d (%u in use)\n", dir, added,
 		       volconf_slot_count(&cfg));
 out:
-	passphrase_free(&pass);
-	secmem_free(vmk);
+	new_seal_free(&ns);
 	return rc;
 }
 
@@ -94,48 +126,36 @@ static int run_change(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
 	struct volume_config cfg, scratch;
-	struct keyslot_cost cost;
-	struct passphrase pass = { 0 };
+	struct new_seal ns = { 0 };
 	char path[PATH_MAX];
-	uint8_t *vmk = NULL;
 	unsigned int n;
-	int rc, slot;
+	int rc;
 
-	rc = kt_lock_volume(dir);
-	if (!rc)
-		rc = kt_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(dir, path, &cfg);
 	if (rc)
 		return rc;
 	n = volconf_slot_count(&cfg);
 	if (a->slot >= 0 && (unsigned int)a->slot >= n)
 		return no_such_slot(dir, a->slot, n);
-	rc = kt_open_volume(a, dir, path, &cfg, a->slot, &vmk, &slot);
-	if (!rc)
-		rc = kt_new_passphrase(&a->newpass, dir, &pass);
-	if (!rc) {
-		struct keyslot_cost reuse = { cfg.slots[slot].opslimit,
-					      cfg.slots[slot].memlimit };
-
-		rc = kt_choose_cost(a, &reuse, &cost);
-	}
+	rc = new_seal_prepare(a, dir, path, &cfg, a->slot, &ns);
 	if (rc)
 		goto out;
 	/* seal into an empty copy, then put the new slot in the old one's
 	 * place: slot numbers stay as info showed them */
 	scratch = cfg;
 	memset(scratch.slots, 0, sizeof(scratch.slots));
-	rc = keyslot_add(&scratch, pass.text, pass.len, &cost, vmk);
+	rc = keyslot_add(&scratch, ns.pass.text, ns.pass.len, &ns.cost, ns.vmk);
 	if (rc < 0) {
 		rc = seal_error(dir, rc);
 		goto out;
 	}
-	cfg.slots[slot] = scratch.slots[0];
+	cfg.slots[ns.opened] = scratch.slots[0];
 	rc = kt_write_config(path, &cfg);
 	if (!rc)
-		printf("%s: changed the passphrase of keyslot %d\n", dir, slot);
+		printf("%s: changed the passphrase of keyslot %d\n", dir,
+		       ns.opened);
 out:
-	passphrase_free(&pass);
-	secmem_free(vmk);
+	new_seal_free(&ns);
 	return rc;
 }
 
@@ -190,9 +210,7 @@ static int run_remove(const struct kt_args *a)
 	if (parse_slot(a->args[1], &slot))
 		return kt_error(KEYTOOL_EXIT_USAGE, "remove-slot: '%s' is not a "
 				"slot number", a->args[1]);
-	rc = kt_lock_volume(dir);
-	if (!rc)
-		rc = kt_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(dir, path, &cfg);
 	if (rc)
 		return rc;
 	n = volconf_slot_count(&cfg);

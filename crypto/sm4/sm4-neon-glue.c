@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Glue of the AArch64 NEON SM4 core (asm/arm64/sm4-neon-core.S): key
- * schedule, the single-block cipher driver and the bulk hooks of the mode
- * instances. See sm4-neon-glue.h.
+ * schedule, the single-block cipher driver, and the core's entry points
+ * for the bulk hooks of the mode instances, which sm4-arm64-bulk.c shares
+ * with sm4-ce. See sm4-neon-glue.h.
  *
  * As for the x86 cores (sm4-x86-glue.c), the core needs plain round keys,
  * so it gets its own cipher driver "sm4-neon". Single blocks (the serial
@@ -19,7 +20,7 @@
 
 #if defined(CLOAKFS_SM4_NEON_CORE) && defined(__aarch64__)
 
-#include "crypto/sm4/sm4-internal.h"
+#include "crypto/sm4/sm4-arm64-bulk.h"
 
 /* the core, asm/arm64/sm4-neon-core.S (contract in its header) */
 uint32_t sm4_tau_neon(uint32_t w);
@@ -35,19 +36,21 @@ void sm4_cfb_decrypt_neon(const uint32_t *rk_enc, uint8_t *dst,
 void sm4_ctr_crypt_neon(const uint32_t *rk_enc, uint8_t *dst,
 			const uint8_t *src, size_t nbytes, uint8_t *ctr);
 
-/* the core's step: 8 blocks; its smallest ECB call: 4 */
-#define SM4_NEON_CHUNK 128
+/* the core's smallest ECB call: 4 blocks */
 #define SM4_NEON_MIN_BLOCKS 4
 
-struct sm4_neon_ctx {
-	uint32_t rk_enc[SM4_ROUNDS];
-	uint32_t rk_dec[SM4_ROUNDS]; /* rk_enc reversed */
+static const struct sm4_arm64_core sm4_neon_core = {
+	.crypt_blocks = sm4_crypt_blocks_neon,
+	.xts_crypt = sm4_xts_crypt_neon,
+	.cbc_decrypt = sm4_cbc_decrypt_neon,
+	.cfb_decrypt = sm4_cfb_decrypt_neon,
+	.ctr_crypt = sm4_ctr_crypt_neon,
 };
 
 /* GB/T 32907-2016 7.3, tau through the core's S-box */
 static int sm4_neon_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
-	struct sm4_neon_ctx *c = ctx;
+	struct sm4_arm64_ctx *c = ctx;
 	uint32_t k[4];
 
 	if (keylen != SM4_KEY_SIZE)
@@ -65,6 +68,7 @@ static int sm4_neon_setkey(void *ctx, const uint8_t *key, size_t keylen)
 		k[3] = c->rk_enc[i];
 	}
 	explicit_bzero(k, sizeof(k));
+	c->core = &sm4_neon_core;
 	return 0;
 }
 
@@ -92,14 +96,14 @@ static void sm4_neon_blocks(const uint32_t *rk, uint8_t *dst,
 
 static void sm4_neon_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
 {
-	const struct sm4_neon_ctx *c = ctx;
+	const struct sm4_arm64_ctx *c = ctx;
 
 	sm4_crypt_block_neon(c->rk_enc, dst, src);
 }
 
 static void sm4_neon_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
 {
-	const struct sm4_neon_ctx *c = ctx;
+	const struct sm4_arm64_ctx *c = ctx;
 
 	sm4_crypt_block_neon(c->rk_dec, dst, src);
 }
@@ -107,7 +111,7 @@ static void sm4_neon_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
 static void sm4_neon_encrypt_blocks(const void *ctx, uint8_t *dst,
 				    const uint8_t *src, size_t n)
 {
-	const struct sm4_neon_ctx *c = ctx;
+	const struct sm4_arm64_ctx *c = ctx;
 
 	sm4_neon_blocks(c->rk_enc, dst, src, n);
 }
@@ -115,72 +119,15 @@ static void sm4_neon_encrypt_blocks(const void *ctx, uint8_t *dst,
 static void sm4_neon_decrypt_blocks(const void *ctx, uint8_t *dst,
 				    const uint8_t *src, size_t n)
 {
-	const struct sm4_neon_ctx *c = ctx;
+	const struct sm4_arm64_ctx *c = ctx;
 
 	sm4_neon_blocks(c->rk_dec, dst, src, n);
-}
-
-/* bulk hooks: nbytes is a nonzero multiple of SM4_NEON_CHUNK */
-static void ecb_encrypt_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_crypt_blocks_neon(c->rk_enc, dst, src, nbytes / SM4_BLOCK_SIZE);
-}
-
-static void ecb_decrypt_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_crypt_blocks_neon(c->rk_dec, dst, src, nbytes / SM4_BLOCK_SIZE);
-}
-
-static void xts_encrypt_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *tweak)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_xts_crypt_neon(c->rk_enc, dst, src, nbytes, tweak);
-}
-
-static void xts_decrypt_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *tweak)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_xts_crypt_neon(c->rk_dec, dst, src, nbytes, tweak);
-}
-
-static void cbc_decrypt_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *iv)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_cbc_decrypt_neon(c->rk_dec, dst, src, nbytes, iv);
-}
-
-static void cfb_decrypt_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *iv)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_cfb_decrypt_neon(c->rk_enc, dst, src, nbytes, iv);
-}
-
-static void ctr_hook(const void *ctx, uint8_t *dst, const uint8_t *src,
-		     size_t nbytes, uint8_t *ctr)
-{
-	const struct sm4_neon_ctx *c = ctx;
-
-	sm4_ctr_crypt_neon(c->rk_enc, dst, src, nbytes, ctr);
 }
 
 static const struct cipher_alg sm4_neon_cipher = {
 	.blocksize = SM4_BLOCK_SIZE,
 	.keysizes = { SM4_KEY_SIZE },
-	.ctxsize = sizeof(struct sm4_neon_ctx),
+	.ctxsize = sizeof(struct sm4_arm64_ctx),
 	.setkey = sm4_neon_setkey,
 	.encrypt = sm4_neon_encrypt,
 	.decrypt = sm4_neon_decrypt,
@@ -188,53 +135,15 @@ static const struct cipher_alg sm4_neon_cipher = {
 	.decrypt_blocks = sm4_neon_decrypt_blocks,
 };
 
-static const struct crypto_bulk_ops sm4_neon_bulk = {
-	.chunk = SM4_NEON_CHUNK,
-	.min_bytes = SM4_NEON_CHUNK,
-	.xts_encrypt = xts_encrypt_hook,
-	.xts_decrypt = xts_decrypt_hook,
-	.ecb_encrypt = ecb_encrypt_hook,
-	.ecb_decrypt = ecb_decrypt_hook,
-	.cbc_decrypt = cbc_decrypt_hook,
-	.cfb_decrypt = cfb_decrypt_hook,
-	.ctr_crypt = ctr_hook,
-};
-
-static const char *const bulk_modes[] = { "ecb", "cbc", "cfb", "ctr", "xts" };
-static const char *const bulk_names[] = {
-	"ecb-sm4-neon", "cbc-sm4-neon", "cfb-sm4-neon", "ctr-sm4-neon",
-	"xts-sm4-neon",
-};
-
 /* Registered whatever the CPU: Advanced SIMD is part of every AArch64. */
 int sm4_neon_register(struct crypto_registry *reg)
 {
-	const struct crypto_driver drv = {
-		.alg_name = "sm4",
+	return sm4_arm64_register(reg, &(struct sm4_arm64_driver){
 		.driver_name = "sm4-neon",
 		.priority = 300, /* NEON, as STYLE.md */
 		.features = CPU_FEAT_NEON,
-		.flags = CRYPTO_F_CONST_TIME,
-		.type = CRYPTO_TYPE_CIPHER,
-		.u.cipher = &sm4_neon_cipher,
-	};
-	int err = crypto_register_driver(reg, &drv);
-
-	/*
-	 * Before the registry's automatic instances, which would take the
-	 * same names without the bulk hooks.
-	 */
-	for (size_t m = 0; !err && m < ARRAY_SIZE(bulk_modes); m++)
-		err = crypto_register_mode(reg, &(struct crypto_mode_instance){
-			.mode = bulk_modes[m],
-			.child_driver = "sm4-neon",
-			.driver_name = bulk_names[m],
-			.priority = 300,
-			.features = CPU_FEAT_NEON,
-			.flags = CRYPTO_F_CONST_TIME,
-			.bulk = &sm4_neon_bulk,
-		});
-	return err;
+		.cipher = &sm4_neon_cipher,
+	});
 }
 
 #else /* built without the core */

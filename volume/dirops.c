@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* see dirops.h */
+#include "volume/dirops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "volume/names.h"
+#include "volume/random.h"
+
+int dirops_temp_name(char out[DIROPS_TEMP_NAME_SIZE])
+{
+	uint8_t r[9];
+	int err = volume_random(r, sizeof(r));
+
+	if (err)
+		return err;
+	snprintf(out, DIROPS_TEMP_NAME_SIZE,
+		 DIROPS_TEMP_PREFIX "%02x%02x%02x%02x%02x%02x%02x%02x%02x",
+		 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
+	return 0;
+}
+
+int dirops_rename_noreplace(int olddir, const char *oldname, int newdir,
+			    const char *newname)
+{
+	struct stat st;
+
+	if (renameat2(olddir, oldname, newdir, newname, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	if (fstatat(newdir, newname, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	return renameat(olddir, oldname, newdir, newname) == 0 ? 0 : -errno;
+}
+
+int dirops_make_dir(int parentfd, const char *name, mode_t mode,
+		    void (*before_rename)(int parentfd, const char *tmp,
+					  void *arg),
+		    void *arg)
+{
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	char tmp[DIROPS_TEMP_NAME_SIZE];
+	struct stat st;
+	int dfd, err = dirops_temp_name(tmp);
+
+	if (err)
+		return err;
+	if (mkdirat(parentfd, tmp, (mode & 07777) | S_IRWXU) != 0)
+		return -errno;
+	dfd = openat(parentfd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		err = -errno;
+		(void)unlinkat(parentfd, tmp, AT_REMOVEDIR);
+		return err;
+	}
+	err = names_dirnonce_create(dfd, nonce);
+	explicit_bzero(nonce, sizeof(nonce));
+	/* the mode asked for, keeping a setgid bit handed down */
+	if (!err && (mode & S_IRWXU) != S_IRWXU &&
+	    fstatat(dfd, "", &st, AT_EMPTY_PATH) == 0 &&
+	    fchmodat(parentfd, tmp, (mode & 07777) | (st.st_mode & S_ISGID), 0) != 0)
+		err = -errno;
+	if (!err) {
+		if (before_rename)
+			before_rename(parentfd, tmp, arg);
+		err = dirops_rename_noreplace(parentfd, tmp, parentfd, name);
+	}
+	if (err) {
+		(void)unlinkat(dfd, NAMES_DIRNONCE_FILE, 0);
+		(void)unlinkat(parentfd, tmp, AT_REMOVEDIR);
+	}
+	close(dfd);
+	return err;
+}
+
+ssize_t dirops_read_symlink(int dirfd, const char *name, struct stat *st,
+			    char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	n = readlinkat(dirfd, name, buf, size);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -EBADMSG;
+	buf[n] = '\0';
+	return n;
+}
+
+int dirops_symlink_like(const char *target, int dirfd, const char *name,
+			const struct stat *old)
+{
+	struct timespec times[2] = { old->st_atim, old->st_mtim };
+
+	if (symlinkat(target, dirfd, name) != 0)
+		return -errno;
+	(void)fchownat(dirfd, name, old->st_uid, old->st_gid, AT_SYMLINK_NOFOLLOW);
+	(void)utimensat(dirfd, name, times, AT_SYMLINK_NOFOLLOW);
+	return 0;
+}
+
+int dirops_opendir(int dfd, DIR **dp)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	*dp = fdopendir(fd);
+	if (!*dp) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return 0;
+}

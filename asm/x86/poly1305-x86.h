@@ -17,7 +17,8 @@
  * The caller's accumulator enters in lane 0 (block 0's lane). On long
  * runs a step takes 2W blocks, h = (h + m0) r^2W + m1 r^W with one carry
  * for both products (r^2W is squared from r^W at each call), since the
- * carry chain, not the multiplier, bounds a step.
+ * carry, not the multiplier, bounds a step: its latency with AVX2, its
+ * share of the vector pipes with IFMA on Zen 4.
  *
  * Contract of every entry point:
  *  - st is union poly1305_core_state.simd laid out as below; the powers
@@ -60,5 +61,12 @@ void poly1305_blocks_avx2(uint64_t st[32], const uint8_t *src, size_t nblocks,
 			  uint32_t padbit);
 void poly1305_blocks_avx512ifma(uint64_t st[32], const uint8_t *src,
 				size_t nblocks, uint32_t padbit);
+/*
+ * Fills the avx512ifma powers (r^1 .. r^8, carried: limbs 0 and 1 below
+ * 2^44, limb 2 below 2^42 + 2^13) from st[POLY1305_X86_R] and sets
+ * st[POLY1305_X86_POWERS_READY]: three vector products instead of seven
+ * scalar ones.
+ */
+void poly1305_powers_avx512ifma(uint64_t st[32]);
 
 #endif

@@ -80,8 +80,12 @@ static void chacha20_x86_crypt(chacha20_xor_fn *xor_fn,
 
 CHACHA20_X86_DRIVER(ssse3, 300, CPU_FEAT_SSSE3)
 CHACHA20_X86_DRIVER(avx2, 600, CPU_FEAT_AVX2)
-/* AVX2 too: the compiler may use it in the -mavx512f core */
-CHACHA20_X86_DRIVER(avx512, 800, CPU_FEAT_AVX512F | CPU_FEAT_AVX2)
+/*
+ * AVX2 too: the compiler may use it in the -mavx512f core; AVX-512VL for
+ * the 256-bit row-wise pass (VPROLD, VPTERNLOGD on ymm)
+ */
+CHACHA20_X86_DRIVER(avx512, 800,
+		    CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX2)
 
 int chacha20_x86_register(struct crypto_registry *reg)
 {

@@ -11,23 +11,29 @@
  * Speed-ups over the generic composition, besides the cores:
  *  - a pass of a vector core is bound by the latency of the rounds, so
  *    block 0 and a message of up to 15 blocks (avx512; 7 for avx2) go
- *    through a single pass;
- *  - a lone block costs less in scalar C than one vector pass (about 270
- *    against 500 cycles on Zen 5), so block 0 of a longer message comes
- *    from the generic chacha20_block(). A message of 1 to 64 bytes needs
- *    two blocks: two scalar ones (540 cycles) and one AVX-512 pass (500)
- *    are about even on Zen 5, but on Zen 3 an AVX2 pass (~400 cycles)
- *    beats two scalar blocks (~900), so the avx2 driver does them in one
- *    pass (a 16-byte message: ~1,500 -> ~900 cycles on Zen 3, 1.6x);
- *    the avx512 driver keeps the scalar path. An avx2 encryption of more
- *    than 448 bytes gets block 0 from chacha20_xor_block0_avx2, which
- *    from 1 KiB on computes it row-wise inside the round loop of the
- *    first 16 data blocks, where its latency-bound chain mostly fills
- *    idle pipes (~200 cycles less than a scalar block 0 before the data
- *    on Zen 3; a separate two-block vector pass saved nothing there, as
- *    the scalar block overlaps the vector work after it);
+ *    through a single pass. The avx512 driver takes that pass from the
+ *    core that is fastest for the total on Zen 4 (chacha20_onepass_avx512
+ *    below): a 16-byte message costs ~580-630 cycles there (cloakfs-bench
+ *    -c), against ~1,050-1,080 with the two scalar blocks it used before
+ *    (avx2 driver: ~630-660);
+ *  - block 0 of a longer message: a lone block costs ~370 cycles in
+ *    scalar C on Zen 4 (~270 on Zen 5) and ~300 in the AVX-512VL
+ *    row-wise pass (chacha20_keystream2_avx512). An encryption of 1 KiB
+ *    or more gets block 0 from chacha20_xor_block0_avx2/_avx512, which
+ *    compute it row-wise inside the round loop of the first 16 data
+ *    blocks, where its latency-bound chain mostly fills idle pipes (Zen
+ *    4, 4 KiB: ~3,800 cycles a message against ~4,000 with block 0 on its
+ *    own; Zen 3, avx2: ~200 cycles less than a scalar block 0; a separate
+ *    two-block AVX2 pass saved nothing there, as the scalar block
+ *    overlaps the vector work after it). Shorter encryptions past the
+ *    one-pass size get it from a two-block pass in the same function.
+ *    An avx512 decryption of 1 KiB or more does the same with the
+ *    keystream of its first 16 data blocks, kept on the stack until the
+ *    tag has been checked (4 KiB: ~3,800 cycles against ~4,080); a
+ *    shorter one past the one-pass size uses the two-block pass;
  *  - a long encryption alternates ChaCha20 and Poly1305 over 4 KiB pieces
- *    so that Poly1305 reads the ciphertext from L1.
+ *    so that Poly1305 reads the ciphertext from L1 (8 KiB pieces made no
+ *    measurable difference at 16 and 64 KiB on Zen 4).
  */
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
 
@@ -55,20 +61,33 @@
 #define AEAD_PIECE 4096
 /* the largest one-pass size (asm/x86/chacha20-x86.h) */
 #define AEAD_ONEPASS_MAX CHACHA20_AVX512_ONEPASS_BYTES
+/* keystream a decryption computes with block 0 (see aead_start) */
+#define AEAD_KS_BYTES 1024
 
 struct aead_x86_impl {
 	chacha20_xor_fn *xor_fn;
+	/* block 0 and a short message ... */
+	chacha20_xor_fn *onepass_fn;
+	/*
+	 * ... padded with zeros to this many bytes (from the total), the
+	 * whole group of the pass onepass_fn takes: a core fed a partial
+	 * group goes through a stack copy of a whole one
+	 */
+	size_t (*onepass_round)(size_t total);
 	const struct poly1305_core_ops *poly;
-	/* messages up to this long share block 0's pass ... */
+	/* messages up to this long share block 0's pass */
 	size_t onepass_len;
-	/* ... from this length on (shorter ones: scalar blocks) */
-	size_t onepass_min;
+	/* blocks 0 and 1 in one pass, for a decryption's block 0 (NULL: scalar) */
+	void (*block0_pair)(const uint32_t state[16], uint8_t out[128]);
 	/* block 0 with an encryption's first data (NULL: none) */
 	void (*block0_xor)(uint32_t state[16], uint8_t block0[64], uint8_t *dst,
 			   const uint8_t *src, size_t len);
+	/* a decryption gets block 0 from block0_xor too, with keystream */
+	int decrypt_ks;
 };
 
 static const uint8_t zero_pad[POLY1305_BLOCK_SIZE];
+static const uint8_t zero_ks[AEAD_KS_BYTES];
 
 static int aead_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
@@ -85,14 +104,20 @@ static int aead_setkey(void *ctx, const uint8_t *key, size_t keylen)
  * MAC is fed the AAD and its padding; state[12] is left at the next
  * unused block. An encryption passes dst: with impl->block0_xor the first
  * piece of a longer message is encrypted into dst in block 0's pass, and
- * the return value says how many bytes that was (else 0).
+ * the return value says how many bytes that was (else 0). A decryption
+ * passes ks (AEAD_KS_BYTES) when impl->decrypt_ks: a message of that
+ * length or more gets block 0 from the pass that fills ks with the
+ * keystream of the first data blocks (the block alone is one latency-
+ * bound chain, inside the pass it mostly fills idle pipes; the plaintext
+ * still waits for the tag), and the return value is AEAD_KS_BYTES.
  */
 static size_t aead_start(const struct aead_x86_impl *impl,
 			 const struct chacha20_key *key, const uint8_t *nonce,
 			 const uint8_t *aad, size_t aadlen, uint8_t *dst,
 			 const uint8_t *src, size_t len,
 			 uint32_t state[CHACHA20_STATE_WORDS],
-			 uint8_t buf[AEAD_ONEPASS_MAX], struct poly1305_ctx *mac)
+			 uint8_t buf[AEAD_ONEPASS_MAX], struct poly1305_ctx *mac,
+			 uint8_t *ks)
 {
 	uint8_t iv[CHACHA20_IV_SIZE];
 	size_t done = 0;
@@ -107,18 +132,27 @@ static size_t aead_start(const struct aead_x86_impl *impl,
 	memcpy(iv + 4, nonce, CHACHA20_NONCE_SIZE);
 	chacha20_init_state(state, key, iv);
 
-	if (len >= impl->onepass_min && len <= impl->onepass_len) {
+	if (len <= impl->onepass_len) {
+		size_t n = impl->onepass_round(CHACHA20_BLOCK_SIZE + len);
+
 		memset(buf, 0, CHACHA20_BLOCK_SIZE);
-		memcpy(buf + CHACHA20_BLOCK_SIZE, src, len);
-		impl->xor_fn(state, buf, buf, CHACHA20_BLOCK_SIZE + len);
+		if (len) /* src may be NULL then */
+			memcpy(buf + CHACHA20_BLOCK_SIZE, src, len);
+		memset(buf + CHACHA20_BLOCK_SIZE + len, 0,
+		       n - CHACHA20_BLOCK_SIZE - len);
+		impl->onepass_fn(state, buf, buf, n);
 	} else if (dst && len > impl->onepass_len && impl->block0_xor) {
 		done = len < AEAD_PIECE ? len : AEAD_PIECE;
 		impl->block0_xor(state, buf, dst, src, done);
+	} else if (ks && len > impl->onepass_len && len >= AEAD_KS_BYTES) {
+		impl->block0_xor(state, buf, ks, zero_ks, AEAD_KS_BYTES);
+		done = AEAD_KS_BYTES;
+	} else if (!dst && impl->block0_pair) {
+		impl->block0_pair(state, buf);
+		state[12] = 1;
 	} else {
 		chacha20_block(state, buf);
 		state[12] = 1;
-		if (len <= CHACHA20_BLOCK_SIZE)
-			chacha20_crypt(state, buf + CHACHA20_BLOCK_SIZE, src, len);
 	}
 
 	poly1305_init_ops(mac, buf, impl->poly);
@@ -130,7 +164,9 @@ static size_t aead_start(const struct aead_x86_impl *impl,
 /* the bytes of buf that aead_start() filled (to wipe) */
 static size_t aead_buf_used(const struct aead_x86_impl *impl, size_t len)
 {
-	return CHACHA20_BLOCK_SIZE + (len <= impl->onepass_len ? len : 0);
+	if (len <= impl->onepass_len)
+		return impl->onepass_round(CHACHA20_BLOCK_SIZE + len);
+	return impl->block0_pair ? 2 * CHACHA20_BLOCK_SIZE : CHACHA20_BLOCK_SIZE;
 }
 
 static void aead_finish(struct poly1305_ctx *mac, size_t aadlen, size_t len,
@@ -156,7 +192,7 @@ static void aead_encrypt(const struct aead_x86_impl *impl, const void *ctx,
 	size_t left = len, done;
 
 	done = aead_start(impl, ctx, nonce, aad, aadlen, dst, src, len, state,
-			  buf, &mac);
+			  buf, &mac, NULL);
 	if (len <= impl->onepass_len) {
 		if (len) /* dst may be NULL then */
 			memcpy(dst, buf + CHACHA20_BLOCK_SIZE, len);
@@ -187,14 +223,19 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 			const uint8_t *tag)
 {
 	_Alignas(64) uint8_t buf[AEAD_ONEPASS_MAX];
+	_Alignas(64) uint8_t ks[AEAD_KS_BYTES];
 	uint32_t state[CHACHA20_STATE_WORDS];
 	struct poly1305_ctx mac;
 	uint8_t expected[AEAD_TAG_SIZE];
 	uint32_t ok;
+	size_t done;
 
-	/* a short message is already decrypted into buf, not yet released */
-	aead_start(impl, ctx, nonce, aad, aadlen, NULL, src, len, state, buf,
-		   &mac);
+	/*
+	 * a short message is already decrypted into buf, a longer one may
+	 * have its first keystream in ks: neither is released yet
+	 */
+	done = aead_start(impl, ctx, nonce, aad, aadlen, NULL, src, len, state,
+			  buf, &mac, impl->decrypt_ks ? ks : NULL);
 	poly1305_update(&mac, src, len);
 	aead_finish(&mac, aadlen, len, expected);
 	ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
@@ -207,22 +248,29 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 		memset(dst, 0, len);
 	else if (len && len <= impl->onepass_len)
 		memcpy(dst, buf + CHACHA20_BLOCK_SIZE, len);
-	else if (len)
-		impl->xor_fn(state, dst, src, len);
+	else if (len) {
+		for (size_t i = 0; i < done; i += 8)
+			store_le64(dst + i, load_le64(src + i) ^ load_le64(ks + i));
+		impl->xor_fn(state, dst + done, src + done, len - done);
+	}
 	explicit_bzero(state, sizeof(state));
 	explicit_bzero(buf, aead_buf_used(impl, len));
+	explicit_bzero(ks, done);
 	return ok ? 0 : -EBADMSG;
 }
 
 /* one aead_alg and driver per core pair */
-#define AEAD_X86_DRIVER(isa, poly_core, onepass_bytes, onepass_from, b0xor, \
-			prio, feats)                                          \
+#define AEAD_X86_DRIVER(isa, onepass, poly_core, onepass_bytes, b0pair,   \
+			b0xor, dks, prio, feats)                              \
 	static const struct aead_x86_impl aead_##isa##_impl = {               \
 		.xor_fn = chacha20_xor_##isa,                                 \
+		.onepass_fn = (onepass),                                      \
+		.onepass_round = onepass_round_##isa,                         \
 		.poly = &(poly_core),                                         \
 		.onepass_len = (onepass_bytes) - CHACHA20_BLOCK_SIZE,         \
-		.onepass_min = (onepass_from),                                \
+		.block0_pair = (b0pair),                                      \
 		.block0_xor = (b0xor),                                        \
+		.decrypt_ks = (dks),                                          \
 	};                                                                    \
 	static void aead_encrypt_##isa(const void *ctx, const uint8_t *nonce, \
 				       const uint8_t *aad, size_t aadlen,     \
@@ -259,12 +307,54 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 		.u.aead = &aead_##isa##_alg,                                  \
 	};
 
-AEAD_X86_DRIVER(avx2, poly1305_avx2_core, CHACHA20_AVX2_ONEPASS_BYTES, 1,
-		chacha20_xor_block0_avx2, 600, CPU_FEAT_AVX2)
-/* its Poly1305 needs IFMA: on AVX-512 CPUs without it (Skylake-SP) the avx2 driver serves */
-AEAD_X86_DRIVER(avx512, poly1305_avx512ifma_core,
-		CHACHA20_AVX512_ONEPASS_BYTES, CHACHA20_BLOCK_SIZE + 1, NULL,
-		800, CPU_FEAT_AVX512F | CPU_FEAT_AVX512IFMA | CPU_FEAT_AVX2)
+/*
+ * The avx512 driver's one pass: block 0 and the message through the core
+ * that is fastest for the total on Zen 4 (measured, 80 to 1024 bytes):
+ * the AVX-512 row-wise passes up to 4 blocks, the AVX2 8-block pass for 5
+ * to 8 (the AVX-512 one is a 16-block pass: ~830-970 cycles there
+ * against ~640-870), AVX-512 16 blocks above.
+ */
+static void chacha20_onepass_avx512(uint32_t state[16], uint8_t *dst,
+				    const uint8_t *src, size_t len)
+{
+	if (len > 4 * CHACHA20_BLOCK_SIZE && len <= CHACHA20_AVX2_ONEPASS_BYTES)
+		chacha20_xor_avx2(state, dst, src, len);
+	else
+		chacha20_xor_avx512(state, dst, src, len);
+}
+
+/* the groups of those passes: 2, 4, 8 (AVX2), 16 blocks */
+static size_t onepass_round_avx512(size_t total)
+{
+	if (total <= 2 * CHACHA20_BLOCK_SIZE)
+		return 2 * CHACHA20_BLOCK_SIZE;
+	if (total <= 4 * CHACHA20_BLOCK_SIZE)
+		return 4 * CHACHA20_BLOCK_SIZE;
+	if (total <= 8 * CHACHA20_BLOCK_SIZE)
+		return 8 * CHACHA20_BLOCK_SIZE;
+	return 16 * CHACHA20_BLOCK_SIZE;
+}
+
+/* chacha20_xor_avx2's passes up to its one-pass size: 2 or 8 blocks */
+static size_t onepass_round_avx2(size_t total)
+{
+	return total <= 2 * CHACHA20_BLOCK_SIZE ? 2 * CHACHA20_BLOCK_SIZE :
+						  8 * CHACHA20_BLOCK_SIZE;
+}
+
+AEAD_X86_DRIVER(avx2, chacha20_xor_avx2, poly1305_avx2_core,
+		CHACHA20_AVX2_ONEPASS_BYTES, NULL, chacha20_xor_block0_avx2, 0,
+		600, CPU_FEAT_AVX2)
+/*
+ * Its Poly1305 needs IFMA: on AVX-512 CPUs without it (Skylake-SP) the
+ * avx2 driver serves. IFMA CPUs all have AVX-512VL, which the row-wise
+ * ChaCha20 pass uses.
+ */
+AEAD_X86_DRIVER(avx512, chacha20_onepass_avx512, poly1305_avx512ifma_core,
+		CHACHA20_AVX512_ONEPASS_BYTES, chacha20_keystream2_avx512,
+		chacha20_xor_block0_avx512, 1, 800,
+		CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX512IFMA |
+		CPU_FEAT_AVX2)
 
 int chacha20poly1305_x86_register(struct crypto_registry *reg)
 {

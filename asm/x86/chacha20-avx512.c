@@ -285,3 +285,10 @@ void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len);
 	}
 }
+
+void chacha20_xor_keystream_avx512(uint8_t *dst, const uint8_t *src,
+				   const uint8_t *ks, size_t len)
+{
+	for (size_t i = 0; i < len; i += 64)
+		Z_STORE(dst + i, Z_XOR(Z_LOAD(src + i), Z_LOAD(ks + i)));
+}

@@ -60,6 +60,11 @@ void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
  * bound by the latency of the rounds: ~300 cycles on Zen 4, against
  * ~370 for the scalar chacha20_block()).
  */
+/* dst = src ^ ks, len a multiple of 64: an AEAD decryption's first
+ * keystream, applied after the tag check */
+void chacha20_xor_keystream_avx512(uint8_t *dst, const uint8_t *src,
+				   const uint8_t *ks, size_t len);
+
 void chacha20_keystream2_avx512(const uint32_t state[16], uint8_t out[128]);
 
 /*

@@ -82,8 +82,10 @@ struct aead_x86_impl {
 	/* block 0 with an encryption's first data (NULL: none) */
 	void (*block0_xor)(uint32_t state[16], uint8_t block0[64], uint8_t *dst,
 			   const uint8_t *src, size_t len);
-	/* a decryption gets block 0 from block0_xor too, with keystream */
-	int decrypt_ks;
+	/* a decryption gets block 0 from block0_xor too, with keystream it
+	 * applies by this after the tag check (NULL: none) */
+	void (*ks_xor)(uint8_t *dst, const uint8_t *src, const uint8_t *ks,
+		       size_t len);
 };
 
 static const uint8_t zero_pad[POLY1305_BLOCK_SIZE];
@@ -105,7 +107,7 @@ static int aead_setkey(void *ctx, const uint8_t *key, size_t keylen)
  * unused block. An encryption passes dst: with impl->block0_xor the first
  * piece of a longer message is encrypted into dst in block 0's pass, and
  * the return value says how many bytes that was (else 0). A decryption
- * passes ks (AEAD_KS_BYTES) when impl->decrypt_ks: a message of that
+ * passes ks (AEAD_KS_BYTES) when impl->ks_xor: a message of that
  * length or more gets block 0 from the pass that fills ks with the
  * keystream of the first data blocks (the block alone is one latency-
  * bound chain, inside the pass it mostly fills idle pipes; the plaintext
@@ -235,7 +237,7 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 	 * have its first keystream in ks: neither is released yet
 	 */
 	done = aead_start(impl, ctx, nonce, aad, aadlen, NULL, src, len, state,
-			  buf, &mac, impl->decrypt_ks ? ks : NULL);
+			  buf, &mac, impl->ks_xor ? ks : NULL);
 	poly1305_update(&mac, src, len);
 	aead_finish(&mac, aadlen, len, expected);
 	ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
@@ -249,8 +251,8 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 	else if (len && len <= impl->onepass_len)
 		memcpy(dst, buf + CHACHA20_BLOCK_SIZE, len);
 	else if (len) {
-		for (size_t i = 0; i < done; i += 8)
-			store_le64(dst + i, load_le64(src + i) ^ load_le64(ks + i));
+		if (done)
+			impl->ks_xor(dst, src, ks, done);
 		impl->xor_fn(state, dst + done, src + done, len - done);
 	}
 	explicit_bzero(state, sizeof(state));
@@ -261,7 +263,7 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 
 /* one aead_alg and driver per core pair */
 #define AEAD_X86_DRIVER(isa, onepass, poly_core, onepass_bytes, b0pair,   \
-			b0xor, dks, prio, feats)                              \
+			b0xor, ksxor, prio, feats)                            \
 	static const struct aead_x86_impl aead_##isa##_impl = {               \
 		.xor_fn = chacha20_xor_##isa,                                 \
 		.onepass_fn = (onepass),                                      \
@@ -270,7 +272,7 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 		.onepass_len = (onepass_bytes) - CHACHA20_BLOCK_SIZE,         \
 		.block0_pair = (b0pair),                                      \
 		.block0_xor = (b0xor),                                        \
-		.decrypt_ks = (dks),                                          \
+		.ks_xor = (ksxor),                                            \
 	};                                                                    \
 	static void aead_encrypt_##isa(const void *ctx, const uint8_t *nonce, \
 				       const uint8_t *aad, size_t aadlen,     \
@@ -343,7 +345,7 @@ static size_t onepass_round_avx2(size_t total)
 }
 
 AEAD_X86_DRIVER(avx2, chacha20_xor_avx2, poly1305_avx2_core,
-		CHACHA20_AVX2_ONEPASS_BYTES, NULL, chacha20_xor_block0_avx2, 0,
+		CHACHA20_AVX2_ONEPASS_BYTES, NULL, chacha20_xor_block0_avx2, NULL,
 		600, CPU_FEAT_AVX2)
 /*
  * Its Poly1305 needs IFMA: on AVX-512 CPUs without it (Skylake-SP) the
@@ -352,7 +354,7 @@ AEAD_X86_DRIVER(avx2, chacha20_xor_avx2, poly1305_avx2_core,
  */
 AEAD_X86_DRIVER(avx512, chacha20_onepass_avx512, poly1305_avx512ifma_core,
 		CHACHA20_AVX512_ONEPASS_BYTES, chacha20_keystream2_avx512,
-		chacha20_xor_block0_avx512, 1, 800,
+		chacha20_xor_block0_avx512, chacha20_xor_keystream_avx512, 800,
 		CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX512IFMA |
 		CPU_FEAT_AVX2)
 

@@ -31,7 +31,6 @@
 #include "fs/ops.h"
 #include "tools/passphrase.h"
 #include "volume/names.h"
-#include "volume/parallel.h"
 #include "volume/volume.h"
 #ifdef HAVE_CLOAKFSD
 #include "fs/keywatch.h"
@@ -350,15 +349,6 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 			idle.seconds = 1;
 		idle_on = idle_start(&idle) == 0;
 	}
-	/* large requests' sectors over the other cores too (parallel.h);
-	 * best effort: without helpers the work stays in the request's thread */
-	if (!o->single_thread) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		if (cpus > 1 && parallel_start((unsigned int)(cpus - 1)) != 0)
-			log_info("%s: fewer crypto helper threads than CPUs",
-				 fs->cipherdir);
-	}
 	if (o->single_thread) {
 		rc = fuse_session_loop(se);
 	} else {
@@ -374,7 +364,6 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 	 * a normal way to stop */
 	rc = rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP
 		     ? CLOAKFS_EXIT_OK : CLOAKFS_EXIT_ERROR;
-	parallel_stop();
 	if (idle_on)
 		idle_stop(&idle);
 #ifdef HAVE_CLOAKFSD

@@ -3,7 +3,6 @@
 #include "volume/content.h"
 
 #include "crypto/secmem.h"
-#include "volume/parallel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -201,11 +200,11 @@ static int crypt_unit(struct crypto_tfm *tfm, int enc, uint64_t index,
 		   : crypto_decrypt(tfm, iv, dst, src, len);
 }
 
-static int encrypt_range(struct crypto_tfm *tfm, const struct content_geom *g,
-			 uint64_t plain, uint64_t first, uint64_t nunits,
-			 uint8_t *dst, const uint8_t *src)
+int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src)
 {
-	int err = 0;
+	int err = check_tfm(tfm, g);
 
 	for (uint64_t i = first; !err && i < first + nunits; i++) {
 		struct content_unit u;
@@ -237,11 +236,11 @@ static int encrypt_range(struct crypto_tfm *tfm, const struct content_geom *g,
 	return err;
 }
 
-static int decrypt_range(struct crypto_tfm *tfm, const struct content_geom *g,
-			 uint64_t plain, uint64_t first, uint64_t nunits,
-			 uint8_t *dst, const uint8_t *src)
+int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src)
 {
-	int err = 0;
+	int err = check_tfm(tfm, g);
 
 	for (uint64_t i = first; !err && i < first + nunits; i++) {
 		struct content_unit u;
@@ -259,76 +258,4 @@ static int decrypt_range(struct crypto_tfm *tfm, const struct content_geom *g,
 	}
 	secmem_scrub_stack();
 	return err;
-}
-
-/*
- * A batch of units this large is split over the idle helper threads of
- * volume/parallel.c (when the mount started them): below it the hand-off
- * (a futex wake and wait, some microseconds) costs more than half the
- * work saves. See docs/performance.md ("Levers").
- */
-#define CONTENT_PARALLEL_MIN_BYTES (128 * 1024)
-
-struct crypt_split {
-	struct crypto_tfm *tfm;
-	const struct content_geom *g;
-	uint64_t plain, first, nunits;
-	uint8_t *dst;
-	const uint8_t *src;
-	int enc;
-	int err[PARALLEL_MAX_HELPERS + 1];
-};
-
-/* part's share of the units: whole units, all but the file's last one a
- * full sector, so a part starts (its first - first) sectors in */
-static void crypt_part(void *arg, unsigned int part, unsigned int nparts)
-{
-	struct crypt_split *c = arg;
-	uint64_t a = c->first + c->nunits * part / nparts;
-	uint64_t b = c->first + c->nunits * (part + 1) / nparts;
-	size_t off = (size_t)((a - c->first) * c->g->sector_size);
-
-	c->err[part] = c->enc ? encrypt_range(c->tfm, c->g, c->plain, a, b - a,
-					      c->dst + off, c->src + off)
-			      : decrypt_range(c->tfm, c->g, c->plain, a, b - a,
-					      c->dst + off, c->src + off);
-}
-
-static int crypt_units(int enc, struct crypto_tfm *tfm,
-		       const struct content_geom *g, uint64_t plain,
-		       uint64_t first, uint64_t nunits, uint8_t *dst,
-		       const uint8_t *src)
-{
-	struct crypt_split c = { tfm, g, plain, first, nunits, dst, src, enc,
-				 { 0 } };
-	/* parts of at least half the minimum each */
-	uint64_t parts = nunits * g->sector_size / (CONTENT_PARALLEL_MIN_BYTES / 2);
-	int err = check_tfm(tfm, g);
-
-	if (err)
-		return err;
-	if (parts < 2)
-		return enc ? encrypt_range(tfm, g, plain, first, nunits, dst, src)
-			   : decrypt_range(tfm, g, plain, first, nunits, dst, src);
-	parallel_run(crypt_part, &c, parts > PARALLEL_MAX_HELPERS + 1
-					     ? PARALLEL_MAX_HELPERS + 1
-					     : (unsigned int)parts);
-	for (unsigned int i = 0; i <= PARALLEL_MAX_HELPERS; i++)
-		if (c.err[i])
-			return c.err[i];
-	return 0;
-}
-
-int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
-			  uint64_t plain, uint64_t first, uint64_t nunits,
-			  uint8_t *dst, const uint8_t *src)
-{
-	return crypt_units(1, tfm, g, plain, first, nunits, dst, src);
-}
-
-int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
-			  uint64_t plain, uint64_t first, uint64_t nunits,
-			  uint8_t *dst, const uint8_t *src)
-{
-	return crypt_units(0, tfm, g, plain, first, nunits, dst, src);
 }

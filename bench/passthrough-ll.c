@@ -62,8 +62,7 @@ static struct {
 	struct pt_inode root;
 	struct pt_inode *buckets[NBUCKETS];
 	int writeback;
-	unsigned int readahead_kb;
-	atomic_int readahead_pending;
+	atomic_uint readahead_kb; /* to set on the first open; 0: done */
 	const char *mountpoint;
 } pt = { .lock = PTHREAD_MUTEX_INITIALIZER,
 	 .readahead_kb = CLOAKFS_READAHEAD_KB_DEFAULT };
@@ -317,11 +316,12 @@ static int backing_flags(int flags)
 static void pt_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	char path[32];
+	unsigned int kb;
 	int fd;
 
 	/* after INIT, which would lower it (fs/readahead.h) */
-	if (atomic_exchange(&pt.readahead_pending, 0) &&
-	    readahead_set(pt.mountpoint, pt.readahead_kb) != 0)
+	if ((kb = atomic_exchange(&pt.readahead_kb, 0)) &&
+	    readahead_set(pt.mountpoint, kb) != 0)
 		fprintf(stderr, "passthrough-ll: read_ahead_kb not set\n");
 
 	procfd(inode_of(ino)->fd, path);
@@ -533,8 +533,9 @@ static void pt_init(void *userdata, struct fuse_conn_info *conn)
  * would skip the GETXATTR of security.capability that every write costs
  * a filesystem with xattrs (about 2 requests per file of an untar).
  */
-static void pt_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
-			size_t size)
+/* getxattr or listxattr (name NULL) of ino: size 0 asks for the length */
+static void reply_xattr_read(fuse_req_t req, fuse_ino_t ino, const char *name,
+			     size_t size)
 {
 	char path[32], *buf = NULL;
 	ssize_t n;
@@ -542,7 +543,7 @@ static void pt_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	procfd(inode_of(ino)->fd, path);
 	if (size && !(buf = malloc(size)))
 		return (void)fuse_reply_err(req, ENOMEM);
-	n = getxattr(path, name, buf, size);
+	n = name ? getxattr(path, name, buf, size) : listxattr(path, buf, size);
 	if (n < 0)
 		fuse_reply_err(req, errno);
 	else if (size)
@@ -552,22 +553,15 @@ static void pt_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	free(buf);
 }
 
+static void pt_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			size_t size)
+{
+	reply_xattr_read(req, ino, name, size);
+}
+
 static void pt_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	char path[32], *buf = NULL;
-	ssize_t n;
-
-	procfd(inode_of(ino)->fd, path);
-	if (size && !(buf = malloc(size)))
-		return (void)fuse_reply_err(req, ENOMEM);
-	n = listxattr(path, buf, size);
-	if (n < 0)
-		fuse_reply_err(req, errno);
-	else if (size)
-		fuse_reply_buf(req, buf, (size_t)n);
-	else
-		fuse_reply_xattr(req, (size_t)n);
-	free(buf);
+	reply_xattr_read(req, ino, NULL, size);
 }
 
 static void pt_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
@@ -661,7 +655,6 @@ int main(int argc, char **argv)
 		return 1;
 	umask(0);
 	pt.mountpoint = opts.mountpoint; /* absolute: fuse_parse_cmdline */
-	atomic_store(&pt.readahead_pending, pt.readahead_kb != 0);
 	pt.root.fd = open(src, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (pt.root.fd < 0 || fstat(pt.root.fd, &st) != 0) {
 		perror(src);

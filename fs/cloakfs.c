@@ -411,8 +411,7 @@ int main(int argc, char **argv)
 	}
 	fs.cipherdir = absdir;
 	fs.mountpoint = absmnt;
-	fs.readahead_kb = o.readahead_kb;
-	atomic_store(&fs.readahead_pending, o.readahead_kb != 0);
+	atomic_store(&fs.readahead_kb, o.readahead_kb);
 	fs.timeout = ATTR_TIMEOUT;
 	fs.chown_new = geteuid() == 0;
 	fs_touch(&fs);

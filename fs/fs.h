@@ -32,10 +32,10 @@ struct cloakfs {
 	const char *cipherdir;     /* as given (messages) */
 	const char *mountpoint;    /* absolute */
 
-	/* the kernel's read-ahead window, set on the first open: the FUSE
-	 * INIT reply would undo a setting made before it (readahead.h) */
-	unsigned int readahead_kb;
-	atomic_int readahead_pending;
+	/* the kernel's read-ahead window in KiB, still to set: taken (and
+	 * zeroed) by the first open, since the FUSE INIT reply would undo a
+	 * setting made before it (readahead.h); 0 when nothing is left to do */
+	atomic_uint readahead_kb;
 
 	struct inode_table inodes;
 	struct fs_inode *root;

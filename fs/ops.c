@@ -807,12 +807,13 @@ static void fill_open(struct fuse_file_info *fi)
  * a failure (not root, say) leaves reads correct, only slower */
 static void readahead_apply_once(struct cloakfs *fs)
 {
+	unsigned int kb;
 	int err;
 
-	if (!atomic_load_explicit(&fs->readahead_pending, memory_order_relaxed) ||
-	    !atomic_exchange(&fs->readahead_pending, 0))
+	if (!atomic_load_explicit(&fs->readahead_kb, memory_order_relaxed) ||
+	    !(kb = atomic_exchange(&fs->readahead_kb, 0)))
 		return;
-	err = readahead_set(fs->mountpoint, fs->readahead_kb);
+	err = readahead_set(fs->mountpoint, kb);
 	if (err)
 		log_info("%s: read-ahead window left as it was: %s",
 			 fs->mountpoint, strerror(-err));

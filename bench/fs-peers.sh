@@ -170,7 +170,7 @@ gcc -O2 -Wall -Wextra -I. -o "$ptll" bench/passthrough-ll.c fs/readahead.c \
 	$(pkg-config --cflags --libs fuse3) || die "building passthrough-ll failed"
 
 work=$(mktemp -d "$workbase/fs-peers.XXXXXX") || die "no work directory"
-pids=() mounts=()
+pids=() mounts=() treetar=
 cleanup() {
 	local m p
 	for m in "${mounts[@]}"; do
@@ -181,8 +181,9 @@ cleanup() {
 	done
 	wait 2>/dev/null
 	mountpoint -q "$work/tmpfs" && umount "$work/tmpfs"
+	[ -n "$treetar" ] && rm -f "$treetar"
 	if [ "$keep" = 1 ]; then
-		rm -rf "$work/tmpfs" "$work/disk" "$work/tree.tar"
+		rm -rf "$work/tmpfs" "$work/disk"
 		note "raw results kept in $work"
 	else
 		rm -rf "$work"
@@ -193,8 +194,12 @@ trap 'exit 130' INT TERM
 pass="$work/password"
 printf 'fs-peers-bench-password\n' >"$pass"
 
-# the tree for untar, once, outside the filesystems under test
-tar -C "$(dirname "$tree_src")" -cf "$work/tree.tar" "$(basename "$tree_src")" ||
+# the tree for untar, once, outside the filesystems under test and in
+# memory: on the disk every untar would read it back cold after the
+# previous workload's drop_caches, timing the disk instead of the mount
+treetar=$(mktemp --suffix=.tar /dev/shm/fs-peers-tree.XXXXXX) ||
+	die "no room for the tree's tar in /dev/shm"
+tar -C "$(dirname "$tree_src")" -cf "$treetar" "$(basename "$tree_src")" ||
 	die "cannot tar $tree_src"
 tree_name=$(basename "$tree_src")
 
@@ -375,7 +380,7 @@ run_tree() { # run_tree FS MNT PID
 	local t0 t1 c0 c1
 	c0=$(cpu_ticks "$3")
 	t0=$(now)
-	tar -C "$2" -xf "$work/tree.tar" || { note "$1: untar failed"; return 1; }
+	tar -C "$2" -xf "$treetar" || { note "$1: untar failed"; return 1; }
 	sync
 	t1=$(now)
 	record "$1" untar "$(elapsed "$t0" "$t1")"
@@ -451,7 +456,7 @@ versions() {
 	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(free -g | awk '/^Mem:/ { print $2 }') GiB RAM, Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "- cloakfs $(git -C "$top" describe --always --dirty 2>/dev/null || echo '?'), $(python3 -c 'import json, sys; print([o["value"] for o in json.load(open(sys.argv[1])) if o["name"] == "buildtype"][0])' "$builddir/meson-info/intro-buildoptions.json" 2>/dev/null || echo '?') build; libfuse $(pkg-config --modversion fuse3)"
 	echo "- $(gocryptfs --version 2>/dev/null | cut -d';' -f1 || echo 'gocryptfs -'); securefs $(dpkg-query -W -f='${Version}' securefs 2>/dev/null); cryfs $(dpkg-query -W -f='${Version}' cryfs 2>/dev/null); encfs $(dpkg-query -W -f='${Version}' encfs 2>/dev/null); fio $(fio --version)"
-	echo "- sizes: write/read $write_mib MiB, random I/O on $rand_mib MiB, $nsmall small files, tree $tree_src ($(tar -tf "$work/tree.tar" | wc -l) entries, $(( $(stat -c %s "$work/tree.tar") / 1048576 )) MiB); median of $reps (cryfs, encfs: 1)"
+	echo "- sizes: write/read $write_mib MiB, random I/O on $rand_mib MiB, $nsmall small files, tree $tree_src ($(tar -tf "$treetar" | wc -l) entries, $(( $(stat -c %s "$treetar") / 1048576 )) MiB); median of $reps (cryfs, encfs: 1)"
 }
 
 {

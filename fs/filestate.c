@@ -49,6 +49,18 @@ static int open_ro(struct fs_inode *in)
 	return fd >= 0 ? fd : -errno;
 }
 
+void filestate_lock(struct fs_inode *in)
+{
+	pthread_rwlock_wrlock(&in->io);
+	pthread_mutex_lock(&in->lock);
+}
+
+void filestate_unlock(struct fs_inode *in)
+{
+	pthread_mutex_unlock(&in->lock);
+	pthread_rwlock_unlock(&in->io);
+}
+
 int filestate_get(struct fs_inode *in, int want_write, int fd)
 {
 	struct file_state *st = in->file;

@@ -4,7 +4,12 @@
  * one struct content_file (volume/fileio.h) per inode, shared by every open
  * handle, so the file's key is derived once per open inode and the header
  * cache is never stale. All calls (and every use of ->cf) hold the inode's
- * lock, which serialises read-modify-write of partial sectors.
+ * lock; whatever changes the state or the content (open, release, write,
+ * truncate, fallocate) also holds the inode's io lock exclusively
+ * (filestate_lock), which serialises read-modify-write of partial sectors.
+ * A READ holds io shared and the lock only while it loads the state and
+ * reads the size; then it preads and decrypts with io alone, beside other
+ * READs (the file's transform is shared read-only, crypto.h).
  */
 #ifndef CLOAKFS_FS_FILESTATE_H
 #define CLOAKFS_FS_FILESTATE_H
@@ -15,6 +20,10 @@
 #include "volume/keys.h"
 
 struct fs_inode;
+
+/* in's io lock exclusively, then its lock (fs.h lock order) */
+void filestate_lock(struct fs_inode *in);
+void filestate_unlock(struct fs_inode *in);
 
 struct file_state {
 	int fd;             /* the ciphertext file, O_RDWR once anyone writes */

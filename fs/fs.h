@@ -6,10 +6,12 @@
  * a later one:
  *   1. fs->keyring.lock (read by operations that need keys, write by
  *      lock/unlock of the volume; taken once per request, never nested)
- *   2. an inode's lock (fs_inode.lock); two at once only for rename and
+ *   2. a regular file's io lock (fs_inode.io: shared by READs, exclusive
+ *      for changes of its content; filestate.h), never two at once
+ *   3. an inode's lock (fs_inode.lock); two at once only for rename and
  *      link, in address order
- *   3. fs->xattr_lock
- *   4. fs->inodes.lock (the table; held only for short table updates)
+ *   4. fs->xattr_lock
+ *   5. fs->inodes.lock (the table; held only for short table updates)
  */
 #ifndef CLOAKFS_FS_FS_H
 #define CLOAKFS_FS_FS_H

@@ -75,13 +75,39 @@ static void unlink_hash(struct inode_table *t, struct fs_inode *in)
 	abort();
 }
 
+static int inode_locks_init(struct fs_inode *in)
+{
+	pthread_rwlockattr_t attr;
+	int err = pthread_rwlockattr_init(&attr);
+
+	if (err)
+		return err;
+	/* a write must not wait behind an endless stream of read-ahead */
+	pthread_rwlockattr_setkind_np(&attr,
+				      PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	err = pthread_rwlock_init(&in->io, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	if (err)
+		return err;
+	err = pthread_mutex_init(&in->lock, NULL);
+	if (err)
+		pthread_rwlock_destroy(&in->io);
+	return err;
+}
+
+static void inode_locks_destroy(struct fs_inode *in)
+{
+	pthread_mutex_destroy(&in->lock);
+	pthread_rwlock_destroy(&in->io);
+}
+
 static void free_inode(struct fs_inode *in)
 {
 	filestate_free(in->file);
 	if (in->names)
 		crypto_free(in->names);
 	close(in->fd);
-	pthread_mutex_destroy(&in->lock);
+	inode_locks_destroy(in);
 	free(in);
 }
 
@@ -137,7 +163,7 @@ int inode_table_get(struct inode_table *t, int fd, const struct stat *st,
 {
 	struct fs_inode *in, *fresh = calloc(1, sizeof(*fresh));
 
-	if (fresh && pthread_mutex_init(&fresh->lock, NULL) != 0) {
+	if (fresh && inode_locks_init(fresh) != 0) {
 		free(fresh);
 		fresh = NULL;
 	}
@@ -158,7 +184,7 @@ int inode_table_get(struct inode_table *t, int fd, const struct stat *st,
 	}
 	pthread_mutex_unlock(&t->lock);
 	if (fresh) {
-		pthread_mutex_destroy(&fresh->lock);
+		inode_locks_destroy(fresh);
 		free(fresh);
 	}
 	if (fd >= 0)

@@ -37,6 +37,12 @@ struct fs_inode {
 	uint64_t pins;
 	struct fs_inode *hnext;
 
+	/* content I/O of a regular file: READs hold it shared (and lock
+	 * only while they check the file state), so they decrypt side by
+	 * side; whatever changes file or its content holds it exclusively,
+	 * taken before lock (filestate.h) */
+	pthread_rwlock_t io;
+
 	/* guarded by lock */
 	pthread_mutex_t lock;
 	struct fs_inode *parent;  /* symlinks: pinned, see above */

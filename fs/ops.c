@@ -717,7 +717,7 @@ static int set_size(struct cloakfs *fs, const struct volume_keys *keys,
 
 	if (in->type != S_IFREG)
 		return in->type == S_IFDIR ? -EISDIR : -EINVAL;
-	pthread_mutex_lock(&in->lock);
+	filestate_lock(in);
 	err = filestate_get(in, 1, -1);
 	if (!err) {
 		err = filestate_load(in, keys, fs->cfg.sector_size);
@@ -725,7 +725,7 @@ static int set_size(struct cloakfs *fs, const struct volume_keys *keys,
 			err = fileio_truncate(&in->file->cf, size);
 		filestate_put(in);
 	}
-	pthread_mutex_unlock(&in->lock);
+	filestate_unlock(in);
 	return err;
 }
 
@@ -776,7 +776,7 @@ static int open_content(struct cloakfs *fs, const struct volume_keys *keys,
 {
 	int want_write = (flags & O_ACCMODE) != O_RDONLY, err;
 
-	pthread_mutex_lock(&in->lock);
+	filestate_lock(in);
 	err = filestate_get(in, want_write, fd);
 	if (!err && (flags & O_TRUNC) && want_write) {
 		err = filestate_load(in, keys, fs->cfg.sector_size);
@@ -785,7 +785,7 @@ static int open_content(struct cloakfs *fs, const struct volume_keys *keys,
 		if (err)
 			filestate_put(in);
 	}
-	pthread_mutex_unlock(&in->lock);
+	filestate_unlock(in);
 	if (!err)
 		atomic_fetch_add(&fs->open_handles, 1);
 	return err;
@@ -839,9 +839,9 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	readahead_apply_once(fs);
 	if (fuse_reply_open(req, fi) != 0) {
 		/* the opener is gone (interrupted): no release will come */
-		pthread_mutex_lock(&in->lock);
+		filestate_lock(in);
 		filestate_put(in);
-		pthread_mutex_unlock(&in->lock);
+		filestate_unlock(in);
 		atomic_fetch_sub(&fs->open_handles, 1);
 	}
 }
@@ -894,9 +894,9 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	fill_open(fi);
 	if (fuse_reply_create(req, &e, fi) != 0) {
-		pthread_mutex_lock(&in->lock);
+		filestate_lock(in);
 		filestate_put(in);
-		pthread_mutex_unlock(&in->lock);
+		filestate_unlock(in);
 		atomic_fetch_sub(&fs->open_handles, 1);
 		inode_table_forget(&fs->inodes, in, 1);
 	}
@@ -933,11 +933,19 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			n = -ENOMEM;
 	}
 	if (!n) {
+		uint64_t plain = 0;
+
+		/* shared: other READs of this file decrypt at the same time */
+		pthread_rwlock_rdlock(&in->io);
 		pthread_mutex_lock(&in->lock);
 		n = filestate_load(in, keys, fs->cfg.sector_size);
 		if (!n)
-			n = fileio_read(&in->file->cf, buf, size, (uint64_t)off);
+			n = fileio_size(&in->file->cf, &plain);
 		pthread_mutex_unlock(&in->lock);
+		if (!n)
+			n = fileio_read_sized(&in->file->cf, plain, buf, size,
+					      (uint64_t)off);
+		pthread_rwlock_unlock(&in->io);
 	}
 	keyring_leave(&fs->keyring);
 	if (n == -EBADMSG)
@@ -959,7 +967,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	uint64_t pos = (uint64_t)off;
 
 	if (!n) {
-		pthread_mutex_lock(&in->lock);
+		filestate_lock(in);
 		n = filestate_load(in, keys, fs->cfg.sector_size);
 		/* O_APPEND: at the end, atomically; but never for the kernel's
 		 * write-back of mmap'ed pages, which may come through any
@@ -972,7 +980,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) &&
 		    fdatasync(in->file->fd) != 0)
 			n = -errno;
-		pthread_mutex_unlock(&in->lock);
+		filestate_unlock(in);
 	}
 	keyring_leave(&fs->keyring);
 	if (n == -EBADMSG)
@@ -998,9 +1006,9 @@ static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct fs_inode *in = inode_of(fs, ino);
 
 	(void)fi;
-	pthread_mutex_lock(&in->lock);
+	filestate_lock(in);
 	filestate_put(in);
-	pthread_mutex_unlock(&in->lock);
+	filestate_unlock(in);
 	atomic_fetch_sub(&fs->open_handles, 1);
 	fuse_reply_err(req, 0);
 }
@@ -1036,7 +1044,7 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	if (!err && (off < 0 || len <= 0))
 		err = -EINVAL;
 	if (!err) {
-		pthread_mutex_lock(&in->lock);
+		filestate_lock(in);
 		err = filestate_load(in, keys, fs->cfg.sector_size);
 		if (!err)
 			err = fileio_size(&in->file->cf, &size);
@@ -1047,7 +1055,7 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 				      (off_t)HEADER_SIZE + off, len) != 0 &&
 		    errno != EOPNOTSUPP)
 			err = -errno;
-		pthread_mutex_unlock(&in->lock);
+		filestate_unlock(in);
 	}
 	keyring_leave(&fs->keyring);
 	reply_err(req, err);

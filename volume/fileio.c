@@ -249,7 +249,7 @@ static uint64_t direct_units(const struct content_geom *g, uint64_t plain,
 }
 
 /* read plaintext [off, off+len) of the layout of size plain (in range) */
-static int read_plain(struct content_file *f, uint64_t plain, uint8_t *out,
+static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out,
 		      uint64_t off, uint64_t len)
 {
 	struct content_range r;
@@ -308,8 +308,14 @@ ssize_t fileio_read(struct content_file *f, void *buf, size_t len, uint64_t off)
 	uint64_t plain;
 	int err = fileio_size(f, &plain);
 
-	if (err)
-		return err;
+	return err ? err : fileio_read_sized(f, plain, buf, len, off);
+}
+
+ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
+			  void *buf, size_t len, uint64_t off)
+{
+	int err;
+
 	if (off >= plain || len == 0)
 		return 0;
 	if (len > plain - off)

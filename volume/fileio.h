@@ -56,6 +56,13 @@ ssize_t fileio_read(struct content_file *f, void *buf, size_t len,
 		    uint64_t off);
 ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		     uint64_t off);
+/*
+ * fileio_read for a file of plaintext size plain (from fileio_size while
+ * nothing changed it since). It only reads f, so several may run at once
+ * on one file while no write, truncate or fileio_size changes it.
+ */
+ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
+			  void *buf, size_t len, uint64_t off);
 
 /* set the plaintext size; growing leaves holes (read as zeros) */
 int fileio_truncate(struct content_file *f, uint64_t size);

@@ -6,6 +6,7 @@ import hashlib
 import mmap
 import multiprocessing
 import os
+import random
 import socket
 import stat
 
@@ -318,6 +319,66 @@ def test_concurrent_read_write(d):
     assert set(q.get()) <= set(range(0, 101))
     data = read_file(p)
     assert data[:7] == b"\x01" * 7 and data[7:40007] == bytes([100]) * 40000
+
+
+WRITER_BYTES = {0, 0x40, 0x41, 0x42, 0x43}
+
+
+def _cold_reader(path, size, seed, seconds, q):
+    """preads of random ranges with the page cache dropped first, so each
+    one reaches the daemon, side by side with the other readers"""
+    import time
+    rng = random.Random(seed)
+    want = random.Random(1234).randbytes(size)
+    bad = reads = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        fd = os.open(path, os.O_RDONLY)
+        for _ in range(8):
+            off = rng.randrange(size)
+            # within the first size bytes: the writer changes what follows
+            n = min(rng.choice([1, 4096, 5000, 65536, 1 << 20]), size - off)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            got = os.pread(fd, n, off)
+            reads += 1
+            bad += got != want[off:off + n]
+            # the writer's region: its bytes or holes, never a torn sector
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            got = os.pread(fd, 80000, size + rng.randrange(8000))
+            bad += not set(got) <= WRITER_BYTES
+            reads += 1
+        os.close(fd)
+    q.put((reads, bad))
+
+
+def test_concurrent_reads_of_one_file(d):
+    # READs of one file decrypt side by side (shared io lock) while another
+    # handle opens, writes, truncates and closes the same file beyond them
+    p = os.path.join(d, "big")
+    size = 8 << 20
+    write_file(p, random.Random(1234).randbytes(size))
+    q = multiprocessing.Queue()
+    readers = [multiprocessing.Process(target=_cold_reader, args=(p, size, k, 2.0, q))
+               for k in range(3)]
+    for r in readers:
+        r.start()
+    rounds = 0
+    while any(r.is_alive() for r in readers):
+        fd = os.open(p, os.O_RDWR)
+        os.pwrite(fd, bytes([0x40 + rounds % 4]) * 70000, size + rounds % 3000)
+        os.ftruncate(fd, size + (rounds % 5) * 4096)
+        os.close(fd)
+        rounds += 1
+    total = 0
+    for r in readers:
+        r.join()
+        assert r.exitcode == 0
+        reads, bad = q.get()
+        assert bad == 0
+        total += reads
+    assert total > 50 and rounds > 10
+    os.truncate(p, size)
+    assert read_file(p) == random.Random(1234).randbytes(size)
 
 
 # ---- directories -------------------------------------------------------------

@@ -61,6 +61,25 @@ void filestate_unlock(struct fs_inode *in)
 	pthread_rwlock_unlock(&in->io);
 }
 
+int filestate_read_begin(struct fs_inode *in, const struct volume_keys *keys,
+			 uint32_t sector_size, uint64_t *plain)
+{
+	int err;
+
+	pthread_rwlock_rdlock(&in->io);
+	pthread_mutex_lock(&in->lock);
+	err = filestate_load(in, keys, sector_size);
+	if (!err)
+		err = fileio_size(&in->file->cf, plain);
+	pthread_mutex_unlock(&in->lock);
+	return err;
+}
+
+void filestate_read_end(struct fs_inode *in)
+{
+	pthread_rwlock_unlock(&in->io);
+}
+
 int filestate_get(struct fs_inode *in, int want_write, int fd)
 {
 	struct file_state *st = in->file;

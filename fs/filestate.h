@@ -25,6 +25,15 @@ struct fs_inode;
 void filestate_lock(struct fs_inode *in);
 void filestate_unlock(struct fs_inode *in);
 
+/*
+ * A READ: in's io lock shared, and under its lock (briefly) the state
+ * keyed for keys and the plaintext size into *plain. 0 or -errno; either
+ * way io stays held until filestate_read_end(in).
+ */
+int filestate_read_begin(struct fs_inode *in, const struct volume_keys *keys,
+			 uint32_t sector_size, uint64_t *plain);
+void filestate_read_end(struct fs_inode *in);
+
 struct file_state {
 	int fd;             /* the ciphertext file, O_RDWR once anyone writes */
 	int writable;

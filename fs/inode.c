@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fs/filestate.h"
+#include "fs/rwlock.h"
 
 #define TABLE_MIN_BUCKETS 1024
 
@@ -77,16 +78,9 @@ static void unlink_hash(struct inode_table *t, struct fs_inode *in)
 
 static int inode_locks_init(struct fs_inode *in)
 {
-	pthread_rwlockattr_t attr;
-	int err = pthread_rwlockattr_init(&attr);
-
-	if (err)
-		return err;
 	/* a write must not wait behind an endless stream of read-ahead */
-	pthread_rwlockattr_setkind_np(&attr,
-				      PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	err = pthread_rwlock_init(&in->io, &attr);
-	pthread_rwlockattr_destroy(&attr);
+	int err = rwlock_init_writer_first(&in->io);
+
 	if (err)
 		return err;
 	err = pthread_mutex_init(&in->lock, NULL);
@@ -158,31 +152,48 @@ static void insert_locked(struct inode_table *t, struct fs_inode *in)
 	t->count++;
 }
 
+/* in is known: one more lookup (t locked) */
+static struct fs_inode *lookup_again_locked(struct inode_table *t,
+					    const struct stat *st)
+{
+	struct fs_inode *in = find_locked(t, st->st_dev, st->st_ino);
+
+	if (in)
+		in->nlookup++;
+	return in;
+}
+
 int inode_table_get(struct inode_table *t, int fd, const struct stat *st,
 		    struct fs_inode **out)
 {
-	struct fs_inode *in, *fresh = calloc(1, sizeof(*fresh));
+	struct fs_inode *in, *fresh = NULL;
 
-	if (fresh && inode_locks_init(fresh) != 0) {
-		free(fresh);
-		fresh = NULL;
-	}
+	/* most LOOKUPs find the inode: allocate only when it is new */
 	pthread_mutex_lock(&t->lock);
-	in = find_locked(t, st->st_dev, st->st_ino);
-	if (in) {
-		in->nlookup++;
-	} else if (fresh) {
-		in = fresh;
-		fresh = NULL;
-		in->fd = fd;
-		fd = -1;
-		in->dev = st->st_dev;
-		in->ino = st->st_ino;
-		in->type = st->st_mode & S_IFMT;
-		in->nlookup = 1;
-		insert_locked(t, in);
-	}
+	in = lookup_again_locked(t, st);
 	pthread_mutex_unlock(&t->lock);
+	if (!in) {
+		fresh = calloc(1, sizeof(*fresh));
+		if (fresh && inode_locks_init(fresh) != 0) {
+			free(fresh);
+			fresh = NULL;
+		}
+		pthread_mutex_lock(&t->lock);
+		/* another LOOKUP may have inserted it meanwhile */
+		in = lookup_again_locked(t, st);
+		if (!in && fresh) {
+			in = fresh;
+			fresh = NULL;
+			in->fd = fd;
+			fd = -1;
+			in->dev = st->st_dev;
+			in->ino = st->st_ino;
+			in->type = st->st_mode & S_IFMT;
+			in->nlookup = 1;
+			insert_locked(t, in);
+		}
+		pthread_mutex_unlock(&t->lock);
+	}
 	if (fresh) {
 		inode_locks_destroy(fresh);
 		free(fresh);

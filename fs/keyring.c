@@ -8,22 +8,13 @@
 #include "crypto/log.h"
 #include "fs/filestate.h"
 #include "fs/fs.h"
+#include "fs/rwlock.h"
 
 int keyring_init(struct fs_keyring *kr)
 {
-	pthread_rwlockattr_t attr;
-	int err;
-
 	kr->keys = NULL;
-	err = pthread_rwlockattr_init(&attr);
-	if (err)
-		return -err;
 	/* a lock request must not starve behind a stream of readers */
-	pthread_rwlockattr_setkind_np(&attr,
-				      PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	err = pthread_rwlock_init(&kr->lock, &attr);
-	pthread_rwlockattr_destroy(&attr);
-	return -err;
+	return -rwlock_init_writer_first(&kr->lock);
 }
 
 void keyring_destroy(struct fs_keyring *kr)

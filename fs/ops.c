@@ -936,16 +936,11 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		uint64_t plain = 0;
 
 		/* shared: other READs of this file decrypt at the same time */
-		pthread_rwlock_rdlock(&in->io);
-		pthread_mutex_lock(&in->lock);
-		n = filestate_load(in, keys, fs->cfg.sector_size);
-		if (!n)
-			n = fileio_size(&in->file->cf, &plain);
-		pthread_mutex_unlock(&in->lock);
+		n = filestate_read_begin(in, keys, fs->cfg.sector_size, &plain);
 		if (!n)
 			n = fileio_read_sized(&in->file->cf, plain, buf, size,
 					      (uint64_t)off);
-		pthread_rwlock_unlock(&in->io);
+		filestate_read_end(in);
 	}
 	keyring_leave(&fs->keyring);
 	if (n == -EBADMSG)

@@ -10,6 +10,7 @@
 
 #include "crypto/crypto.h"
 #include "fs/readahead.h"
+#include "tools/decimal.h"
 
 static void usage(FILE *out)
 {
@@ -60,17 +61,12 @@ static int parse_minutes(const char *s, double *out)
 /* KiB, 0 to 65536 */
 static int parse_kb(const char *s, unsigned int *out)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
+	int err = decimal_parse(s, 65536, &v);
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > 65536)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
+	if (!err)
+		*out = (unsigned int)v;
+	return err;
 }
 
 /* options mount(8) hands every helper that mean nothing to FUSE */

@@ -21,6 +21,7 @@
 
 #include "crypto/crypto.h"
 #include "tools/cycles.h"
+#include "tools/decimal.h"
 #include "tools/cli.h"
 #include "tools/exitcodes.h"
 
@@ -190,13 +191,9 @@ static double parse_double(const char *s, const char *what, double lo,
 static unsigned int parse_uint(const char *s, const char *what,
 			       unsigned int lo, unsigned int hi)
 {
-	unsigned long v;
-	char *end;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!isdigit((unsigned char)*s) || errno || *end != '\0' || v < lo ||
-	    v > hi)
+	if (decimal_parse(s, hi, &v) || v < lo)
 		usage_error("bad %s '%s' (%u to %u)", what, s, lo, hi);
 	return (unsigned int)v;
 }

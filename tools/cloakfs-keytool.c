@@ -13,6 +13,7 @@
 
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
+#include "tools/decimal.h"
 #include "tools/keytool.h"
 
 static const struct kt_command *const commands[] = {
@@ -106,13 +107,12 @@ static int bad_value(const char *cmd, int val, const char *arg, const char *want
 /* decimal digits only, at most max */
 static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
+	unsigned long long v;
+	int err = decimal_parse(s, max, &v);
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return errno || *end || *out > max ? -EINVAL : 0;
+	if (!err)
+		*out = (unsigned long)v;
+	return err;
 }
 
 static int set_source(const char *cmd, struct passphrase_source *src,

@@ -13,6 +13,7 @@
 
 #include "crypto/secmem.h"
 #include "daemon/client.h"
+#include "tools/decimal.h"
 #include "tools/keytool.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
@@ -50,7 +51,6 @@ static bool daemon_absent(int err)
 static int parse_ttl(const char *s, uint32_t *ttl)
 {
 	unsigned long long v;
-	char *end;
 
 	if (!s) {
 		*ttl = CLOAKFSD_TTL_DEFAULT;
@@ -60,11 +60,7 @@ static int parse_ttl(const char *s, uint32_t *ttl)
 		*ttl = CLOAKFSD_TTL_NONE;
 		return 0;
 	}
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v == 0 || v >= CLOAKFSD_TTL_NONE)
+	if (decimal_parse(s, CLOAKFSD_TTL_NONE - 1, &v) || v == 0)
 		return -EINVAL;
 	*ttl = (uint32_t)v;
 	return 0;

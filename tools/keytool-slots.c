@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "crypto/secmem.h"
+#include "tools/decimal.h"
 #include "tools/keytool.h"
 
 static int no_such_slot(const char *dir, int slot, unsigned int n)
@@ -185,17 +186,12 @@ const struct kt_command kt_cmd_change = {
 /* a slot number: decimal digits only */
 static int parse_slot(const char *s, int *slot)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
+	int err = decimal_parse(s, INT_MAX, &v);
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > INT_MAX)
-		return -EINVAL;
-	*slot = (int)v;
-	return 0;
+	if (!err)
+		*slot = (int)v;
+	return err;
 }
 
 static int run_remove(const struct kt_args *a)

@@ -791,6 +791,15 @@ static int open_content(struct cloakfs *fs, const struct volume_keys *keys,
 	return err;
 }
 
+/* the end of a handle open_content opened (release, or a failed reply) */
+static void close_content(struct cloakfs *fs, struct fs_inode *in)
+{
+	filestate_lock(in);
+	filestate_put(in);
+	filestate_unlock(in);
+	atomic_fetch_sub(&fs->open_handles, 1);
+}
+
 static void fill_open(struct fuse_file_info *fi)
 {
 	fi->fh = (uint64_t)(unsigned int)fi->flags;
@@ -839,10 +848,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	readahead_apply_once(fs);
 	if (fuse_reply_open(req, fi) != 0) {
 		/* the opener is gone (interrupted): no release will come */
-		filestate_lock(in);
-		filestate_put(in);
-		filestate_unlock(in);
-		atomic_fetch_sub(&fs->open_handles, 1);
+		close_content(fs, in);
 	}
 }
 
@@ -894,10 +900,7 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	fill_open(fi);
 	if (fuse_reply_create(req, &e, fi) != 0) {
-		filestate_lock(in);
-		filestate_put(in);
-		filestate_unlock(in);
-		atomic_fetch_sub(&fs->open_handles, 1);
+		close_content(fs, in);
 		inode_table_forget(&fs->inodes, in, 1);
 	}
 }
@@ -1001,10 +1004,7 @@ static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct fs_inode *in = inode_of(fs, ino);
 
 	(void)fi;
-	filestate_lock(in);
-	filestate_put(in);
-	filestate_unlock(in);
-	atomic_fetch_sub(&fs->open_handles, 1);
+	close_content(fs, in);
 	fuse_reply_err(req, 0);
 }
 

@@ -16,7 +16,7 @@
 #include "volume/header.h"
 
 /* a 32 + block-size file: is it a padded tiny file? read its header */
-static int read_header(struct fs_inode *in, struct file_header *h)
+static int read_header(struct fs_inode *in, int pathfd, struct file_header *h)
 {
 	uint8_t raw[HEADER_SIZE];
 	char path[FS_PROCFD_LEN];
@@ -24,7 +24,9 @@ static int read_header(struct fs_inode *in, struct file_header *h)
 	ssize_t n;
 
 	if (fd < 0) {
-		fs_procfd(in->fd, path);
+		if (pathfd < 0)
+			return -ESTALE;
+		fs_procfd(pathfd, path);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
@@ -42,7 +44,7 @@ static int read_header(struct fs_inode *in, struct file_header *h)
 	return err;
 }
 
-uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in,
+uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 			uint64_t csize)
 {
 	struct file_header h;
@@ -52,7 +54,7 @@ uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in,
 	if (in->file && in->file->loaded) {
 		err = fileio_size(&in->file->cf, &plain);
 	} else if (content_size_needs_header(&fs->geom, csize)) {
-		err = read_header(in, &h);
+		err = read_header(in, pathfd, &h);
 		if (!err)
 			err = content_plain_size(&fs->geom, csize, &h, &plain);
 	} else {
@@ -68,38 +70,37 @@ uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in,
 }
 
 int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *in, char *out, size_t outlen)
+			struct fs_inode *in, int fd, char *out, size_t outlen)
 {
 	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
+	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
 	struct fs_inode *parent;
-	ssize_t n = readlinkat(in->fd, "", enc, sizeof(enc));
-	int len;
+	ssize_t n = readlinkat(fd, "", enc, sizeof(enc));
+	int len, pfd;
 
 	if (n < 0)
 		return -errno;
 	if ((size_t)n >= sizeof(enc) - 1)
 		return -EIO; /* no encoding is this long */
 	enc[n] = '\0';
-	pthread_mutex_lock(&in->lock);
-	parent = in->parent;
-	if (parent)
-		inode_pin(&fs->inodes, parent);
-	pthread_mutex_unlock(&in->lock);
+	/* a version-1 target is encrypted under its directory's name key */
+	parent = inode_parent(&fs->inodes, in);
 	if (!parent)
 		return -EIO;
-	{
-		char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
-
-		len = entry_symlink_decrypt(fs, keys, parent, enc, (size_t)n,
-					    plain);
-		if (len >= 0) {
-			if ((size_t)len >= outlen)
-				len = -ENAMETOOLONG;
-			else
-				memcpy(out, plain, (size_t)len + 1);
-		}
-	}
+	pfd = inode_fd_hold(&fs->inodes, parent);
+	len = pfd < 0 ? pfd
+		      : entry_symlink_decrypt(fs, keys, parent, pfd, enc,
+					      (size_t)n, plain);
+	if (pfd >= 0)
+		inode_fd_release(&fs->inodes, parent);
 	inode_unpin(&fs->inodes, parent);
+	if (len >= 0) {
+		if ((size_t)len >= outlen)
+			len = -ENAMETOOLONG;
+		else
+			memcpy(out, plain, (size_t)len + 1);
+	}
+	explicit_bzero(plain, sizeof(plain));
 	if (len == -EBADMSG)
 		len = -EIO;
 	return len;
@@ -108,20 +109,26 @@ int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
 int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
 	     struct fs_inode *in, struct stat *st)
 {
-	if (fstatat(in->fd, "", st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0)
-		return -errno;
-	if (S_ISREG(st->st_mode)) {
+	int fd = inode_fd_hold(&fs->inodes, in), err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstatat(fd, "", st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+		err = -errno;
+	} else if (S_ISREG(st->st_mode)) {
 		pthread_mutex_lock(&in->lock);
-		st->st_size = (off_t)attr_file_size(fs, in,
+		st->st_size = (off_t)attr_file_size(fs, in, fd,
 						    (uint64_t)st->st_size);
 		pthread_mutex_unlock(&in->lock);
 	} else if (S_ISLNK(st->st_mode) && keys) {
 		char target[NAMES_MAX_SYMLINK_PLAIN + 1];
-		int len = attr_symlink_target(fs, keys, in, target,
+		int len = attr_symlink_target(fs, keys, in, fd, target,
 					      sizeof(target));
 
+		explicit_bzero(target, sizeof(target));
 		if (len >= 0)
 			st->st_size = len;
 	}
-	return 0;
+	inode_fd_release(&fs->inodes, in);
+	return err;
 }

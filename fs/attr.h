@@ -17,21 +17,24 @@ struct fs_inode;
 
 /*
  * Fill *st for in. keys may be NULL (volume locked): a symlink then shows
- * its ciphertext length. Takes in's lock; the caller holds none.
+ * its ciphertext length. Holds in's descriptor and takes in's lock; the
+ * caller holds no inode lock.
  */
 int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
 	     struct fs_inode *in, struct stat *st);
 
 /*
  * The plaintext size of regular file in, whose ciphertext size is csize;
- * the caller holds in's lock. A damaged size is logged and shown as its
- * ciphertext size less the header.
+ * the caller holds in's lock, and pathfd (in's held descriptor) unless
+ * in has a file state (in->file). A damaged size is logged and shown as
+ * its ciphertext size less the header.
  */
-uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in,
+uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 			uint64_t csize);
 
-/* the decrypted target of symlink in (keys needed); length or -errno */
+/* the decrypted target of symlink in, whose held descriptor is fd (keys
+ * needed; no inode lock held); length or -errno */
 int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *in, char *out, size_t outlen);
+			struct fs_inode *in, int fd, char *out, size_t outlen);
 
 #endif

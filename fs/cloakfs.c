@@ -8,6 +8,7 @@
  * foreground, so "not a volume", "wrong passphrase", "mountpoint busy" and
  * "FUSE not available" reach the terminal and the exit status.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +27,7 @@
 #include "crypto/crypto.h"
 #include "crypto/log.h"
 #include "fs/cmdline.h"
+#include "fs/fdbudget.h"
 #include "fs/logsink.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
@@ -140,23 +142,72 @@ static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
 	return unlock_with_passphrase(fs, o);
 }
 
-/* the mountpoint must be an existing directory that is not a mount yet */
-static int check_mountpoint(const char *mnt)
+/* does directory path hold anything but "." and ".."? 1, 0 or -errno */
+static int dir_has_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return -errno;
+	while (!found && (e = readdir(d)) != NULL)
+		found = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return found;
+}
+
+/* is path dir itself or inside it? (both absolute, resolved) */
+static int path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return 1;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * The mountpoint must be an existing directory that is not a mount yet,
+ * neither the cipherdir nor inside it (the plaintext would sit in the tree
+ * a sync tool uploads, or hide the ciphertext), and empty unless
+ * -o nonempty (files under a mount are hidden, not gone). absmnt and
+ * absdir are resolved (realpath).
+ */
+static int check_mountpoint(const char *absmnt, const char *absdir,
+			    int nonempty)
 {
 	char parent[PATH_MAX + 4];
-	struct stat st, pst;
+	struct stat st, pst, dst;
+	int rc;
 
-	if (stat(mnt, &st) != 0)
-		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", mnt,
+	if (stat(absmnt, &st) != 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", absmnt,
 			    strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: not a directory",
-			    mnt);
-	snprintf(parent, sizeof(parent), "%s/..", mnt);
+			    absmnt);
+	if (path_within(absmnt, absdir) ||
+	    (stat(absdir, &dst) == 0 && dst.st_dev == st.st_dev &&
+	     dst.st_ino == st.st_ino))
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s the encrypted "
+			    "directory %s; the plaintext must not sit in the "
+			    "ciphertext tree (choose a mountpoint outside it)",
+			    absmnt, strcmp(absmnt, absdir) ? "inside" : "is",
+			    absdir);
+	snprintf(parent, sizeof(parent), "%s/..", absmnt);
 	if (stat(parent, &pst) == 0 &&
 	    (st.st_dev != pst.st_dev || st.st_ino == pst.st_ino))
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: busy (something is "
-			    "mounted there already)", mnt);
+			    "mounted there already)", absmnt);
+	rc = nonempty ? 0 : dir_has_entries(absmnt);
+	if (rc < 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", absmnt,
+			    strerror(-rc));
+	if (rc > 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: not empty (its "
+			    "files would be hidden while mounted; give -o "
+			    "nonempty to mount over them)", absmnt);
 	if (access("/dev/fuse", R_OK | W_OK) != 0)
 		return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available (/dev/fuse: "
 			    "%s); load the fuse module or install fuse3",
@@ -180,8 +231,14 @@ static int open_root(struct cloakfs *fs, const char *dir)
 			    "(run cloakfs-fsck)", dir, NAMES_DIRNONCE_FILE,
 			    rc == -ENOENT ? "missing" : "damaged");
 	}
-	if (fstat(fd, &st) != 0 || inode_table_get(&fs->inodes, fd, &st, &fs->root))
-		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		rc = errno;
+		close(fd);
+		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(rc));
+	}
+	inode_table_probe_handles(&fs->inodes, fd);
+	if (inode_table_get(&fs->inodes, NULL, NULL, fd, &st, &fs->root))
+		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(ENOMEM));
 	inode_pin(&fs->inodes, fs->root); /* the kernel never forgets the root */
 	return 0;
 }
@@ -381,6 +438,8 @@ int main(int argc, char **argv)
 	struct cloakfs_options o;
 	struct cloakfs fs;
 	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX];
+	unsigned long fd_limit;
+	unsigned int fd_cache;
 	int rc, from_daemon;
 
 	switch (cmdline_parse(argc, argv, &o, err, sizeof(err))) {
@@ -418,10 +477,17 @@ int main(int argc, char **argv)
 	rc = read_volume(&fs, absdir);
 	if (rc)
 		goto out_opts;
-	rc = check_mountpoint(absmnt);
+	rc = check_mountpoint(absmnt, absdir, o.nonempty);
 	if (rc)
 		goto out_opts;
-	if (inode_table_init(&fs.inodes) || keyring_init(&fs.keyring) ||
+	rc = fdbudget_setup(&fd_cache, &fd_limit);
+	if (rc) {
+		rc = fail(CLOAKFS_EXIT_USAGE, "CLOAKFS_FD_CACHE: %s",
+			  rc == -EINVAL ? "not a number of at least 2"
+					: strerror(-rc));
+		goto out_opts;
+	}
+	if (inode_table_init(&fs.inodes, fd_cache) || keyring_init(&fs.keyring) ||
 	    pthread_mutex_init(&fs.xattr_lock, NULL)) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;

@@ -28,7 +28,8 @@ static void usage(FILE *out)
 		"                        default_permissions, ... and cloakfs' own\n"
 		"                        passfile=FILE, extpass=CMD, idle=MINUTES,\n"
 		"                        readahead=KB, nocloakfsd (as the long\n"
-		"                        options below)\n"
+		"                        options below), nonempty (mount over a\n"
+		"                        directory that is not empty)\n"
 		"      --passfile FILE   the passphrase: first line of FILE\n"
 		"      --extpass CMD     the passphrase: first line CMD prints\n"
 		"      --idle MINUTES    unmount after MINUTES without use\n"
@@ -123,6 +124,8 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 			}
 		} else if (!strcmp(opt, "nocloakfsd")) {
 			o->use_cloakfsd = 0;
+		} else if (!strcmp(opt, "nonempty")) {
+			o->nonempty = 1; /* ours: FUSE 3 dropped the option */
 		} else if (mount_only(opt)) {
 			continue;
 		} else {

@@ -5,7 +5,7 @@
  * Options may follow the two directories, as mount.fuse3 passes them
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
  * cloakfs' own -o options (passfile=, extpass=, idle=, readahead=,
- * nocloakfsd) are
+ * nocloakfsd, nonempty) are
  * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
  * dropped; the rest goes to FUSE.
  */
@@ -27,6 +27,7 @@ struct cloakfs_options {
 	double idle_minutes;     /* 0: never unmount for idleness */
 	unsigned int readahead_kb; /* 0: leave the kernel's window */
 	int allow_other;
+	int nonempty;            /* -o nonempty: mount over existing files */
 	char *fuse_opts;         /* comma-separated, for FUSE; may be NULL */
 };
 

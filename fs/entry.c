@@ -15,14 +15,14 @@
 
 /* the directory's keyed name transform; dir->lock held */
 static int names_tfm(struct cloakfs *fs, const struct volume_keys *keys,
-		     struct fs_inode *dir)
+		     struct fs_inode *dir, int dfd)
 {
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
 	int err;
 
 	if (dir->names)
 		return 0;
-	err = names_dirnonce_read(dir->fd, nonce);
+	err = names_dirnonce_read(dfd, nonce);
 	if (err) {
 		if (!dir->names_warned)
 			log_warn("%s: a directory's %s is %s: its names cannot "
@@ -38,14 +38,15 @@ static int names_tfm(struct cloakfs *fs, const struct volume_keys *keys,
 }
 
 int entry_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		  struct fs_inode *dir, const char *name, struct entry_name *out)
+		  struct fs_inode *dir, int dfd, const char *name,
+		  struct entry_name *out)
 {
 	int n;
 
 	if (strlen(name) > NAMES_MAX_PLAIN)
 		return -ENAMETOOLONG;
 	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir);
+	n = names_tfm(fs, keys, dir, dfd);
 	if (!n)
 		n = names_encrypt(dir->names, name, strlen(name), out->enc,
 				  sizeof(out->enc));
@@ -61,24 +62,24 @@ int entry_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
 	return names_long_name(out->enc, out->enclen, out->name);
 }
 
-int entry_prepare(struct fs_inode *dir, const struct entry_name *e)
+int entry_prepare(int dfd, const struct entry_name *e)
 {
 	if (!e->is_long)
 		return 0;
-	return names_write_sidecar(dir->fd, e->name, e->enc, e->enclen);
+	return names_write_sidecar(dfd, e->name, e->enc, e->enclen);
 }
 
-void entry_forget_sidecar(struct fs_inode *dir, const struct entry_name *e)
+void entry_forget_sidecar(int dfd, const struct entry_name *e)
 {
 	char side[NAMES_SIDECAR_LEN + 1];
 	struct stat st;
 
 	if (!e->is_long || names_sidecar_name(e->name, side) != 0)
 		return;
-	if (fstatat(dir->fd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
 	    errno != ENOENT)
 		return; /* the entry is there (or we cannot tell): keep it */
-	(void)unlinkat(dir->fd, side, 0);
+	(void)unlinkat(dfd, side, 0);
 }
 
 int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
@@ -105,7 +106,7 @@ int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
 		return 0;
 	}
 	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir);
+	n = names_tfm(fs, keys, dir, dirfd);
 	if (!n)
 		n = names_decrypt(dir->names, enc, enclen, out,
 				  NAMES_MAX_PLAIN + 1);
@@ -114,7 +115,7 @@ int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
 }
 
 int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, const char *target,
+			  struct fs_inode *dir, int dfd, const char *target,
 			  char out[NAMES_MAX_SYMLINK_ENCODED + 1])
 {
 	size_t len = strnlen(target, NAMES_MAX_SYMLINK_PLAIN + 1);
@@ -123,7 +124,7 @@ int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
 	if (len > NAMES_MAX_SYMLINK_PLAIN)
 		return -ENAMETOOLONG;
 	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir);
+	n = names_tfm(fs, keys, dir, dfd);
 	if (!n)
 		n = names_symlink_encrypt(dir->names, target, len, out,
 					  NAMES_MAX_SYMLINK_ENCODED + 1);
@@ -132,13 +133,14 @@ int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
 }
 
 int entry_symlink_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, const char *enc, size_t enclen,
+			  struct fs_inode *dir, int dfd, const char *enc,
+			  size_t enclen,
 			  char out[NAMES_MAX_SYMLINK_PLAIN + 1])
 {
 	int n;
 
 	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir);
+	n = names_tfm(fs, keys, dir, dfd);
 	if (!n)
 		n = names_symlink_decrypt(dir->names, enc, enclen, out,
 					  NAMES_MAX_SYMLINK_PLAIN + 1);

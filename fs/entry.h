@@ -25,17 +25,21 @@ struct entry_name {
 };
 
 /*
+ * Every call takes dir and dfd, a descriptor of dir held by the caller
+ * (inode_fd_hold) or another descriptor of the same directory.
+ *
  * Encrypt name (one component) for directory dir: 0, -ENAMETOOLONG,
  * -EINVAL, -EIO (the directory's nonce file is missing or damaged).
  */
 int entry_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		  struct fs_inode *dir, const char *name, struct entry_name *out);
+		  struct fs_inode *dir, int dfd, const char *name,
+		  struct entry_name *out);
 
 /* before creating a long-named entry: write its sidecar (names.h) */
-int entry_prepare(struct fs_inode *dir, const struct entry_name *e);
+int entry_prepare(int dfd, const struct entry_name *e);
 /* after the entry went away (or was never made): remove its sidecar when
  * no entry of that name exists */
-void entry_forget_sidecar(struct fs_inode *dir, const struct entry_name *e);
+void entry_forget_sidecar(int dfd, const struct entry_name *e);
 
 /*
  * The plaintext name of ciphertext entry cname in dir (dirfd: an open
@@ -49,10 +53,11 @@ int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
 
 /* symlink targets under dir's name key (names_symlink_*) */
 int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, const char *target,
+			  struct fs_inode *dir, int dfd, const char *target,
 			  char out[NAMES_MAX_SYMLINK_ENCODED + 1]);
 int entry_symlink_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, const char *enc, size_t enclen,
+			  struct fs_inode *dir, int dfd, const char *enc,
+			  size_t enclen,
 			  char out[NAMES_MAX_SYMLINK_PLAIN + 1]);
 
 #endif

@@ -16,18 +16,20 @@
  * read (mode 0200) gets owner-read for the moment of the open, since
  * sector read-modify-write needs it (as gocryptfs does).
  */
-static int open_rw(struct fs_inode *in)
+static int open_rw(int pathfd)
 {
 	char path[FS_PROCFD_LEN];
 	struct stat st;
 	int fd, saved;
 
-	fs_procfd(in->fd, path);
+	if (pathfd < 0)
+		return -ESTALE;
+	fs_procfd(pathfd, path);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd >= 0 || errno != EACCES)
 		return fd >= 0 ? fd : -errno;
 	saved = errno;
-	if (fstatat(in->fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0 ||
+	if (fstatat(pathfd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0 ||
 	    st.st_uid != geteuid() || (st.st_mode & S_IRUSR) ||
 	    !(st.st_mode & S_IWUSR))
 		return -saved;
@@ -39,12 +41,14 @@ static int open_rw(struct fs_inode *in)
 	return fd >= 0 ? fd : -saved;
 }
 
-static int open_ro(struct fs_inode *in)
+static int open_ro(int pathfd)
 {
 	char path[FS_PROCFD_LEN];
 	int fd;
 
-	fs_procfd(in->fd, path);
+	if (pathfd < 0)
+		return -ESTALE;
+	fs_procfd(pathfd, path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	return fd >= 0 ? fd : -errno;
 }
@@ -80,7 +84,7 @@ void filestate_read_end(struct fs_inode *in)
 	pthread_rwlock_unlock(&in->io);
 }
 
-int filestate_get(struct fs_inode *in, int want_write, int fd)
+int filestate_get(struct fs_inode *in, int want_write, int fd, int pathfd)
 {
 	struct file_state *st = in->file;
 
@@ -92,7 +96,7 @@ int filestate_get(struct fs_inode *in, int want_write, int fd)
 			return -ENOMEM;
 		}
 		if (fd < 0)
-			fd = want_write ? open_rw(in) : open_ro(in);
+			fd = want_write ? open_rw(pathfd) : open_ro(pathfd);
 		else
 			want_write = 1;
 		if (fd < 0) {
@@ -103,7 +107,7 @@ int filestate_get(struct fs_inode *in, int want_write, int fd)
 		st->writable = want_write;
 		in->file = st;
 	} else if (want_write && !st->writable) {
-		int nfd = fd >= 0 ? fd : open_rw(in);
+		int nfd = fd >= 0 ? fd : open_rw(pathfd);
 
 		if (nfd < 0)
 			return nfd;

@@ -43,12 +43,13 @@ struct file_state {
 };
 
 /*
- * One more user of in's content; opens the ciphertext file (O_RDWR when
- * want_write, since writes read back partial sectors) or upgrades a
- * read-only descriptor. fd >= 0 is a ciphertext descriptor already open
- * O_RDWR (create) that is used or closed. 0 or -errno.
+ * One more user of in's content; opens the ciphertext file through
+ * pathfd, in's held O_PATH descriptor (O_RDWR when want_write, since
+ * writes read back partial sectors) or upgrades a read-only descriptor.
+ * fd >= 0 is a ciphertext descriptor already open O_RDWR (create) that is
+ * used or closed; pathfd may be -1 then. 0 or -errno.
  */
-int filestate_get(struct fs_inode *in, int want_write, int fd);
+int filestate_get(struct fs_inode *in, int want_write, int fd, int pathfd);
 /* one user less; the last one closes the file */
 void filestate_put(struct fs_inode *in);
 

@@ -4,6 +4,9 @@
  *
  * Lock order (outermost first); never take an earlier lock while holding
  * a later one:
+ *   0. descriptor holds (inode_fd_hold, inode.h): taken before any inode
+ *      lock, since reopening an evicted descriptor may lend an open
+ *      file's content descriptor under that file's lock
  *   1. fs->keyring.lock (read by operations that need keys, write by
  *      lock/unlock of the volume; taken once per request, never nested)
  *   2. a regular file's io lock (fs_inode.io: shared by READs, exclusive

@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The inode table, in the manner of libfuse's passthrough_hp: every inode
- * the kernel knows is one O_PATH|O_NOFOLLOW descriptor into the ciphertext
- * directory, found by its (st_dev, st_ino), so hard links share one
- * struct and one nodeid. The nodeid given to the kernel is the struct's
- * address (FUSE_ROOT_ID stands for the root).
+ * the kernel knows is one struct, found by the (st_dev, st_ino) of its
+ * ciphertext inode, so hard links share one struct and one nodeid. The
+ * nodeid given to the kernel is the struct's address (FUSE_ROOT_ID stands
+ * for the root).
+ *
+ * Descriptors are bounded (docs/design.md, "Descriptors"): an inode's
+ * O_PATH|O_NOFOLLOW descriptor lives in a cache of at most max_fds open
+ * ones, and the least recently used is closed when another is needed.
+ * An inode remembers its names (links: parent inode and ciphertext name,
+ * learnt from LOOKUP, link and rename), so an evicted descriptor is
+ * reopened from its parent's; the reopened file must be the same file
+ * (st_dev, st_ino and its file handle or birth time), so a file that took
+ * a freed inode number is never mistaken for it. Failing every name, a
+ * privileged mount reopens by file handle, and an open file lends its
+ * content descriptor. An inode whose identity cannot be checked keeps its
+ * descriptor.
  *
  * An inode lives while the kernel holds lookups on it (nlookup, dropped by
- * forget) or the filesystem pins it (a symlink pins the directory whose
- * name key encrypts its target; bulk walks pin what they visit).
+ * forget) or something pins it: each of its children's links, and walks
+ * and reopens in progress.
  */
 #ifndef CLOAKFS_FS_INODE_H
 #define CLOAKFS_FS_INODE_H
@@ -22,20 +34,28 @@
 #include "crypto/crypto.h"
 
 struct file_state;
+struct inode_link;
+struct inode_ident;
 
 /* Lock order: see fs.h (keyring, then inode locks, then the table lock). */
 struct fs_inode {
-	/* fixed after creation, except that renaming a symlink to another
-	 * directory re-creates it (inode_table_move: table lock + lock) */
-	int fd;         /* O_PATH | O_NOFOLLOW */
+	/* fixed after creation, except that renaming a version-1 symlink to
+	 * another directory re-creates it (inode_table_move: table lock) */
 	dev_t dev;
 	ino_t ino;
 	mode_t type;    /* S_IFMT bits */
+	struct inode_ident *ident; /* NULL: cannot be told apart, keep fd */
 
 	/* guarded by the table lock */
 	uint64_t nlookup;
 	uint64_t pins;
 	struct fs_inode *hnext;
+	int unhashed;             /* a newer file has its inode number */
+	int fd;                   /* O_PATH | O_NOFOLLOW, or -1 (evicted) */
+	unsigned int fd_users;    /* holds in progress: not evictable */
+	int keep_fd;              /* never evicted (root, no identity) */
+	struct fs_inode *lru_prev, *lru_next; /* open, unused, evictable */
+	struct inode_link *links; /* newest first */
 
 	/* content I/O of a regular file: READs hold it shared (and lock
 	 * only while they check the file state), so they decrypt side by
@@ -45,7 +65,6 @@ struct fs_inode {
 
 	/* guarded by lock */
 	pthread_mutex_t lock;
-	struct fs_inode *parent;  /* symlinks: pinned, see above */
 	struct crypto_tfm *names; /* directories: keyed name transform */
 	int names_warned;         /* undecodable entries (or, for a file,
 				   * damaged sectors) logged once */
@@ -57,18 +76,38 @@ struct inode_table {
 	struct fs_inode **buckets;
 	size_t nbuckets;
 	size_t count;
+	/* the descriptor cache */
+	unsigned int max_fds;     /* open O_PATH descriptors kept, at most */
+	unsigned int nfds;        /* open now (held ones included) */
+	struct fs_inode lru;      /* list head: lru.lru_next is the newest */
+	int by_handle;            /* open_by_handle_at works (privileged) */
+	int handle_mount_fd;      /* for open_by_handle_at: the root's fd */
+	dev_t handle_dev;
+	struct fs_inode *stale;   /* unhashed inodes, through hnext */
+	/* counters for tests and benchmarks (evictions, reopens) */
+	unsigned long evictions, reopens;
 };
 
-int inode_table_init(struct inode_table *t);
+/* max_fds: descriptors to keep open (at least 2) */
+int inode_table_init(struct inode_table *t, unsigned int max_fds);
 /* free every inode (at unmount) */
 void inode_table_destroy(struct inode_table *t);
 
 /*
- * The inode of fd (an O_PATH descriptor whose fstat is *st): an existing
- * one gets one more lookup and fd is closed, else a new one takes fd with
- * nlookup 1. 0 or -ENOMEM (fd is closed then too).
+ * Before the root goes in: can this process reopen inodes of rootfd's
+ * filesystem by file handle (open_by_handle_at needs CAP_DAC_READ_SEARCH)?
+ * Then a duplicate of rootfd is kept for it.
  */
-int inode_table_get(struct inode_table *t, int fd, const struct stat *st,
+void inode_table_probe_handles(struct inode_table *t, int rootfd);
+
+/*
+ * The inode of fd, an O_PATH descriptor of ciphertext entry cname in
+ * parent (NULL, NULL for the root) whose fstat is *st: an existing one
+ * gets one more lookup and learns the name, else a new one takes fd with
+ * nlookup 1. fd is kept (in the cache) or closed. 0 or -ENOMEM.
+ */
+int inode_table_get(struct inode_table *t, struct fs_inode *parent,
+		    const char *cname, int fd, const struct stat *st,
 		    struct fs_inode **out);
 
 /* drop n kernel lookups (forget); frees at zero lookups and pins */
@@ -77,18 +116,37 @@ void inode_table_forget(struct inode_table *t, struct fs_inode *in, uint64_t n);
 void inode_pin(struct inode_table *t, struct fs_inode *in);
 void inode_unpin(struct inode_table *t, struct fs_inode *in);
 
-/* set a symlink's parent (pinning it, unpinning the old); caller holds
- * in->lock */
-void inode_set_parent(struct inode_table *t, struct fs_inode *in,
-		      struct fs_inode *parent);
+/*
+ * in's O_PATH descriptor, reopened if it was evicted; it stays open until
+ * the matching inode_fd_release. -ESTALE when in is gone from the
+ * ciphertext tree (every name removed or replaced), other -errno.
+ */
+int inode_fd_hold(struct inode_table *t, struct fs_inode *in);
+void inode_fd_release(struct inode_table *t, struct fs_inode *in);
 
 /*
- * A symlink was re-created as fd (fstat *st) by a rename to another
- * directory: give the inode the new descriptor and key. The old fd is
- * closed. Caller holds in->lock.
+ * Names learnt outside LOOKUP: rename moved in from (from, from_cname) to
+ * (to, to_cname); the old name is forgotten, the new one remembered.
+ */
+void inode_link_move(struct inode_table *t, struct fs_inode *in,
+		     struct fs_inode *from, const char *from_cname,
+		     struct fs_inode *to, const char *to_cname);
+
+/*
+ * The parent of in's newest name, pinned (inode_unpin), or NULL. For a
+ * version-1 symlink, whose target is encrypted under that directory's
+ * name key, and whose names all lie in one directory.
+ */
+struct fs_inode *inode_parent(struct inode_table *t, struct fs_inode *in);
+
+/*
+ * A version-1 symlink was re-created as fd (fstat *st) in to (name cname)
+ * by a rename to another directory: the inode takes the new descriptor,
+ * identity and name. fd is kept or closed.
  */
 void inode_table_move(struct inode_table *t, struct fs_inode *in, int fd,
-		      const struct stat *st);
+		      const struct stat *st, struct fs_inode *to,
+		      const char *cname);
 
 /* the inode with this (dev, ino), pinned, or NULL */
 struct fs_inode *inode_table_find(struct inode_table *t, dev_t dev, ino_t ino);

@@ -88,12 +88,36 @@ static void reply_err(fuse_req_t req, int err)
 
 /* ---- entries -------------------------------------------------------- */
 
+/* in's descriptor for this request (inode.h); taken before any inode lock */
+static int hold(struct cloakfs *fs, struct fs_inode *in)
+{
+	return inode_fd_hold(&fs->inodes, in);
+}
+
+static void unhold(struct cloakfs *fs, struct fs_inode *in)
+{
+	inode_fd_release(&fs->inodes, in);
+}
+
+/* hold in's descriptor and name it as a path ("/proc/self/fd/N"), for
+ * the calls that take no descriptor; 0 or -errno (then nothing held) */
+static int hold_path(struct cloakfs *fs, struct fs_inode *in,
+		     char path[FS_PROCFD_LEN])
+{
+	int fd = hold(fs, in);
+
+	if (fd < 0)
+		return fd;
+	fs_procfd(fd, path);
+	return 0;
+}
+
 /*
- * Look up ciphertext entry cname of dir: one more kernel lookup on its
- * inode, and e filled for the reply.
+ * Look up ciphertext entry cname of dir (dfd: a descriptor of it): one
+ * more kernel lookup on its inode, and e filled for the reply.
  */
 static int lookup_cname(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *dir, const char *cname,
+			struct fs_inode *dir, int dfd, const char *cname,
 			struct fuse_entry_param *e)
 {
 	struct fs_inode *in;
@@ -101,7 +125,7 @@ static int lookup_cname(struct cloakfs *fs, const struct volume_keys *keys,
 	int fd, err;
 
 	memset(e, 0, sizeof(*e));
-	fd = openat(dir->fd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dfd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
@@ -109,15 +133,9 @@ static int lookup_cname(struct cloakfs *fs, const struct volume_keys *keys,
 		close(fd);
 		return err;
 	}
-	err = inode_table_get(&fs->inodes, fd, &st, &in);
+	err = inode_table_get(&fs->inodes, dir, cname, fd, &st, &in);
 	if (err)
 		return err;
-	if (in->type == S_IFLNK) {
-		/* its target is encrypted under this directory's name key */
-		pthread_mutex_lock(&in->lock);
-		inode_set_parent(&fs->inodes, in, dir);
-		pthread_mutex_unlock(&in->lock);
-	}
 	err = attr_get(fs, keys, in, &e->attr);
 	if (err) {
 		inode_table_forget(&fs->inodes, in, 1);
@@ -136,12 +154,16 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct fuse_entry_param e;
 	struct entry_name en;
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, dfd = -1;
 
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
+		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
 	if (!err)
-		err = lookup_cname(fs, keys, dir, en.name, &e);
+		err = lookup_cname(fs, keys, dir, dfd, en.name, &e);
+	if (dfd >= 0)
+		unhold(fs, dir);
 	keyring_leave(&fs->keyring);
 	if (err == -ENOENT) {
 		/* a negative entry the kernel may cache */
@@ -192,7 +214,7 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 }
 
 /* new entries belong to the caller when the filesystem runs as root */
-static void set_owner(struct cloakfs *fs, fuse_req_t req, struct fs_inode *dir,
+static void set_owner(struct cloakfs *fs, fuse_req_t req, int dfd,
 		      const char *cname)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
@@ -202,28 +224,60 @@ static void set_owner(struct cloakfs *fs, fuse_req_t req, struct fs_inode *dir,
 	if (!fs->chown_new || (ctx->uid == 0 && ctx->gid == 0))
 		return;
 	/* a setgid directory hands down its group, as the kernel does */
-	if (fstatat(dir->fd, "", &dst, AT_EMPTY_PATH) == 0 &&
+	if (fstatat(dfd, "", &dst, AT_EMPTY_PATH) == 0 &&
 	    (dst.st_mode & S_ISGID))
 		gid = (gid_t)-1;
-	if (fchownat(dir->fd, cname, ctx->uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+	if (fchownat(dfd, cname, ctx->uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
 		log_warn("%s: chown of a new entry to uid %u: %s", fs->cipherdir,
 			 (unsigned int)ctx->uid, strerror(errno));
 }
 
+/* what an operation made in the ciphertext directory, to undo */
+enum made {
+	MADE_ENTRY, /* a node, symlink or link: unlink the name */
+	MADE_DIR,   /* a directory with its nonce */
+};
+
 /*
- * Common ending of mknod, symlink and link: look the new entry up and
- * reply; on failure to create, drop a sidecar written for it.
+ * Take back the entry cname just made in dfd when the operation fails
+ * after making it (docs/design.md: a failed create leaves nothing), and
+ * its sidecar. A failure to undo is logged: fsck reports the leftover.
+ */
+static void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
+		   enum made what)
+{
+	int err = what == MADE_DIR ? dirops_unmake_dir(dfd, en->name)
+				   : (unlinkat(dfd, en->name, 0) == 0 ? 0 : -errno);
+
+	if (err)
+		log_error("%s: a failed operation left an entry behind (%s); "
+			  "cloakfs-fsck reports it", fs->cipherdir,
+			  strerror(-err));
+	entry_forget_sidecar(dfd, en);
+}
+
+/*
+ * Common ending of mknod, mkdir, symlink and link: look the new entry up
+ * and reply. When making it failed, drop a sidecar written for it; when
+ * the lookup after it fails, take the new entry back. Releases dir's
+ * descriptor dfd (if >= 0) and the keyring.
  */
 static void reply_new_entry(fuse_req_t req, struct cloakfs *fs,
 			    const struct volume_keys *keys, struct fs_inode *dir,
-			    const struct entry_name *en, int err)
+			    int dfd, const struct entry_name *en, enum made what,
+			    int err)
 {
 	struct fuse_entry_param e;
 
-	if (!err)
-		err = lookup_cname(fs, keys, dir, en->name, &e);
-	else if (en->is_long && err != -EEXIST)
-		entry_forget_sidecar(dir, en);
+	if (!err) {
+		err = lookup_cname(fs, keys, dir, dfd, en->name, &e);
+		if (err)
+			unmake(fs, dfd, en, what);
+	} else if (en->is_long && err != -EEXIST) {
+		entry_forget_sidecar(dfd, en);
+	}
+	if (dfd >= 0)
+		unhold(fs, dir);
 	keyring_leave(&fs->keyring);
 	if (err)
 		reply_err(req, err);
@@ -238,32 +292,32 @@ static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct fs_inode *dir = inode_of(fs, parent);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, dfd = -1;
 
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
+		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
 	if (!err)
-		err = entry_prepare(dir, &en);
-	if (!err && mknodat(dir->fd, en.name, mode, rdev) != 0)
+		err = entry_prepare(dfd, &en);
+	if (!err && mknodat(dfd, en.name, mode, rdev) != 0)
 		err = -errno;
 	if (!err)
-		set_owner(fs, req, dir, en.name);
-	reply_new_entry(req, fs, keys, dir, &en, err);
+		set_owner(fs, req, dfd, en.name);
+	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
 }
 
 /* the caller owns a new directory (set_owner) before it takes its name */
 struct new_dir_owner {
 	struct cloakfs *fs;
 	fuse_req_t req;
-	struct fs_inode *dir;
 };
 
 static void own_new_dir(int parentfd, const char *tmp, void *arg)
 {
 	const struct new_dir_owner *o = arg;
 
-	(void)parentfd;
-	set_owner(o->fs, o->req, o->dir, tmp);
+	set_owner(o->fs, o->req, parentfd, tmp);
 }
 
 static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -273,16 +327,18 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct fs_inode *dir = inode_of(fs, parent);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, dfd = -1;
 
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
+		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
 	if (!err)
-		err = entry_prepare(dir, &en);
+		err = entry_prepare(dfd, &en);
 	if (!err)
-		err = dirops_make_dir(dir->fd, en.name, mode, own_new_dir,
-				      &(struct new_dir_owner){ fs, req, dir });
-	reply_new_entry(req, fs, keys, dir, &en, err);
+		err = dirops_make_dir(dfd, en.name, mode, own_new_dir,
+				      &(struct new_dir_owner){ fs, req });
+	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_DIR, err);
 }
 
 static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
@@ -293,19 +349,21 @@ static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char target[NAMES_MAX_SYMLINK_ENCODED + 1];
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, dfd = -1;
 
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
+		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
 	if (!err)
-		err = entry_symlink_encrypt(fs, keys, dir, link, target);
+		err = entry_symlink_encrypt(fs, keys, dir, dfd, link, target);
 	if (!err)
-		err = entry_prepare(dir, &en);
-	if (!err && symlinkat(target, dir->fd, en.name) != 0)
+		err = entry_prepare(dfd, &en);
+	if (!err && symlinkat(target, dfd, en.name) != 0)
 		err = -errno;
 	if (!err)
-		set_owner(fs, req, dir, en.name);
-	reply_new_entry(req, fs, keys, dir, &en, err);
+		set_owner(fs, req, dfd, en.name);
+	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
 }
 
 static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
@@ -316,25 +374,33 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en = { .is_long = 0 };
 	char path[FS_PROCFD_LEN];
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, dfd = -1, fd = -1;
 
 	if (!err && in->type == S_IFLNK) {
 		/* a symlink's target is encrypted for its own directory */
-		pthread_mutex_lock(&in->lock);
-		if (in->parent != dir)
+		struct fs_inode *p = inode_parent(&fs->inodes, in);
+
+		if (p != dir)
 			err = -EPERM;
-		pthread_mutex_unlock(&in->lock);
+		if (p)
+			inode_unpin(&fs->inodes, p);
 	}
+	if (!err && (fd = hold(fs, in)) < 0)
+		err = fd;
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, newname, &en);
+		err = entry_encrypt(fs, keys, dir, dfd, newname, &en);
 	if (!err)
-		err = entry_prepare(dir, &en);
+		err = entry_prepare(dfd, &en);
 	if (!err) {
-		fs_procfd(in->fd, path);
-		if (linkat(AT_FDCWD, path, dir->fd, en.name, AT_SYMLINK_FOLLOW) != 0)
+		fs_procfd(fd, path);
+		if (linkat(AT_FDCWD, path, dfd, en.name, AT_SYMLINK_FOLLOW) != 0)
 			err = -errno;
 	}
-	reply_new_entry(req, fs, keys, dir, &en, err);
+	if (fd >= 0)
+		unhold(fs, in);
+	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
 }
 
 static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -343,14 +409,18 @@ static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct fs_inode *dir = inode_of(fs, parent);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en;
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, dfd = -1;
 
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
-	if (!err && unlinkat(dir->fd, en.name, 0) != 0)
+		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+	if (!err && unlinkat(dfd, en.name, 0) != 0)
 		err = -errno;
 	if (!err)
-		entry_forget_sidecar(dir, &en);
+		entry_forget_sidecar(dfd, &en);
+	if (dfd >= 0)
+		unhold(fs, dir);
 	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
@@ -397,12 +467,14 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
 	struct entry_name en;
-	int err = keys ? 0 : -EACCES, dfd = -1, have_nonce = 0;
+	int err = keys ? 0 : -EACCES, dfd = -1, have_nonce = 0, pfd = -1;
 
+	if (!err && (pfd = hold(fs, dir)) < 0)
+		err = pfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
+		err = entry_encrypt(fs, keys, dir, pfd, name, &en);
 	if (!err) {
-		dfd = openat(dir->fd, en.name,
+		dfd = openat(pfd, en.name,
 			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd < 0)
 			err = -errno;
@@ -416,7 +488,7 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		if (unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
 			err = -errno;
 	}
-	if (!err && unlinkat(dir->fd, en.name, AT_REMOVEDIR) != 0) {
+	if (!err && unlinkat(pfd, en.name, AT_REMOVEDIR) != 0) {
 		err = -errno;
 		/* still there: it needs its names back */
 		if (have_nonce && write_nonce_back(dfd, nonce) != 0)
@@ -424,51 +496,60 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 				  "could not be restored", fs->cipherdir);
 	}
 	if (!err)
-		entry_forget_sidecar(dir, &en);
+		entry_forget_sidecar(pfd, &en);
 	explicit_bzero(nonce, sizeof(nonce));
 	if (dfd >= 0)
 		close(dfd);
+	if (pfd >= 0)
+		unhold(fs, dir);
 	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
 
 /* ---- rename ----------------------------------------------------------- */
 
+/* a directory of a rename: its inode and held descriptor */
+struct rename_dir {
+	struct fs_inode *in;
+	int fd;
+};
+
 /*
- * A symlink moving to another directory needs its target re-encrypted
- * under the new directory's name key: make that copy in to_dir under a
- * temporary name (tmp), with the old one's owner and times.
+ * A version-1 symlink moving to another directory needs its target
+ * re-encrypted under the new directory's name key: make that copy in to
+ * under a temporary name (tmp), with the old one's owner and times.
  */
 static int respell_symlink(struct cloakfs *fs, const struct volume_keys *keys,
-			   struct fs_inode *from_dir, const char *from_cname,
-			   struct fs_inode *to_dir,
+			   const struct rename_dir *from, const char *from_cname,
+			   const struct rename_dir *to,
 			   char tmp[DIROPS_TEMP_NAME_SIZE])
 {
 	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
 	struct stat st;
-	ssize_t n = dirops_read_symlink(from_dir->fd, from_cname, &st, enc,
+	ssize_t n = dirops_read_symlink(from->fd, from_cname, &st, enc,
 					sizeof(enc));
 	int err;
 
 	if (n < 0)
 		return (int)n; /* too long: -EBADMSG, EIO to the application */
-	err = entry_symlink_decrypt(fs, keys, from_dir, enc, (size_t)n, plain);
+	err = entry_symlink_decrypt(fs, keys, from->in, from->fd, enc,
+				    (size_t)n, plain);
 	if (err < 0)
 		return err;
-	err = entry_symlink_encrypt(fs, keys, to_dir, plain, enc);
+	err = entry_symlink_encrypt(fs, keys, to->in, to->fd, plain, enc);
 	explicit_bzero(plain, sizeof(plain));
 	if (!err)
 		err = dirops_temp_name(tmp);
-	return err ? err : dirops_symlink_like(enc, to_dir->fd, tmp, &st);
+	return err ? err : dirops_symlink_like(enc, to->fd, tmp, &st);
 }
 
 /*
  * The kernel keeps the moved symlink's nodeid: point that inode at the
- * re-created symlink now at to_dir/cname. old is its (dev, ino) before.
+ * re-created symlink now at to/cname. old is its (dev, ino) before.
  */
 static void rekey_symlink(struct cloakfs *fs, const struct stat *old,
-			  struct fs_inode *to_dir, const char *cname)
+			  const struct rename_dir *to, const char *cname)
 {
 	struct fs_inode *in = inode_table_find(&fs->inodes, old->st_dev,
 					       old->st_ino);
@@ -477,16 +558,28 @@ static void rekey_symlink(struct cloakfs *fs, const struct stat *old,
 
 	if (!in)
 		return;
-	fd = openat(to_dir->fd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) == 0) {
-		pthread_mutex_lock(&in->lock);
-		inode_table_move(&fs->inodes, in, fd, &st);
-		inode_set_parent(&fs->inodes, in, to_dir);
-		pthread_mutex_unlock(&in->lock);
-	} else if (fd >= 0) {
+	fd = openat(to->fd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) == 0)
+		inode_table_move(&fs->inodes, in, fd, &st, to->in, cname);
+	else if (fd >= 0)
 		close(fd);
-	}
 	inode_unpin(&fs->inodes, in);
+}
+
+/* the inode that moved from (from, from_cname) to (to, to_cname) learns
+ * its new name, so it is found again after its descriptor is evicted */
+static void moved(struct cloakfs *fs, const struct stat *st,
+		  const struct rename_dir *from, const char *from_cname,
+		  const struct rename_dir *to, const char *to_cname)
+{
+	struct fs_inode *in = inode_table_find(&fs->inodes, st->st_dev,
+					       st->st_ino);
+
+	if (in) {
+		inode_link_move(&fs->inodes, in, from->in, from_cname, to->in,
+				to_cname);
+		inode_unpin(&fs->inodes, in);
+	}
 }
 
 /*
@@ -494,10 +587,10 @@ static void rekey_symlink(struct cloakfs *fs, const struct stat *old,
  * nonce file, which goes first (and comes back if the rename fails).
  * *victim gets the target's descriptor (or -1), *nonce its nonce.
  */
-static int clear_target_dir(struct fs_inode *newdir, const char *cname,
-			    int *victim, uint8_t nonce[NAMES_DIRNONCE_SIZE])
+static int clear_target_dir(int newdfd, const char *cname, int *victim,
+			    uint8_t nonce[NAMES_DIRNONCE_SIZE])
 {
-	int dfd = openat(newdir->fd, cname,
+	int dfd = openat(newdfd, cname,
 			 O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), err;
 
 	*victim = -1;
@@ -519,15 +612,15 @@ static int clear_target_dir(struct fs_inode *newdir, const char *cname,
 }
 
 /* rename where neither side is a symlink changing directory */
-static int rename_plain(struct fs_inode *dir, const struct entry_name *src,
-			struct fs_inode *newdir, const struct entry_name *dst,
-			unsigned int flags, int dirs)
+static int rename_plain(const struct rename_dir *dir, const struct entry_name *src,
+			const struct rename_dir *newdir,
+			const struct entry_name *dst, unsigned int flags, int dirs)
 {
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	int err = entry_prepare(newdir, dst), victim = -1;
+	int err = entry_prepare(newdir->fd, dst), victim = -1;
 
 	if (!err && dirs && !(flags & RENAME_EXCHANGE))
-		err = clear_target_dir(newdir, dst->name, &victim, nonce);
+		err = clear_target_dir(newdir->fd, dst->name, &victim, nonce);
 	if (err)
 		return err;
 	if (renameat2(dir->fd, src->name, newdir->fd, dst->name, flags) != 0) {
@@ -545,22 +638,22 @@ static int rename_plain(struct fs_inode *dir, const struct entry_name *src,
 	}
 	if (err) {
 		if (err != -EEXIST)
-			entry_forget_sidecar(newdir, dst);
+			entry_forget_sidecar(newdir->fd, dst);
 		return err;
 	}
 	if (!(flags & RENAME_EXCHANGE))
-		entry_forget_sidecar(dir, src);
+		entry_forget_sidecar(dir->fd, src);
 	return 0;
 }
 
 /*
- * rename with a symlink changing directory: re-encrypted copies are
- * renamed over the moved entries afterwards. Not atomic: a crash leaves
- * at worst a temporary name (hidden, reported by fsck).
+ * rename with a version-1 symlink changing directory: re-encrypted copies
+ * are renamed over the moved entries afterwards. Not atomic: a crash
+ * leaves at worst a temporary name (hidden, reported by fsck).
  */
 static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, const struct entry_name *src,
-			  const struct stat *sst, struct fs_inode *newdir,
+			  const struct rename_dir *dir, const struct entry_name *src,
+			  const struct stat *sst, const struct rename_dir *newdir,
 			  const struct entry_name *dst, const struct stat *dst_st,
 			  unsigned int flags)
 {
@@ -572,7 +665,7 @@ static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
 	if (!err && xchg && S_ISLNK(dst_st->st_mode))
 		err = respell_symlink(fs, keys, newdir, dst->name, dir, tdst);
 	if (!err)
-		err = entry_prepare(newdir, dst);
+		err = entry_prepare(newdir->fd, dst);
 	if (!err && xchg) {
 		if (renameat2(dir->fd, src->name, newdir->fd, dst->name,
 			      RENAME_EXCHANGE) != 0)
@@ -589,7 +682,7 @@ static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
 			if (unlinkat(dir->fd, src->name, 0) != 0)
 				err = -errno;
 			else
-				entry_forget_sidecar(dir, src);
+				entry_forget_sidecar(dir->fd, src);
 		}
 	}
 	if (!err && xchg) {
@@ -604,13 +697,17 @@ static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
 		(void)unlinkat(dir->fd, tdst, 0);
 	if (err) {
 		if (err != -EEXIST)
-			entry_forget_sidecar(newdir, dst);
+			entry_forget_sidecar(newdir->fd, dst);
 		return err;
 	}
 	if (S_ISLNK(sst->st_mode))
 		rekey_symlink(fs, sst, newdir, dst->name);
+	else
+		moved(fs, sst, dir, src->name, newdir, dst->name);
 	if (xchg && S_ISLNK(dst_st->st_mode))
 		rekey_symlink(fs, dst_st, dir, src->name);
+	else if (xchg)
+		moved(fs, dst_st, newdir, dst->name, dir, src->name);
 	return 0;
 }
 
@@ -619,7 +716,8 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		      unsigned int flags)
 {
 	struct cloakfs *fs = fs_of(req);
-	struct fs_inode *dir = inode_of(fs, parent), *newdir = inode_of(fs, newparent);
+	struct rename_dir dir = { inode_of(fs, parent), -1 };
+	struct rename_dir newdir = { inode_of(fs, newparent), -1 };
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name src, dst;
 	struct stat sst, dst_st;
@@ -627,14 +725,18 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 
 	if (!err && (flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)))
 		err = -EINVAL;
+	if (!err && (dir.fd = hold(fs, dir.in)) < 0)
+		err = dir.fd;
+	if (!err && (newdir.fd = hold(fs, newdir.in)) < 0)
+		err = newdir.fd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &src);
+		err = entry_encrypt(fs, keys, dir.in, dir.fd, name, &src);
 	if (!err)
-		err = entry_encrypt(fs, keys, newdir, newname, &dst);
-	if (!err && fstatat(dir->fd, src.name, &sst, AT_SYMLINK_NOFOLLOW) != 0)
+		err = entry_encrypt(fs, keys, newdir.in, newdir.fd, newname, &dst);
+	if (!err && fstatat(dir.fd, src.name, &sst, AT_SYMLINK_NOFOLLOW) != 0)
 		err = -errno;
 	if (!err) {
-		have_dst = fstatat(newdir->fd, dst.name, &dst_st,
+		have_dst = fstatat(newdir.fd, dst.name, &dst_st,
 				   AT_SYMLINK_NOFOLLOW) == 0;
 		if (!have_dst && errno != ENOENT)
 			err = -errno;
@@ -646,21 +748,31 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		/* two names of one file: POSIX says do nothing */
 		if (flags & RENAME_NOREPLACE)
 			err = -EEXIST;
-		keyring_leave(&fs->keyring);
-		reply_err(req, err);
-		return;
+		goto out;
 	}
 	if (!err) {
-		if (dir != newdir && (S_ISLNK(sst.st_mode) ||
-				      (have_dst && (flags & RENAME_EXCHANGE) &&
-				       S_ISLNK(dst_st.st_mode))))
-			err = rename_respell(fs, keys, dir, &src, &sst, newdir,
+		if (dir.in != newdir.in &&
+		    (S_ISLNK(sst.st_mode) ||
+		     (have_dst && (flags & RENAME_EXCHANGE) &&
+		      S_ISLNK(dst_st.st_mode)))) {
+			err = rename_respell(fs, keys, &dir, &src, &sst, &newdir,
 					     &dst, &dst_st, flags);
-		else
-			err = rename_plain(dir, &src, newdir, &dst, flags,
+		} else {
+			err = rename_plain(&dir, &src, &newdir, &dst, flags,
 					   have_dst && S_ISDIR(sst.st_mode) &&
 						   S_ISDIR(dst_st.st_mode));
+			if (!err)
+				moved(fs, &sst, &dir, src.name, &newdir, dst.name);
+			if (!err && (flags & RENAME_EXCHANGE))
+				moved(fs, &dst_st, &newdir, dst.name, &dir,
+				      src.name);
+		}
 	}
+out:
+	if (newdir.fd >= 0)
+		unhold(fs, newdir.in);
+	if (dir.fd >= 0)
+		unhold(fs, dir.in);
 	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
@@ -669,21 +781,28 @@ static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct cloakfs *fs = fs_of(req);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
+	struct fs_inode *in = inode_of(fs, ino);
 	char target[NAMES_MAX_SYMLINK_PLAIN + 1];
-	int n = keys ? attr_symlink_target(fs, keys, inode_of(fs, ino), target,
-					   sizeof(target))
-		     : -EACCES;
+	int n = keys ? 0 : -EACCES, fd = -1;
 
+	if (!n && (fd = hold(fs, in)) < 0)
+		n = fd;
+	if (!n)
+		n = attr_symlink_target(fs, keys, in, fd, target, sizeof(target));
+	if (fd >= 0)
+		unhold(fs, in);
 	keyring_leave(&fs->keyring);
 	if (n < 0)
 		reply_err(req, n);
 	else
 		fuse_reply_readlink(req, target);
+	explicit_bzero(target, sizeof(target));
 }
 
 /* ---- attributes ------------------------------------------------------- */
 
-static int set_times(struct fs_inode *in, const struct stat *attr, int to_set)
+static int set_times(struct fs_inode *in, int fd, const struct stat *attr,
+		     int to_set)
 {
 	struct timespec tv[2];
 	char path[FS_PROCFD_LEN];
@@ -701,24 +820,24 @@ static int set_times(struct fs_inode *in, const struct stat *attr, int to_set)
 	else if (to_set & FUSE_SET_ATTR_MTIME)
 		tv[1] = attr->st_mtim;
 	if (in->type == S_IFLNK) {
-		if (utimensat(in->fd, "", tv, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) == 0)
+		if (utimensat(fd, "", tv, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) == 0)
 			return 0;
 		return errno == EINVAL ? -EPERM : -errno;
 	}
-	fs_procfd(in->fd, path);
+	fs_procfd(fd, path);
 	return utimensat(AT_FDCWD, path, tv, 0) == 0 ? 0 : -errno;
 }
 
 /* set the plaintext size (truncate(2), ftruncate(2), O_TRUNC) */
 static int set_size(struct cloakfs *fs, const struct volume_keys *keys,
-		    struct fs_inode *in, uint64_t size)
+		    struct fs_inode *in, int fd, uint64_t size)
 {
 	int err;
 
 	if (in->type != S_IFREG)
 		return in->type == S_IFDIR ? -EISDIR : -EINVAL;
 	filestate_lock(in);
-	err = filestate_get(in, 1, -1);
+	err = filestate_get(in, 1, -1, fd);
 	if (!err) {
 		err = filestate_load(in, keys, fs->cfg.sector_size);
 		if (!err)
@@ -737,11 +856,13 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char path[FS_PROCFD_LEN];
 	struct stat st;
-	int err = 0;
+	int err = 0, fd = hold(fs, in);
 
 	(void)fi;
-	if (to_set & FUSE_SET_ATTR_MODE) {
-		fs_procfd(in->fd, path);
+	if (fd < 0)
+		err = fd;
+	if (!err && (to_set & FUSE_SET_ATTR_MODE)) {
+		fs_procfd(fd, path);
 		if (chmod(path, attr->st_mode & 07777) != 0)
 			err = -errno;
 	}
@@ -749,16 +870,18 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		uid_t uid = (to_set & FUSE_SET_ATTR_UID) ? attr->st_uid : (uid_t)-1;
 		gid_t gid = (to_set & FUSE_SET_ATTR_GID) ? attr->st_gid : (gid_t)-1;
 
-		if (fchownat(in->fd, "", uid, gid,
+		if (fchownat(fd, "", uid, gid,
 			     AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0)
 			err = -errno;
 	}
 	if (!err && (to_set & FUSE_SET_ATTR_SIZE))
-		err = keys ? set_size(fs, keys, in, (uint64_t)attr->st_size)
+		err = keys ? set_size(fs, keys, in, fd, (uint64_t)attr->st_size)
 			   : -EACCES;
 	if (!err && (to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME |
 			       FUSE_SET_ATTR_ATIME_NOW | FUSE_SET_ATTR_MTIME_NOW)))
-		err = set_times(in, attr, to_set);
+		err = set_times(in, fd, attr, to_set);
+	if (fd >= 0)
+		unhold(fs, in);
 	if (!err)
 		err = attr_get(fs, keys, in, &st);
 	keyring_leave(&fs->keyring);
@@ -772,12 +895,12 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 
 /* open flags kept in fi->fh: only O_APPEND matters after open */
 static int open_content(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *in, int flags, int fd)
+			struct fs_inode *in, int flags, int fd, int pathfd)
 {
 	int want_write = (flags & O_ACCMODE) != O_RDONLY, err;
 
 	filestate_lock(in);
-	err = filestate_get(in, want_write, fd);
+	err = filestate_get(in, want_write, fd, pathfd);
 	if (!err && (flags & O_TRUNC) && want_write) {
 		err = filestate_load(in, keys, fs->cfg.sector_size);
 		if (!err)
@@ -833,12 +956,16 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
-	int err = keys ? 0 : -EACCES;
+	int err = keys ? 0 : -EACCES, fd = -1;
 
 	if (!err && in->type != S_IFREG)
 		err = in->type == S_IFDIR ? -EISDIR : -EINVAL;
+	if (!err && (fd = hold(fs, in)) < 0)
+		err = fd;
 	if (!err)
-		err = open_content(fs, keys, in, fi->flags, -1);
+		err = open_content(fs, keys, in, fi->flags, -1, fd);
+	if (fd >= 0)
+		unhold(fs, in);
 	keyring_leave(&fs->keyring);
 	if (err) {
 		reply_err(req, err);
@@ -864,35 +991,41 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct fuse_entry_param e;
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES, fd = -1, created = 0;
+	int err = keys ? 0 : -EACCES, fd = -1, created = 0, dfd = -1;
 
+	if (!err && (dfd = hold(fs, dir)) < 0)
+		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, name, &en);
+		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
 	if (!err)
-		err = entry_prepare(dir, &en);
+		err = entry_prepare(dfd, &en);
 	if (!err) {
-		fd = openat(dir->fd, en.name, oflags | O_CREAT | O_EXCL, mode);
+		fd = openat(dfd, en.name, oflags | O_CREAT | O_EXCL, mode);
 		created = fd >= 0;
 		if (fd < 0 && errno == EEXIST && !(fi->flags & O_EXCL))
-			fd = openat(dir->fd, en.name, oflags);
+			fd = openat(dfd, en.name, oflags);
 		if (fd < 0)
 			err = -errno;
 	}
 	if (created)
-		set_owner(fs, req, dir, en.name);
+		set_owner(fs, req, dfd, en.name);
 	if (!err)
-		err = lookup_cname(fs, keys, dir, en.name, &e);
+		err = lookup_cname(fs, keys, dir, dfd, en.name, &e);
 	if (!err) {
 		in = inode_of(fs, e.ino);
-		err = open_content(fs, keys, in, fi->flags | O_RDWR, fd);
+		err = open_content(fs, keys, in, fi->flags | O_RDWR, fd, -1);
 		fd = -1;
 		if (err)
 			inode_table_forget(&fs->inodes, in, 1);
 	}
 	if (fd >= 0)
 		close(fd);
-	if (err && en.is_long && err != -EEXIST)
-		entry_forget_sidecar(dir, &en);
+	if (err && created)
+		unmake(fs, dfd, &en, MADE_ENTRY);
+	else if (err && en.is_long && err != -EEXIST)
+		entry_forget_sidecar(dfd, &en);
+	if (dfd >= 0)
+		unhold(fs, dir);
 	keyring_leave(&fs->keyring);
 	if (err) {
 		reply_err(req, err);
@@ -1080,7 +1213,7 @@ static void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 	if (!in->file || fstat(in->file->fd, &st) != 0) {
 		err = in->file ? -errno : -EBADF;
 	} else {
-		size = attr_file_size(fs, in, (uint64_t)st.st_size);
+		size = attr_file_size(fs, in, -1, (uint64_t)st.st_size);
 		if (off < 0 || (uint64_t)off >= size) {
 			err = -ENXIO;
 		} else {
@@ -1121,7 +1254,13 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		reply_err(req, -ENOMEM);
 		return;
 	}
-	err = dirops_opendir(in->fd, &dh->dp);
+	err = hold(fs, in);
+	if (err >= 0) {
+		int fd = err;
+
+		err = dirops_opendir(fd, &dh->dp);
+		unhold(fs, in);
+	}
 	if (err) {
 		free(dh);
 		reply_err(req, err);
@@ -1195,7 +1334,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		}
 		memset(&e, 0, sizeof(e));
 		if (plus && !dot) {
-			r = lookup_cname(fs, keys, dir, dh->entry->d_name, &e);
+			r = lookup_cname(fs, keys, dir, dirfd(dh->dp),
+					 dh->entry->d_name, &e);
 			if (r) {
 				/* gone since readdir, or unreadable: skip */
 				dh->entry = NULL;
@@ -1269,10 +1409,18 @@ static void fs_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	struct cloakfs *fs = fs_of_root_poll(req, ino);
+	struct fs_inode *in = inode_of(fs, ino);
 	struct statvfs sv;
+	int fd = hold(fs, in), err = 0;
 
-	if (fstatvfs(inode_of(fs, ino)->fd, &sv) != 0) {
-		reply_err(req, -errno);
+	if (fd < 0)
+		err = fd;
+	else if (fstatvfs(fd, &sv) != 0)
+		err = -errno;
+	if (fd >= 0)
+		unhold(fs, in);
+	if (err) {
+		reply_err(req, err);
 		return;
 	}
 	sv.f_namemax = NAMES_MAX_PLAIN; /* long names go to sidecars */
@@ -1282,10 +1430,16 @@ static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 static void fs_access(fuse_req_t req, fuse_ino_t ino, int mask)
 {
 	struct cloakfs *fs = fs_of(req);
+	struct fs_inode *in = inode_of(fs, ino);
 	char path[FS_PROCFD_LEN];
+	int err = hold_path(fs, in, path);
 
-	fs_procfd(inode_of(fs, ino)->fd, path);
-	reply_err(req, faccessat(AT_FDCWD, path, mask, 0) == 0 ? 0 : -errno);
+	if (!err) {
+		if (faccessat(AT_FDCWD, path, mask, 0) != 0)
+			err = -errno;
+		unhold(fs, in);
+	}
+	reply_err(req, err);
 }
 
 /* ---- extended attributes (xattr.h) ------------------------------------ */
@@ -1312,10 +1466,10 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		sealed = malloc(slen);
 		err = sealed ? xattr_seal(keys, value, size, sealed) : -ENOMEM;
 	}
-	if (!err) {
-		fs_procfd(in->fd, path);
+	if (!err && !(err = hold_path(fs, in, path))) {
 		if (setxattr(path, stored, sealed, slen, flags) != 0)
 			err = -errno;
+		unhold(fs, in);
 	}
 	keyring_leave(&fs->keyring);
 	free(sealed);
@@ -1343,8 +1497,7 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		err = xattr_name_encrypt(fs, keys, name, stored);
 	if (err == -ERANGE)
 		err = -ENODATA; /* no such name can have been stored */
-	if (!err) {
-		fs_procfd(in->fd, path);
+	if (!err && !(err = hold_path(fs, in, path))) {
 		n = getxattr(path, stored, NULL, 0);
 		if (n < 0)
 			err = -errno;
@@ -1352,6 +1505,7 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			err = -ENOMEM;
 		else if ((n = getxattr(path, stored, sealed, (size_t)n)) < 0)
 			err = errno == ERANGE ? -EAGAIN : -errno; /* it grew */
+		unhold(fs, in);
 		if (!err)
 			err = xattr_open(keys, sealed, (size_t)n, &value, &vlen);
 	}
@@ -1377,8 +1531,7 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	ssize_t n = 0;
 	int err = keys ? 0 : -EACCES;
 
-	if (!err && in->type != S_IFLNK) {
-		fs_procfd(in->fd, path);
+	if (!err && in->type != S_IFLNK && !(err = hold_path(fs, in, path))) {
 		n = listxattr(path, NULL, 0);
 		if (n < 0)
 			err = -errno;
@@ -1386,6 +1539,7 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 			err = -ENOMEM;
 		else if ((n = listxattr(path, raw, (size_t)n)) < 0)
 			err = errno == ERANGE ? -EAGAIN : -errno;
+		unhold(fs, in);
 	}
 	/* a plaintext name is never longer than its stored form */
 	for (ssize_t i = 0; !err && i < n; i += (ssize_t)strlen(raw + i) + 1) {
@@ -1426,10 +1580,10 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 		err = xattr_name_encrypt(fs, keys, name, stored);
 	if (err == -ERANGE)
 		err = -ENODATA;
-	if (!err) {
-		fs_procfd(in->fd, path);
+	if (!err && !(err = hold_path(fs, in, path))) {
 		if (removexattr(path, stored) != 0)
 			err = -errno;
+		unhold(fs, in);
 	}
 	keyring_leave(&fs->keyring);
 	reply_err(req, err);

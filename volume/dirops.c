@@ -80,6 +80,21 @@ int dirops_make_dir(int parentfd, const char *name, mode_t mode,
 	return err;
 }
 
+int dirops_unmake_dir(int parentfd, const char *name)
+{
+	int dfd = openat(parentfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC), err = 0;
+
+	if (dfd < 0)
+		return -errno;
+	if (unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
+		err = -errno;
+	if (!err && unlinkat(parentfd, name, AT_REMOVEDIR) != 0)
+		err = -errno;
+	close(dfd);
+	return err;
+}
+
 ssize_t dirops_read_symlink(int dirfd, const char *name, struct stat *st,
 			    char *buf, size_t size)
 {

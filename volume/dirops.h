@@ -41,6 +41,13 @@ int dirops_make_dir(int parentfd, const char *name, mode_t mode,
 		    void *arg);
 
 /*
+ * Take back a directory dirops_make_dir made (an operation failed after
+ * it): its nonce file, then the directory, if it is still empty. 0 or
+ * -errno.
+ */
+int dirops_unmake_dir(int parentfd, const char *name);
+
+/*
  * A listing of directory dfd (which may be an O_PATH descriptor) through
  * a descriptor of its own, so dfd's position is not shared; 0 or -errno.
  */

@@ -456,6 +456,45 @@ static struct unit_span span_of(const struct content_geom *g, uint64_t plain,
 }
 
 /*
+ * A write that grew the file failed part way (a full disk, say): take the
+ * file back to old_size, as the caller was told (docs/format.md,
+ * "Content"): the ciphertext is cut back, the old tail unit (tail holds
+ * its plaintext) is encrypted again in its old shape,
+ * which gives its old ciphertext, since XTS is deterministic for a key
+ * and tweak, and the old header goes back. Nothing here needs new blocks
+ * on the backing store. Units inside the old size that the write had
+ * already replaced keep the new data.
+ */
+static int roll_back(struct content_file *f, uint64_t old_size,
+		     const struct file_header *old_hdr, const uint8_t *tail,
+		     uint8_t *buf)
+{
+	struct content_unit t;
+	uint8_t raw[HEADER_SIZE];
+	int err;
+
+	if (old_size == 0) {
+		f->have_header = 0;
+		return ftruncate(f->fd, 0) == 0 ? 0 : -errno;
+	}
+	if (ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, old_size)) != 0)
+		return -errno;
+	f->hdr = *old_hdr;
+	content_unit(&f->geom, old_size,
+		     content_unit_count(&f->geom, old_size) - 1, &t);
+	memset(buf, 0, t.len);
+	memcpy(buf, tail, (size_t)(old_size - t.plain_off));
+	err = content_encrypt_units(f->tfm, &f->geom, old_size, t.index, 1, buf,
+				    buf);
+	if (!err)
+		err = pwrite_full(f->fd, buf, t.len, t.cipher_off);
+	header_encode(old_hdr, raw);
+	if (!err)
+		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
+	return err;
+}
+
+/*
  * Grow (or keep) the file from old_size to new_size, writing data at off:
  * the old tail unit changes shape when the size changes, so it is saved
  * first and rewritten in the new layout; units wholly in a gap stay holes.
@@ -466,10 +505,11 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 {
 	struct rewrite w = { old_size, new_size, old_size, NULL, off, len, data };
 	struct unit_span a, b, first;
+	struct file_header old_hdr = f->hdr;
 	uint64_t last;
 	uint8_t *tail = NULL, *buf = NULL, raw[HEADER_SIZE];
 	size_t tail_size = 0, bsize = 0;
-	int fresh = 0, hdr_due, err = 0;
+	int fresh = 0, hdr_due, err = 0, started = 0;
 
 	if (!f->have_header) {
 		err = header_new(&f->hdr);
@@ -514,6 +554,7 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 	 * a kill after it leaves a header alone, which reads as empty.
 	 */
 	first = a.first <= a.last ? a : b;
+	started = !err; /* from here on the disk may change */
 	if (!err && hdr_due && !(first.first == 0 && first.first <= first.last)) {
 		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
 		hdr_due = 0;
@@ -530,6 +571,8 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 	    !(b.first <= b.last && b.last == last) &&
 	    ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, new_size)) != 0)
 		err = -errno;
+	if (err && started && new_size != old_size)
+		(void)roll_back(f, old_size, &old_hdr, tail, buf); /* keeps err */
 	/* after whole write_spans buf holds only ciphertext (every
 	 * plaintext byte put there was encrypted in place): no wipe */
 	batch_free(buf, err ? bsize : 0);

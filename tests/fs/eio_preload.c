@@ -8,6 +8,13 @@
  * header: data). The control file is re-read on every call, so a test
  * switches faults on and off while the filesystem stays mounted. No
  * control file: no faults.
+ *
+ * Calls that make or find entries fail by name: "fail:CALL" makes CALL
+ * return -1/EIO without doing anything, "after:CALL" lets it succeed and
+ * then reports EIO (closing a descriptor it opened), as a lookup that
+ * fails after a create would. CALL is one of openat_path (an openat with
+ * O_PATH), fstatat_empty (fstatat of a descriptor, AT_EMPTY_PATH),
+ * mkdirat, mknodat, symlinkat, linkat, renameat2.
  */
 /* define pread and pread64 each under its own name */
 #undef _FILE_OFFSET_BITS
@@ -17,7 +24,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -66,6 +75,134 @@ static int fd_is_faulty(int fd, char kind)
 }
 
 #define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
+
+/* is the line "<how>:<call>" in the control file? */
+static int call_rule(const char *how, const char *call)
+{
+	const char *ctl = getenv("CLOAKFS_EIO_CTL");
+	char line[256], want[128];
+	int cfd, hit = 0;
+	FILE *f;
+
+	if (!ctl)
+		return 0;
+	snprintf(want, sizeof(want), "%s:%s", how, call);
+	cfd = open(ctl, O_RDONLY | O_CLOEXEC);
+	if (cfd < 0)
+		return 0;
+	f = fdopen(cfd, "r");
+	if (!f) {
+		close(cfd);
+		return 0;
+	}
+	while (!hit && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		hit = strcmp(line, want) == 0;
+	}
+	fclose(f);
+	return hit;
+}
+
+#define FAIL_BEFORE(call)                  \
+	do {                               \
+		if (call_rule("fail", call)) { \
+			errno = EIO;       \
+			return -1;         \
+		}                          \
+	} while (0)
+
+/* a call that succeeded (r == 0) but is to look failed */
+static int fail_after(const char *call, int r)
+{
+	if (r == 0 && call_rule("after", call)) {
+		errno = EIO;
+		return -1;
+	}
+	return r;
+}
+
+static int openat_common(int dirfd, const char *path, int flags, mode_t mode,
+			 int (*real)(int, const char *, int, ...))
+{
+	int fd;
+
+	if (flags & O_PATH)
+		FAIL_BEFORE("openat_path");
+	fd = real(dirfd, path, flags, mode);
+	if (fd >= 0 && (flags & O_PATH) && call_rule("after", "openat_path")) {
+		close(fd);
+		errno = EIO;
+		return -1;
+	}
+	return fd;
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	return openat_common(dirfd, path, flags, mode, REAL(openat));
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	return openat_common(dirfd, path, flags, mode, REAL(openat64));
+}
+
+int fstatat(int dirfd, const char *path, struct stat *st, int flags)
+{
+	if (flags & AT_EMPTY_PATH)
+		FAIL_BEFORE("fstatat_empty");
+	return REAL(fstatat)(dirfd, path, st, flags);
+}
+
+int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
+{
+	if (flags & AT_EMPTY_PATH)
+		FAIL_BEFORE("fstatat_empty");
+	return REAL(fstatat64)(dirfd, path, st, flags);
+}
+
+int mkdirat(int dirfd, const char *path, mode_t mode)
+{
+	FAIL_BEFORE("mkdirat");
+	return fail_after("mkdirat", REAL(mkdirat)(dirfd, path, mode));
+}
+
+int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
+{
+	FAIL_BEFORE("mknodat");
+	return fail_after("mknodat", REAL(mknodat)(dirfd, path, mode, dev));
+}
+
+int symlinkat(const char *target, int dirfd, const char *path)
+{
+	FAIL_BEFORE("symlinkat");
+	return fail_after("symlinkat", REAL(symlinkat)(target, dirfd, path));
+}
+
+int linkat(int olddir, const char *old, int newdir, const char *new, int flags)
+{
+	FAIL_BEFORE("linkat");
+	return fail_after("linkat", REAL(linkat)(olddir, old, newdir, new, flags));
+}
+
+int renameat2(int olddir, const char *old, int newdir, const char *new,
+	      unsigned int flags)
+{
+	FAIL_BEFORE("renameat2");
+	return REAL(renameat2)(olddir, old, newdir, new, flags);
+}
 
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {

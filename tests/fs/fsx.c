@@ -54,17 +54,18 @@ struct fsx {
 enum op {
 	OP_WRITE, OP_READ, OP_TRUNCATE, OP_APPEND, OP_FSYNC, OP_REOPEN,
 	OP_MAPREAD, OP_MAPWRITE, OP_RENAME, OP_STAT, OP_FALLOCATE,
-	OP_DIRECTREAD, OP_COUNT
+	OP_DIRECTREAD, OP_LINK, OP_UNLINK, OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
 	"write", "read", "truncate", "append", "fsync", "reopen", "mapread",
-	"mapwrite", "rename", "stat", "fallocate", "directread",
+	"mapwrite", "rename", "stat", "fallocate", "directread", "link",
+	"unlink",
 };
 
 /* weights, out of their sum */
 static const unsigned int op_weight[OP_COUNT] = {
-	30, 24, 8, 6, 2, 3, 5, 5, 2, 10, 2, 3,
+	30, 24, 8, 6, 2, 3, 5, 5, 2, 10, 2, 3, 2, 1,
 };
 
 static uint64_t next_rand(struct fsx *f)
@@ -438,6 +439,71 @@ static void op_rename(struct fsx *f, int i)
 		die(f, "rename %s: %s", rfrom, strerror(errno));
 }
 
+/* file i takes a new name in a random subdirectory: a hard link made,
+ * then the old name removed (the inode and open descriptors stay) */
+static void op_link(struct fsx *f, int i)
+{
+	char tfrom[4200], tto[4200], rfrom[4200], rto[4200];
+
+	path_of(f, &f->test, i, tfrom, sizeof(tfrom));
+	path_of(f, &f->ref, i, rfrom, sizeof(rfrom));
+	f->dir[i] = (int)below(f, SUBDIRS);
+	f->gen[i]++;
+	path_of(f, &f->test, i, tto, sizeof(tto));
+	path_of(f, &f->ref, i, rto, sizeof(rto));
+	note(f, "link file%d into d%d, unlink the old name", i, f->dir[i]);
+	if (link(tfrom, tto) != 0 || link(rfrom, rto) != 0)
+		die(f, "link %s: %s", tfrom, strerror(errno));
+	check_sizes(f, i);
+	if (unlink(tfrom) != 0 || unlink(rfrom) != 0)
+		die(f, "unlink %s: %s", tfrom, strerror(errno));
+}
+
+static void op_write(struct fsx *f, int i);
+static void op_read(struct fsx *f, int i);
+
+/*
+ * Unlink file i while it is open, use the open-unlinked file (write,
+ * read, fstat), then carry its content over to a new file under a new
+ * name, which file i is from then on.
+ */
+static void op_unlink(struct fsx *f, int i)
+{
+	struct side *sides[2] = { &f->test, &f->ref };
+	char path[4200];
+	uint64_t size;
+
+	note(f, "unlink file%d (it stays open)", i);
+	for (int s = 0; s < 2; s++) {
+		path_of(f, sides[s], i, path, sizeof(path));
+		if (unlink(path) != 0)
+			die(f, "unlink %s: %s", path, strerror(errno));
+	}
+	op_write(f, i);
+	op_read(f, i);
+	check_sizes(f, i);
+	size = size_of(f, f->ref.fd[i], "ref");
+	f->gen[i]++;
+	for (int s = 0; s < 2; s++) {
+		int nfd = open_side(f, sides[s], i, O_RDWR | O_CREAT | O_EXCL);
+
+		for (uint64_t off = 0; off < size; off += f->maxsize) {
+			size_t want = size - off < f->maxsize ? (size_t)(size - off)
+							       : (size_t)f->maxsize;
+			size_t n = pread_all(f, sides[s]->fd[i], f->tbuf, want,
+					     off, "unlinked");
+
+			if (n != want)
+				die(f, "open-unlinked file%d: read %zu of %zu "
+				    "bytes at %" PRIu64, i, n, want, off);
+			pwrite_all(f, nfd, f->tbuf, n, off, "copy");
+		}
+		close(sides[s]->fd[i]);
+		sides[s]->fd[i] = nfd;
+	}
+	check_file(f, i);
+}
+
 static void op_stat(struct fsx *f, int i)
 {
 	note(f, "stat file%d", i);
@@ -500,6 +566,8 @@ static void run_op(struct fsx *f)
 	case OP_STAT: op_stat(f, i); break;
 	case OP_FALLOCATE: op_fallocate(f, i); break;
 	case OP_DIRECTREAD: op_directread(f, i); break;
+	case OP_LINK: op_link(f, i); break;
+	case OP_UNLINK: op_unlink(f, i); break;
 	case OP_COUNT: break;
 	}
 }

@@ -6,15 +6,18 @@
  * open while another does is reported by number. See fsck.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libconfig.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "crypto/secmem.h"
 #include "daemon/client.h"
 #include "tools/fsck.h"
 #include "tools/passphrase.h"
+#include "volume/fdio.h"
 #include "volume/keyslot.h"
 #include "volume/volume.h"
 
@@ -22,6 +25,28 @@ _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
 
 #define DAEMON_TIMEOUT_MS 5000
+
+/*
+ * libconfig's own read of the config, for sorting a refusal into a
+ * class: through volume_open_regular like every read of a format file,
+ * so nothing swapped in since can block it. CONFIG_TRUE or CONFIG_FALSE.
+ */
+static int reread_config(config_t *cf, const char *path)
+{
+	int fd = volume_open_regular(AT_FDCWD, path, NULL), rc;
+	FILE *fp;
+
+	if (fd < 0)
+		return CONFIG_FALSE;
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return CONFIG_FALSE;
+	}
+	rc = config_read(cf, fp);
+	fclose(fp);
+	return rc;
+}
 
 /* -ENOTSUP: an unknown version, or unknown features? */
 static enum fsck_class unsupported_class(const char *path)
@@ -31,7 +56,7 @@ static enum fsck_class unsupported_class(const char *path)
 	config_t cf;
 
 	config_init(&cf);
-	if (config_read_file(&cf, path) == CONFIG_TRUE &&
+	if (reread_config(&cf, path) == CONFIG_TRUE &&
 	    config_lookup_int64(&cf, "version", &version) == CONFIG_TRUE &&
 	    version != VOLCONF_VERSION)
 		c = FC_CONFIG_VERSION;
@@ -46,7 +71,7 @@ static enum fsck_class invalid_class(const char *path)
 	config_t cf;
 
 	config_init(&cf);
-	if (config_read_file(&cf, path) != CONFIG_TRUE)
+	if (reread_config(&cf, path) != CONFIG_TRUE)
 		c = FC_CONFIG_SYNTAX;
 	config_destroy(&cf);
 	return c;
@@ -72,9 +97,12 @@ int fsck_check_config(struct fsck *f)
 		return -1;
 	case -ENOTSUP:
 	case -EINVAL:
-	case -ELOOP:
+	case -VOLUME_ENOTREG:
+		/* libconfig reads the file again to sort -ENOTSUP and
+		 * -EINVAL: only after read_text found a regular file there */
 		c = rc == -ENOTSUP ? unsupported_class(path)
-		    : rc == -ELOOP ? FC_CONFIG_FIELD : invalid_class(path);
+		    : rc == -VOLUME_ENOTREG ? FC_UNEXPECTED_TYPE
+					    : invalid_class(path);
 		/* repairing the config is cloakfs-keytool restore-header's job */
 		fsck_report(f, c, false, NULL, VOLCONF_FILE_NAME, FA_NONE, NULL,
 			    "%s (restore a backup with cloakfs-keytool "

@@ -12,6 +12,7 @@
 
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
+#include "volume/fdio.h"
 #include "volume/keys.h"
 #include "volume/volume.h"
 
@@ -70,7 +71,8 @@ int kt_read_config(const char *dir, char *path, struct volume_config *cfg)
 	case -EINVAL:
 	case -ENOTSUP:
 	case -EBADMSG:
-	case -ELOOP: /* a symlink where the config should be */
+	case -ELOOP:
+	case -VOLUME_ENOTREG: /* a symlink or FIFO where the config should be */
 		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s",
 				err[0] ? err : strerror(-rc));
 	default:

@@ -582,45 +582,28 @@ int volconf_parse(const char *text, size_t len, const char *name,
 static int read_text(const char *path, char **text, size_t *len, char *err,
 		     size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	size_t got = 0;
-	char *buf;
+	char *buf = malloc(VOLCONF_MAX_FILE + 1);
+	mode_t type = 0;
+	ssize_t n;
 
-	if (fd < 0)
-		return seterr(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	buf = malloc(VOLCONF_MAX_FILE + 1);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
+	n = volume_read_file(AT_FDCWD, path, buf, VOLCONF_MAX_FILE + 1, &type);
+	if (n >= 0 && n <= VOLCONF_MAX_FILE) {
+		buf[n] = '\0';
+		*text = buf;
+		*len = (size_t)n;
+		return 0;
 	}
-	for (;;) {
-		ssize_t n = read(fd, buf + got, VOLCONF_MAX_FILE + 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			free(buf);
-			return seterr(err, errlen, -e, "%s: %s", path, strerror(e));
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-		if (got > VOLCONF_MAX_FILE) {
-			close(fd);
-			free(buf);
-			return seterr(err, errlen, -EINVAL,
-				      "%s: larger than %d bytes", path,
-				      VOLCONF_MAX_FILE);
-		}
-	}
-	close(fd);
-	buf[got] = '\0';
-	*text = buf;
-	*len = got;
-	return 0;
+	free(buf);
+	if (n == -VOLUME_ENOTREG)
+		return seterr(err, errlen, (int)n, "%s: not a regular file (%s)",
+			      path, volume_type_name(type));
+	if (n < 0)
+		return seterr(err, errlen, (int)n, "%s: %s", path,
+			      strerror((int)-n));
+	return seterr(err, errlen, -EINVAL, "%s: larger than %d bytes", path,
+		      VOLCONF_MAX_FILE);
 }
 
 int volconf_read(const char *path, struct volume_config *c, char *err,

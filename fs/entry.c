@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,26 +14,30 @@
 #include "crypto/log.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "volume/fdio.h"
 
 /* the directory's keyed name transform; dir->lock held */
 static int names_tfm(struct cloakfs *fs, const struct volume_keys *keys,
 		     struct fs_inode *dir, int dfd)
 {
+	struct names_dirnonce_state st;
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	char why[256], where[PATH_MAX];
 	int err;
 
 	if (dir->names)
 		return 0;
-	err = names_dirnonce_read(dfd, nonce);
-	if (err) {
-		if (!dir->names_warned)
-			log_warn("%s: a directory's %s is %s: its names cannot "
-				 "be read (run cloakfs-fsck)", fs->cipherdir,
-				 NAMES_DIRNONCE_FILE,
-				 err == -ENOENT ? "missing" : "damaged");
+	err = names_dirnonce_load(dfd, keys, nonce, &st);
+	if (!dir->names_warned && names_dirnonce_describe(&st, why, sizeof(why))) {
+		if (volume_fd_path(dfd, where, sizeof(where)) != 0)
+			snprintf(where, sizeof(where), "%s: a directory",
+				 fs->cipherdir);
+		log_warn("%s: %s (run cloakfs-fsck --repair)", where, why);
 		dir->names_warned = 1;
-		return -EIO;
 	}
+	explicit_bzero(&st, sizeof(st));
+	if (err)
+		return -EIO;
 	dir->names = keys_names_tfm(keys, nonce, &err);
 	explicit_bzero(nonce, sizeof(nonce));
 	return dir->names ? 0 : err;

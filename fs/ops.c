@@ -1318,6 +1318,13 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		dot = names_classify(name) == NAMES_ENTRY_DOT;
 		if (!dot) {
 			r = entry_decrypt(fs, keys, dir, dirfd(dh->dp), name, plain);
+			if (r == -EIO) {
+				/* the directory's nonce is lost: no name of it
+				 * can be read, and an empty listing would hide
+				 * that (entry.c logged which directory) */
+				err = r;
+				break;
+			}
 			if (r <= 0) {
 				if (r < 0 && !dir->names_warned) {
 					dir->names_warned = 1;

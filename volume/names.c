@@ -10,7 +10,6 @@
 #include "crypto/secmem.h"
 #include "volume/base64url.h"
 #include "volume/fdio.h"
-#include "volume/random.h"
 
 #define PADDED_MAX_NAME 256 /* 255 rounded up to 32 */
 #define PADDED_MAX_SYMLINK NAMES_MAX_SYMLINK_PLAIN
@@ -229,32 +228,16 @@ int names_sidecar_name(const char *long_name, char out[NAMES_SIDECAR_LEN + 1])
 	return 0;
 }
 
-/* read at most max bytes of dirfd/name; *len the count. 0 or -errno */
+/* read at most max bytes of the regular file dirfd/name; 0 or -errno */
 static int read_small(int dirfd, const char *name, void *buf, size_t max,
 		      size_t *len)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	size_t got = 0;
-	int err = 0;
+	ssize_t n = volume_read_file(dirfd, name, buf, max, NULL);
 
-	if (fd < 0)
-		return -errno;
-	while (got < max) {
-		ssize_t n = read(fd, (char *)buf + got, max - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	*len = got;
-	return err;
+	if (n < 0)
+		return (int)n;
+	*len = (size_t)n;
+	return 0;
 }
 
 int names_read_sidecar(int dirfd, const char *long_name, char *enc,
@@ -312,42 +295,4 @@ int names_write_sidecar(int dirfd, const char *long_name, const char *enc,
 	if (err)
 		(void)unlinkat(dirfd, side, 0);
 	return err;
-}
-
-int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
-{
-	int fd, err;
-
-	do {
-		err = volume_random(nonce, NAMES_DIRNONCE_SIZE);
-		if (err)
-			return err;
-	} while (all_zero(nonce, NAMES_DIRNONCE_SIZE));
-	fd = openat(dirfd, NAMES_DIRNONCE_FILE,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0440);
-	if (fd < 0)
-		return -errno;
-	err = volume_write_all(fd, nonce, NAMES_DIRNONCE_SIZE);
-	/* every name in the directory depends on these 16 bytes */
-	if (!err && fsync(fd) != 0)
-		err = -errno;
-	if (close(fd) != 0 && !err)
-		err = -errno;
-	if (err)
-		(void)unlinkat(dirfd, NAMES_DIRNONCE_FILE, 0);
-	return err;
-}
-
-int names_dirnonce_read(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
-{
-	uint8_t buf[NAMES_DIRNONCE_SIZE + 1];
-	size_t len = 0;
-	int err = read_small(dirfd, NAMES_DIRNONCE_FILE, buf, sizeof(buf), &len);
-
-	if (err)
-		return err;
-	if (len != NAMES_DIRNONCE_SIZE || all_zero(buf, NAMES_DIRNONCE_SIZE))
-		return -EBADMSG;
-	memcpy(nonce, buf, NAMES_DIRNONCE_SIZE);
-	return 0;
 }

@@ -17,9 +17,8 @@
 #include <stdint.h>
 
 #include "crypto/crypto.h"
+#include "volume/dirnonce.h"
 
-#define NAMES_DIRNONCE_FILE ".cloakfs.dir"
-#define NAMES_DIRNONCE_SIZE 16
 #define NAMES_LONG_PREFIX "cloakfs.long."
 #define NAMES_SIDECAR_SUFFIX ".name"
 #define NAMES_PAD 32
@@ -94,20 +93,12 @@ int names_sidecar_name(const char *long_name,
  * "<long>.name" (0400) holding enc; an existing one with the same content
  * is fine, a different one is -EEXIST. read: the encoding, NUL-terminated,
  * into enc (encmax >= NAMES_MAX_ENCODED + 1), after checking that it
- * hashes to the long name (-EBADMSG if not). Both: -errno of the syscalls.
+ * hashes to the long name (-EBADMSG if not; -VOLUME_ENOTREG when the
+ * sidecar is not a regular file, fdio.h). Both: -errno of the syscalls.
  */
 int names_write_sidecar(int dirfd, const char *long_name, const char *enc,
 			size_t enclen);
 int names_read_sidecar(int dirfd, const char *long_name, char *enc,
 		       size_t encmax);
-
-/*
- * The directory nonce file .cloakfs.dir in dirfd: create writes 16 random
- * bytes (not all zero) with O_EXCL, mode 0440, and fsyncs it (-EEXIST if
- * present); read returns -ENOENT, or -EBADMSG unless it is exactly 16
- * bytes and not all zero.
- */
-int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
-int names_dirnonce_read(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
 
 #endif

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/* see dirnonce.h */
+#include "volume/dirnonce.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "volume/dirops.h"
+#include "volume/fdio.h"
+#include "volume/keys.h"
+#include "volume/names.h"
+#include "volume/random.h"
+
+/* names looked at to decide between two differing nonces */
+#define VOTE_MAX 256
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	uint8_t acc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		acc |= p[i];
+	return acc == 0;
+}
+
+/* the attribute calls on the directory: an O_PATH descriptor (the
+ * mount's inodes) takes no f*xattr, its /proc/self/fd link does */
+static ssize_t get_copy(int dirfd, void *buf, size_t len)
+{
+	char path[32];
+	ssize_t n = fgetxattr(dirfd, NAMES_DIRNONCE_XATTR, buf, len);
+
+	if (n < 0 && errno == EBADF) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", dirfd);
+		n = getxattr(path, NAMES_DIRNONCE_XATTR, buf, len);
+	}
+	return n < 0 ? -errno : n;
+}
+
+static int set_copy(int dirfd, const void *buf, size_t len)
+{
+	char path[32];
+	int rc = fsetxattr(dirfd, NAMES_DIRNONCE_XATTR, buf, len, 0);
+
+	if (rc < 0 && errno == EBADF) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", dirfd);
+		rc = setxattr(path, NAMES_DIRNONCE_XATTR, buf, len, 0);
+	}
+	return rc < 0 ? -errno : 0;
+}
+
+static int check_nonce(const uint8_t *buf, ssize_t n)
+{
+	if (n < 0)
+		return (int)n;
+	if (n != NAMES_DIRNONCE_SIZE || all_zero(buf, NAMES_DIRNONCE_SIZE))
+		return -EBADMSG;
+	return 0;
+}
+
+static int read_file(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE],
+		     mode_t *type)
+{
+	uint8_t buf[NAMES_DIRNONCE_SIZE + 1];
+	int err = check_nonce(buf, volume_read_file(dirfd, NAMES_DIRNONCE_FILE,
+						     buf, sizeof(buf), type));
+
+	if (!err)
+		memcpy(nonce, buf, NAMES_DIRNONCE_SIZE);
+	return err;
+}
+
+static int read_copy(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	uint8_t buf[NAMES_DIRNONCE_SIZE + 1];
+	ssize_t n = get_copy(dirfd, buf, sizeof(buf));
+	int err = check_nonce(buf, n == -ERANGE ? -EBADMSG : n);
+
+	if (!err)
+		memcpy(nonce, buf, NAMES_DIRNONCE_SIZE);
+	return err;
+}
+
+int names_dirnonce_write_file(int dirfd, const uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	int fd = openat(dirfd, NAMES_DIRNONCE_FILE,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0440);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = volume_write_all(fd, nonce, NAMES_DIRNONCE_SIZE);
+	/* every name in the directory depends on these 16 bytes */
+	if (!err && fsync(fd) != 0)
+		err = -errno;
+	if (close(fd) != 0 && !err)
+		err = -errno;
+	if (err)
+		(void)unlinkat(dirfd, NAMES_DIRNONCE_FILE, 0);
+	return err;
+}
+
+int names_dirnonce_write_copy(int dirfd, const uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	return set_copy(dirfd, nonce, NAMES_DIRNONCE_SIZE);
+}
+
+int names_dirnonce_new(uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	int err;
+
+	do {
+		err = volume_random(nonce, NAMES_DIRNONCE_SIZE);
+		if (err)
+			return err;
+	} while (all_zero(nonce, NAMES_DIRNONCE_SIZE));
+	return 0;
+}
+
+int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	int err = names_dirnonce_new(nonce);
+
+	if (!err)
+		err = names_dirnonce_write_file(dirfd, nonce);
+	if (!err)
+		(void)names_dirnonce_write_copy(dirfd, nonce); /* see dirnonce.h */
+	return err;
+}
+
+/*
+ * Of the directory's (short) encrypted names, how many decode under each
+ * nonce. A wrong key gives a name that passes the padding checks only by
+ * chance (a name shorter than a whole block must decrypt to zeros after
+ * it), so the right nonce collects the votes.
+ */
+static void vote(int dirfd, const struct volume_keys *keys,
+		 struct names_dirnonce_state *st)
+{
+	char plain[NAMES_MAX_PLAIN + 1];
+	struct crypto_tfm *f = NULL, *c = NULL;
+	struct dirent *de;
+	DIR *dp = NULL;
+	int err;
+
+	if (!(f = keys_names_tfm(keys, st->file_nonce, &err)) ||
+	    !(c = keys_names_tfm(keys, st->copy_nonce, &err)) ||
+	    dirops_opendir(dirfd, &dp) != 0)
+		goto out;
+	while (st->votes_of < VOTE_MAX && (de = readdir(dp)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (names_classify(de->d_name) != NAMES_ENTRY_ENCRYPTED)
+			continue;
+		st->votes_of++;
+		st->votes_file += names_decrypt(f, de->d_name, len, plain,
+						sizeof(plain)) >= 0;
+		st->votes_copy += names_decrypt(c, de->d_name, len, plain,
+						sizeof(plain)) >= 0;
+	}
+	explicit_bzero(plain, sizeof(plain));
+out:
+	if (dp)
+		closedir(dp);
+	crypto_free(f);
+	crypto_free(c);
+}
+
+int names_dirnonce_load(int dirfd, const struct volume_keys *keys,
+			uint8_t nonce[NAMES_DIRNONCE_SIZE],
+			struct names_dirnonce_state *st)
+{
+	struct names_dirnonce_state local;
+	int rc;
+
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof(*st));
+	st->file = read_file(dirfd, st->file_nonce, &st->file_type);
+	st->copy = read_copy(dirfd, st->copy_nonce);
+	if (!st->file && !st->copy &&
+	    memcmp(st->file_nonce, st->copy_nonce, NAMES_DIRNONCE_SIZE) != 0) {
+		st->differ = 1;
+		if (keys)
+			vote(dirfd, keys, st);
+		/* the file is what every writer keeps current (an older
+		 * cloakfs, a restore that drops attributes): the copy wins
+		 * only on evidence */
+		st->used = st->votes_copy > st->votes_file ? NAMES_DIRNONCE_FROM_COPY
+							   : NAMES_DIRNONCE_FROM_FILE;
+	} else if (!st->file) {
+		st->used = NAMES_DIRNONCE_FROM_FILE;
+	} else if (!st->copy) {
+		st->used = NAMES_DIRNONCE_FROM_COPY;
+	}
+	if (st->used != NAMES_DIRNONCE_NONE)
+		memcpy(nonce, st->used == NAMES_DIRNONCE_FROM_FILE ? st->file_nonce
+								   : st->copy_nonce,
+		       NAMES_DIRNONCE_SIZE);
+	rc = st->used != NAMES_DIRNONCE_NONE ? 0 : st->file;
+	if (st == &local)
+		explicit_bzero(st, sizeof(*st));
+	return rc;
+}
+
+int names_dirnonce_read(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	return names_dirnonce_load(dirfd, NULL, nonce, NULL);
+}
+
+/* ".cloakfs.dir is missing" and the like */
+static void file_problem(const struct names_dirnonce_state *st, char *buf,
+			 size_t len)
+{
+	if (st->file == -ENOENT)
+		snprintf(buf, len, "%s is missing", NAMES_DIRNONCE_FILE);
+	else if (st->file == -EBADMSG)
+		snprintf(buf, len, "%s is damaged (not 16 bytes, or all zero)",
+			 NAMES_DIRNONCE_FILE);
+	else if (st->file == -VOLUME_ENOTREG)
+		snprintf(buf, len, "%s is %s, not a regular file",
+			 NAMES_DIRNONCE_FILE, volume_type_name(st->file_type));
+	else
+		snprintf(buf, len, "%s cannot be read (%s)", NAMES_DIRNONCE_FILE,
+			 strerror(-st->file));
+}
+
+int names_dirnonce_describe(const struct names_dirnonce_state *st, char *buf,
+			    size_t len)
+{
+	char what[128];
+
+	if (st->differ) {
+		snprintf(buf, len, "%s and its copy in %s differ; the names are "
+			 "read with the %s (%u of %u names decode with it, %u "
+			 "with the other)", NAMES_DIRNONCE_FILE,
+			 NAMES_DIRNONCE_XATTR,
+			 st->used == NAMES_DIRNONCE_FROM_COPY ? "copy" : "file",
+			 st->used == NAMES_DIRNONCE_FROM_COPY ? st->votes_copy
+							      : st->votes_file,
+			 st->votes_of,
+			 st->used == NAMES_DIRNONCE_FROM_COPY ? st->votes_file
+							      : st->votes_copy);
+		return 1;
+	}
+	if (!st->file)
+		return 0;
+	file_problem(st, what, sizeof(what));
+	if (!st->copy)
+		snprintf(buf, len, "%s; the names are read from its copy in %s",
+			 what, NAMES_DIRNONCE_XATTR);
+	else
+		snprintf(buf, len, "%s and %s %s: the directory's names cannot "
+			 "be read", what, NAMES_DIRNONCE_XATTR,
+			 st->copy == -ENODATA || st->copy == -EOPNOTSUPP
+				 ? "is absent"
+				 : st->copy == -EBADMSG ? "is damaged"
+							: strerror(-st->copy));
+	return 1;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The directory nonce (docs/format.md 7.1): 16 random bytes, not all
+ * zero, that key a directory's names. It lives in the directory's
+ * .cloakfs.dir file and, where the backing filesystem has user extended
+ * attributes, in a copy in the directory's user.cloakfs.dir attribute, so
+ * one lost or damaged file (a sync conflict, a careless rm) does not cost
+ * the directory's names. When both exist and differ, the file wins unless
+ * more of the directory's names decode under the copy.
+ */
+#ifndef CLOAKFS_VOLUME_DIRNONCE_H
+#define CLOAKFS_VOLUME_DIRNONCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define NAMES_DIRNONCE_FILE ".cloakfs.dir"
+#define NAMES_DIRNONCE_XATTR "user.cloakfs.dir"
+#define NAMES_DIRNONCE_SIZE 16
+
+struct volume_keys;
+
+enum names_dirnonce_source {
+	NAMES_DIRNONCE_NONE,
+	NAMES_DIRNONCE_FROM_FILE,
+	NAMES_DIRNONCE_FROM_COPY,
+};
+
+/* what names_dirnonce_load found in each place */
+struct names_dirnonce_state {
+	/* 0, or why .cloakfs.dir gave no nonce: -ENOENT, -EBADMSG (not 16
+	 * bytes, or all zero), -VOLUME_ENOTREG (something else is there:
+	 * file_type), other -errno */
+	int file;
+	mode_t file_type;
+	/* 0, or why user.cloakfs.dir gave none: -ENODATA (absent),
+	 * -EOPNOTSUPP (no user xattrs on this filesystem), -EBADMSG, -errno */
+	int copy;
+	int differ;                 /* both were read, and they differ */
+	unsigned int votes_file;    /* when they differ: names that decode */
+	unsigned int votes_copy;    /* under each, of votes_of looked at */
+	unsigned int votes_of;
+	enum names_dirnonce_source used;
+	uint8_t file_nonce[NAMES_DIRNONCE_SIZE]; /* valid when file is 0 */
+	uint8_t copy_nonce[NAMES_DIRNONCE_SIZE]; /* valid when copy is 0 */
+};
+
+/* 16 random bytes, not all zero: 0 or -errno */
+int names_dirnonce_new(uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+
+/*
+ * A new nonce for directory dirfd (which may be an O_PATH descriptor):
+ * 16 random bytes (not all zero) written to .cloakfs.dir with O_EXCL,
+ * mode 0440, fsync'ed (-EEXIST if present), then to user.cloakfs.dir.
+ * The copy is a safety net: where it cannot be written (no xattrs on the
+ * filesystem, quota) the directory works without it and cloakfs-fsck
+ * reports the missing copy. 0 or -errno; on failure nothing is left.
+ */
+int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+
+/*
+ * The directory's nonce from .cloakfs.dir, or from the copy when the
+ * file is missing or damaged, or (both read, different) from the one
+ * under which more of the directory's names decode: keys may be NULL,
+ * then the file wins. st (may be NULL) says what was found where.
+ * Returns 0, or the file's error when neither gave a nonce.
+ */
+int names_dirnonce_load(int dirfd, const struct volume_keys *keys,
+			uint8_t nonce[NAMES_DIRNONCE_SIZE],
+			struct names_dirnonce_state *st);
+
+/* names_dirnonce_load without keys or state */
+int names_dirnonce_read(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+
+/* write .cloakfs.dir alone (O_EXCL, 0440, fsync'ed): 0 or -errno */
+int names_dirnonce_write_file(int dirfd, const uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+/* set or replace user.cloakfs.dir alone: 0 or -errno (-EOPNOTSUPP) */
+int names_dirnonce_write_copy(int dirfd, const uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+
+/*
+ * What is wrong with a directory's nonce, as one clause for a message
+ * that names the directory (".cloakfs.dir is a FIFO, not a regular file;
+ * the names are read from its copy in user.cloakfs.dir"). Returns 0 when
+ * nothing is worth a warning (a missing copy alone is not: directories
+ * made before the copy existed have none), else 1.
+ */
+int names_dirnonce_describe(const struct names_dirnonce_state *st, char *buf,
+			    size_t len);
+
+#endif

@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	memset(&f, 0, sizeof(f));
-	f.rootfd = f.lf_fd = -1;
+	f.rootfd = f.lf_fd = f.note_fd = -1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case O_PASSFILE: src.file = optarg; break;

@@ -9,13 +9,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tools/fsck.h"
 #include "volume/dirops.h"
+#include "volume/fdio.h"
 
 int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
 		     const char *plain, char out[NAMES_MAX_ENCODED + 1],
@@ -36,19 +40,15 @@ int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
 	return names_long_name(enc, *enclen, out);
 }
 
-int fsck_new_dirnonce(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
-{
-	if (unlinkat(dirfd, NAMES_DIRNONCE_FILE, 0) != 0 && errno != ENOENT) {
-		/* a directory in its place: only an empty one goes */
-		if (errno != EISDIR ||
-		    unlinkat(dirfd, NAMES_DIRNONCE_FILE, AT_REMOVEDIR) != 0)
-			return -errno;
-	}
-	return names_dirnonce_create(dirfd, nonce);
-}
-
 void fsck_lost_found_close(struct fsck *f)
 {
+	if (f->note_fd >= 0) {
+		if (fsync(f->note_fd) != 0 && !f->note_failed)
+			fsck_note("%s: the repair note: %s", f->dir, strerror(errno));
+		fileio_close(&f->note);
+		close(f->note_fd);
+	}
+	f->note_fd = -1;
 	if (f->lf_fd >= 0)
 		close(f->lf_fd);
 	f->lf_fd = -1;
@@ -152,6 +152,28 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 	return 0;
 }
 
+/*
+ * The note line for a moved long-named entry's sidecar: the entry's whole
+ * encrypted name, which can still name it should its directory's nonce
+ * turn up (a backup, a sync tool's history). 0 when it is in the note or
+ * holds nothing that could (then the sidecar may go).
+ */
+static int keep_sidecar_text(struct fsck *f, int dirfd, const char *side,
+			     const char *newname)
+{
+	char buf[NAMES_MAX_ENCODED + 1];
+	ssize_t n = volume_read_file(dirfd, side, buf, sizeof(buf) - 1, NULL);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] < 0x21 || buf[i] > 0x7e)
+			return 0; /* no encoding: nothing it could name */
+	return fsck_log(f, "/%s/%s: its long-name sidecar %s held the "
+			"encrypted name %s", FSCK_LOST_FOUND, newname, side, buf);
+}
+
 int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		    const char *plain, const char *stem,
 		    struct crypto_tfm *from_names, char *where, size_t wherelen)
@@ -194,9 +216,124 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 			(void)unlinkat(f->lf_fd, side, 0);
 		return err;
 	}
-	/* the old sidecar named what is gone: redundant now */
-	if (is_long && names_sidecar_name(cname, side) == 0)
-		(void)unlinkat(dirfd, side, 0);
 	snprintf(where, wherelen, "moved to /%s/%s", FSCK_LOST_FOUND, name);
+	/* the old sidecar is redundant where the entry went, but its text
+	 * is the entry's whole encrypted name: kept in the note */
+	if (is_long && names_sidecar_name(cname, side) == 0 &&
+	    keep_sidecar_text(f, dirfd, side, name) == 0)
+		(void)unlinkat(dirfd, side, 0);
 	return 0;
+}
+
+int fsck_put_dirnonce(struct fsck *f, int dirfd, const uint8_t *nonce,
+		      bool present, char *where, size_t wherelen)
+{
+	char tmp[DIROPS_TEMP_NAME_SIZE], moved[NAMES_MAX_PLAIN + 64] = "";
+	int err = 0;
+
+	if (present) {
+		/* out of the way first, under a name fsck knows as a leftover */
+		err = dirops_temp_name(tmp);
+		if (!err)
+			err = dirops_rename_noreplace(dirfd, NAMES_DIRNONCE_FILE,
+						      dirfd, tmp);
+		if (err) {
+			snprintf(where, wherelen, "cannot move %s aside: %s",
+				 NAMES_DIRNONCE_FILE, strerror(-err));
+			return err;
+		}
+	}
+	err = names_dirnonce_write_file(dirfd, nonce);
+	if (err) {
+		if (present)
+			(void)dirops_rename_noreplace(dirfd, tmp, dirfd,
+						      NAMES_DIRNONCE_FILE);
+		snprintf(where, wherelen, "cannot write %s: %s",
+			 NAMES_DIRNONCE_FILE, strerror(-err));
+		return err;
+	}
+	err = names_dirnonce_write_copy(dirfd, nonce);
+	if (err == -EOPNOTSUPP)
+		err = 0; /* the filesystem keeps no copies */
+	if (present && fsck_quarantine(f, dirfd, tmp, false, NULL, "dirnonce-bad",
+				       NULL, moved, sizeof(moved)) != 0)
+		snprintf(moved, sizeof(moved), "the old one kept as %s", tmp);
+	snprintf(where, wherelen, "%s%s%s%s", moved[0] ? "the old one " : "",
+		 moved, err ? "; the copy: " : "", err ? strerror(-err) : "");
+	return 0;
+}
+
+/* the note's file in lost+found, made on the first line */
+static int note_open(struct fsck *f)
+{
+	char name[NAMES_MAX_PLAIN + 1], newc[NAMES_MAX_ENCODED + 1];
+	char enc[NAMES_MAX_ENCODED + 1], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t enclen;
+	bool is_long;
+	int err = fsck_lost_found_open(f, f->root_names, true), fd = -1;
+
+	if (err)
+		return err;
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%SZ", &tm))
+		snprintf(stamp, sizeof(stamp), "%lld", (long long)now);
+	for (unsigned int n = 1; fd < 0; n++) {
+		if (n == 1)
+			snprintf(name, sizeof(name), "fsck-repair-%s.txt", stamp);
+		else
+			snprintf(name, sizeof(name), "fsck-repair-%s-%u.txt", stamp, n);
+		err = fsck_encode_name(f, f->lf_names, name, newc, enc, &enclen,
+				       &is_long);
+		if (!err && is_long)
+			err = names_write_sidecar(f->lf_fd, newc, enc, enclen);
+		if (err)
+			return err;
+		fd = openat(f->lf_fd, newc, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+					    O_CLOEXEC, 0600);
+		if (fd < 0 && (errno != EEXIST || n >= 100))
+			return -errno;
+	}
+	err = fileio_open(&f->note, fd, f->keys, f->cfg.sector_size);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	f->note_fd = fd;
+	f->note_size = 0;
+	return 0;
+}
+
+int fsck_log(struct fsck *f, const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	ssize_t n;
+	int len, err = 0;
+
+	if (f->note_failed)
+		return -EIO;
+	va_start(ap, fmt);
+	len = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		err = -ENOMEM;
+	if (!err && f->note_fd < 0)
+		err = note_open(f);
+	if (!err) {
+		line[len] = '\n'; /* vasprintf's NUL: the note is lines */
+		n = fileio_write(&f->note, line, (size_t)len + 1, f->note_size);
+		if (n < 0)
+			err = (int)n;
+		else
+			f->note_size += (uint64_t)n;
+	}
+	free(line);
+	if (err) {
+		f->note_failed = true;
+		fsck_note("%s: cannot write the repair note in %s: %s", f->dir,
+			  FSCK_LOST_FOUND, strerror(-err));
+	}
+	return err;
 }

@@ -5,6 +5,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,9 @@ static const struct {
 	[FC_KEY_ID_MISMATCH] = { "key-id-mismatch", FSCK_ERROR },
 	[FC_DIRNONCE_MISSING] = { "dirnonce-missing", FSCK_ERROR },
 	[FC_DIRNONCE_BAD] = { "dirnonce-bad", FSCK_ERROR },
+	[FC_DIRNONCE_DIFFER] = { "dirnonce-differ", FSCK_ERROR },
+	[FC_DIRNONCE_COPY_MISSING] = { "dirnonce-copy-missing", FSCK_WARNING },
+	[FC_DIRNONCE_COPY_BAD] = { "dirnonce-copy-bad", FSCK_WARNING },
 	[FC_NAME_UNDECODABLE] = { "name-undecodable", FSCK_ERROR },
 	[FC_NAME_INVALID] = { "name-invalid", FSCK_ERROR },
 	[FC_NAME_DUPLICATE] = { "name-duplicate", FSCK_ERROR },
@@ -172,6 +176,56 @@ static const char *action_word(enum fsck_action a)
 	}
 }
 
+/* one finding as text, without the newline */
+static void text_line(FILE *out, enum fsck_severity sev, enum fsck_class c,
+		      const char *path, const char *cpath, const char *detail,
+		      enum fsck_action action, const char *action_detail)
+{
+	fprintf(out, "%s %s: ", severity_names[sev], classes[c].name);
+	if (path) {
+		text_string(out, path);
+		if (cpath && *cpath) {
+			fputs(" (ciphertext ", out);
+			text_string(out, cpath);
+			fputc(')', out);
+		}
+	} else {
+		fputs("ciphertext ", out);
+		text_string(out, cpath && *cpath ? cpath : ".");
+	}
+	if (*detail) {
+		fputs(": ", out);
+		text_string(out, detail);
+	}
+	if (action_word(action)) {
+		fprintf(out, " [%s", action_word(action));
+		if (action_detail && *action_detail) {
+			fputs(": ", out);
+			text_string(out, action_detail);
+		}
+		fputc(']', out);
+	}
+}
+
+static void log_finding(struct fsck *f, enum fsck_severity sev,
+			enum fsck_class c, const char *path, const char *cpath,
+			const char *detail, enum fsck_action action,
+			const char *action_detail)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&line, &len);
+
+	if (!mem) {
+		(void)fsck_log(f, "(out of memory)");
+		return;
+	}
+	text_line(mem, sev, c, path, cpath, detail, action, action_detail);
+	if (fclose(mem) == 0)
+		(void)fsck_log(f, "%s", line);
+	free(line);
+}
+
 void fsck_report(struct fsck *f, enum fsck_class c, bool in_lf,
 		 const char *path, const char *cpath, enum fsck_action action,
 		 const char *action_detail, const char *fmt, ...)
@@ -207,6 +261,10 @@ void fsck_report(struct fsck *f, enum fsck_class c, bool in_lf,
 		break;
 	}
 	fsck_progress_clear();
+	/* what repair did, in the note; adding a missing copy of a nonce
+	 * (every directory of an older volume) is not worth one */
+	if (f->repair && action != FA_NONE && c != FC_DIRNONCE_COPY_MISSING)
+		log_finding(f, sev, c, path, cpath, detail, action, action_detail);
 	if (f->json) {
 		fputs(f->json_first ? "\n    " : ",\n    ", stdout);
 		f->json_first = false;
@@ -227,30 +285,7 @@ void fsck_report(struct fsck *f, enum fsck_class c, bool in_lf,
 		fputc('}', stdout);
 		return;
 	}
-	printf("%s %s: ", severity_names[sev], classes[c].name);
-	if (path) {
-		text_string(stdout, path);
-		if (cpath && *cpath) {
-			fputs(" (ciphertext ", stdout);
-			text_string(stdout, cpath);
-			fputc(')', stdout);
-		}
-	} else {
-		fputs("ciphertext ", stdout);
-		text_string(stdout, cpath && *cpath ? cpath : ".");
-	}
-	if (*detail) {
-		fputs(": ", stdout);
-		text_string(stdout, detail);
-	}
-	if (action_word(action)) {
-		printf(" [%s", action_word(action));
-		if (action_detail && *action_detail) {
-			fputs(": ", stdout);
-			text_string(stdout, action_detail);
-		}
-		fputc(']', stdout);
-	}
+	text_line(stdout, sev, c, path, cpath, detail, action, action_detail);
 	fputc('\n', stdout);
 }
 

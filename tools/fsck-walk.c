@@ -1,16 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cloakfs-fsck: the directory walk. Each ciphertext directory is read
- * whole first; then its nonce, every entry's name (short, long with its
- * sidecar, foreign), duplicates and orphan sidecars are judged; then each
- * entry by type (subdirectories first, recursively); last, what cannot
- * stay is quarantined (fsck-repair.c). lost+found.cloakfs/ is walked
- * before the rest of the root, so nothing moved there in this run is
- * checked twice; damage inside it is only noted. See fsck.h.
+ * whole first; then its nonce (the file and its copy), every entry's name
+ * (short, long with its sidecar, foreign), duplicates and orphan sidecars
+ * are judged; then each entry by type, a subdirectory walked whole before
+ * the entries after it; last, what cannot stay is quarantined
+ * (fsck-repair.c). lost+found.cloakfs/ is walked before the rest of the
+ * root, so nothing moved there in this run is checked twice; damage
+ * inside it is only noted.
+ *
+ * The walk keeps its own stack of directories on the heap, never one C
+ * frame per level, so a hostile 100,000-deep chain costs memory, not a
+ * crash. A directory more than KEEP_OPEN levels down gives up its
+ * descriptor and name transform while a subdirectory is walked, and gets
+ * them back through the subdirectory's ".." (checked to be the same
+ * inode) and its nonce: neither descriptors nor locked key pages grow
+ * with the depth. The two paths (ciphertext, plaintext) live in buffers
+ * that grow and shrink with the walk. See fsck.h.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,64 +32,144 @@
 #include "tools/fsck.h"
 #include "volume/base64url.h"
 #include "volume/dirops.h"
+#include "volume/fdio.h"
+
+#define KEEP_OPEN 32
 
 struct item {
 	char *cname;
+	char *plain;            /* its decoded name, or NULL */
+	char *hint;             /* a damaged sidecar's name, or NULL */
+	char *why;              /* why it must move (bad != FC_COUNT) */
 	enum names_entry kind;
-	char plain[NAMES_MAX_PLAIN + 1];
-	bool decoded;           /* plain holds a valid name */
-	char enc[NAMES_MAX_ENCODED + 1]; /* the encoding (from the sidecar) */
-	size_t enclen;
-	char hint[NAMES_MAX_PLAIN + 1]; /* a damaged sidecar's name, if any */
 	enum fsck_class bad;    /* why it must move (FC_COUNT: it need not) */
-	char why[300];
 	bool skip;              /* reported already; leave it alone */
 	bool is_lf;             /* the root's lost+found.cloakfs */
 };
 
 struct dir {
-	struct fsck *f;
-	int fd;
-	const char *path;  /* plaintext, "" for the root, NULL: unknown */
-	const char *cpath; /* "" for the root */
+	int fd;            /* -1 while a subdirectory is walked (deep) */
+	dev_t dev;
+	ino_t ino;
+	size_t clen, plen; /* its paths' lengths in the walk's buffers */
+	bool path_known;   /* every component of its plaintext path decoded */
 	bool in_lf, is_root, is_lf;
-	struct crypto_tfm *names;
+	struct crypto_tfm *names; /* NULL: nonce lost, or put away (deep) */
+	uint8_t nonce[NAMES_DIRNONCE_SIZE]; /* of names, to make it again */
+	bool have_nonce;
 	bool names_lost;   /* the nonce was missing or damaged */
 	struct item *items;
-	size_t n;
+	size_t n, next;
 };
 
-static void check_dir(struct fsck *f, int fd, const char *path,
-		      const char *cpath, bool in_lf, bool is_root, bool is_lf);
+struct pathbuf {
+	char *s;
+	size_t len, cap;
+};
 
-/* ciphertext paths: "<a>/<b>", or b alone when a is "" (the root) */
-static char *join(const char *a, const char *b)
+struct walk {
+	struct fsck *f;
+	struct dir *stack;
+	size_t depth, cap;
+	struct pathbuf c, p; /* ciphertext ("" the root, "a/b") and plaintext
+			      * ("" the root, "/a/b") path of what is judged */
+};
+
+/* ---- paths ------------------------------------------------------------ */
+
+static int pb_init(struct pathbuf *b)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
-
-	if (!s)
-		return NULL;
-	if (la) {
-		memcpy(s, a, la);
-		s[la++] = '/';
-	}
-	memcpy(s + la, b, lb + 1);
-	return s;
+	b->cap = 256;
+	b->len = 0;
+	b->s = malloc(b->cap);
+	if (!b->s)
+		return -ENOMEM;
+	b->s[0] = '\0';
+	return 0;
 }
 
-/* plaintext paths: the root is "", its entries "/<b>" */
-static char *join_plain(const char *a, const char *b)
+static int pb_add(struct pathbuf *b, bool slash, const char *name)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
+	size_t n = strlen(name), need = b->len + n + 2;
 
-	if (!s)
+	if (need > b->cap) {
+		size_t cap = b->cap;
+		char *s;
+
+		while (cap < need)
+			cap *= 2;
+		s = realloc(b->s, cap);
+		if (!s)
+			return -ENOMEM;
+		b->s = s;
+		b->cap = cap;
+	}
+	if (slash)
+		b->s[b->len++] = '/';
+	memcpy(b->s + b->len, name, n + 1);
+	b->len += n;
+	return 0;
+}
+
+static void pb_cut(struct pathbuf *b, size_t len)
+{
+	b->len = len;
+	b->s[len] = '\0';
+}
+
+/* the paths of entry it of d (leave() goes back): 0 or -ENOMEM */
+static int enter(struct walk *w, struct dir *d, struct item *it)
+{
+	int err = pb_add(&w->c, d->clen > 0, it->cname);
+
+	if (!err && d->path_known && it->plain)
+		err = pb_add(&w->p, true, it->plain);
+	if (err)
+		fsck_fail(w->f, "out of memory");
+	return err;
+}
+
+static void leave(struct walk *w, struct dir *d)
+{
+	pb_cut(&w->c, d->clen);
+	pb_cut(&w->p, d->plen);
+}
+
+/* the current plaintext path, or NULL when a component does not decode */
+static const char *plain_path(struct walk *w, struct dir *d, struct item *it)
+{
+	if (!d->path_known || (it && !it->plain))
 		return NULL;
-	memcpy(s, a, la);
-	s[la] = '/';
-	memcpy(s + la + 1, b, lb + 1);
-	return s;
+	return w->p.s;
+}
+
+static void to_hex(char *out, const uint8_t *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* ---- reading and judging a directory ------------------------------------ */
+
+static void set_why(struct item *it, enum fsck_class c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_why(struct item *it, enum fsck_class c, const char *fmt, ...)
+{
+	va_list ap;
+
+	it->bad = c;
+	free(it->why);
+	it->why = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&it->why, fmt, ap) < 0)
+		it->why = NULL;
+	va_end(ap);
 }
 
 static int read_items(struct dir *d)
@@ -97,7 +188,7 @@ static int read_items(struct dir *d)
 		if (k == NAMES_ENTRY_DOT || k == NAMES_ENTRY_DIRNONCE)
 			continue;
 		if (d->n == cap) {
-			size_t nc = cap ? 2 * cap : 64;
+			size_t nc = cap ? 2 * cap : 8;
 
 			it = realloc(d->items, nc * sizeof(*it));
 			if (!it) {
@@ -126,9 +217,15 @@ static int read_items(struct dir *d)
 
 static void free_items(struct dir *d)
 {
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; i < d->n; i++) {
 		free(d->items[i].cname);
+		free(d->items[i].plain);
+		free(d->items[i].hint);
+		free(d->items[i].why);
+	}
 	free(d->items);
+	d->items = NULL;
+	d->n = 0;
 }
 
 static bool all_zero(const uint8_t *p, size_t n)
@@ -189,60 +286,58 @@ out:
 static void sidecar_hint(struct dir *d, struct item *it)
 {
 	char side[NAMES_SIDECAR_LEN + 1], buf[NAMES_MAX_ENCODED + 1];
+	char plain[NAMES_MAX_PLAIN + 1];
 	ssize_t n;
-	int fd;
 
 	if (!d->names || d->names_lost ||
 	    names_sidecar_name(it->cname, side) != 0)
 		return;
-	fd = openat(d->fd, side, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
+	n = volume_read_file(d->fd, side, buf, sizeof(buf), NULL);
 	if (n <= 0 || (size_t)n >= sizeof(buf))
 		return;
-	if (decode_name(d->names, buf, (size_t)n, it->hint) != FC_COUNT)
-		it->hint[0] = '\0';
+	if (decode_name(d->names, buf, (size_t)n, plain) == FC_COUNT)
+		it->hint = strdup(plain);
 }
 
-static void judge_name(struct dir *d, struct item *it)
+static void judge_name(struct walk *w, struct dir *d, struct item *it)
 {
+	char enc[NAMES_MAX_ENCODED + 1], plain[NAMES_MAX_PLAIN + 1];
+	size_t enclen = 0;
+	enum fsck_class c;
 	int n;
 
 	switch (it->kind) {
 	case NAMES_ENTRY_ENCRYPTED:
-		it->enclen = strlen(it->cname);
-		memcpy(it->enc, it->cname, it->enclen + 1);
+		enclen = strlen(it->cname);
+		memcpy(enc, it->cname, enclen + 1);
 		break;
 	case NAMES_ENTRY_LONG:
-		n = names_read_sidecar(d->fd, it->cname, it->enc, sizeof(it->enc));
+		n = names_read_sidecar(d->fd, it->cname, enc, sizeof(enc));
 		if (n == -ENOENT) {
-			it->bad = FC_SIDECAR_MISSING;
-			snprintf(it->why, sizeof(it->why), "a long name without "
-				 "its .name sidecar: its name is lost");
+			set_why(it, FC_SIDECAR_MISSING, "a long name without its "
+				".name sidecar: its name is lost");
 			return;
 		}
 		if (n == -EACCES || n == -EPERM) {
-			fsck_report(d->f, FC_UNREADABLE, d->in_lf, NULL,
-				    it->cname, FA_NONE, NULL, "its sidecar: %s",
-				    strerror(-n));
+			if (enter(w, d, it) == 0)
+				fsck_report(w->f, FC_UNREADABLE, d->in_lf, NULL,
+					    w->c.s, FA_NONE, NULL,
+					    "its sidecar: %s", strerror(-n));
+			leave(w, d);
 			it->skip = true;
 			return;
 		}
 		if (n < 0) {
-			it->bad = FC_SIDECAR_MISMATCH;
 			sidecar_hint(d, it);
-			/* a long hint may be cut short: the message stays useful */
-			if (snprintf(it->why, sizeof(it->why), "its sidecar %s%s%s",
-				     n == -EBADMSG ? "does not hash to this name"
-						   : strerror(-n),
-				     it->hint[0] ? "; the sidecar names " : "",
-				     it->hint[0] ? it->hint : "") >= (int)sizeof(it->why))
-				it->why[sizeof(it->why) - 1] = '\0';
+			set_why(it, FC_SIDECAR_MISMATCH, "its sidecar %s%s%s",
+				n == -EBADMSG ? "does not hash to this name"
+				: n == -VOLUME_ENOTREG ? "is not a regular file"
+						       : strerror(-n),
+				it->hint ? "; the sidecar names " : "",
+				it->hint ? it->hint : "");
 			return;
 		}
-		it->enclen = (size_t)n;
+		enclen = (size_t)n;
 		break;
 	case NAMES_ENTRY_CONFIG:
 	case NAMES_ENTRY_CONFIG_TEMP:
@@ -250,51 +345,48 @@ static void judge_name(struct dir *d, struct item *it)
 			it->skip = true; /* the caller judged a temp file */
 			return;
 		}
-		it->bad = FC_FOREIGN_ENTRY;
-		snprintf(it->why, sizeof(it->why), "a config file name outside "
-			 "the volume root");
+		set_why(it, FC_FOREIGN_ENTRY, "a config file name outside the "
+			"volume root");
 		return;
 	case NAMES_ENTRY_SIDECAR:
 		return; /* judged with the long names */
 	default:
 		if (!strncmp(it->cname, DIROPS_TEMP_PREFIX,
-			     strlen(DIROPS_TEMP_PREFIX))) {
-			it->bad = FC_TEMP_ENTRY;
-			snprintf(it->why, sizeof(it->why), "left by a crash of "
-				 "cloakfs while it made this entry");
-		} else {
-			it->bad = FC_FOREIGN_ENTRY;
-			snprintf(it->why, sizeof(it->why), "not a name cloakfs "
-				 "writes (a file put into the ciphertext "
-				 "directory, or a sync tool's copy)");
-		}
+			     strlen(DIROPS_TEMP_PREFIX)))
+			set_why(it, FC_TEMP_ENTRY, "left by a crash of cloakfs "
+				"while it made this entry");
+		else
+			set_why(it, FC_FOREIGN_ENTRY, "not a name cloakfs writes "
+				"(a file put into the ciphertext directory, or a "
+				"sync tool's copy)");
 		return;
 	}
 	if (d->names_lost) {
-		it->bad = FC_NAME_UNDECODABLE;
-		snprintf(it->why, sizeof(it->why), "the directory's %s is %s",
-			 NAMES_DIRNONCE_FILE, d->names ? "new" : "missing or damaged");
+		set_why(it, FC_NAME_UNDECODABLE, "the directory's %s and its "
+			"copy are %s", NAMES_DIRNONCE_FILE,
+			d->names ? "new" : "missing or damaged");
 		return;
 	}
-	it->bad = decode_name(d->names, it->enc, it->enclen, it->plain);
-	if (it->bad != FC_COUNT) {
-		snprintf(it->why, sizeof(it->why), "%s",
-			 it->bad == FC_NAME_INVALID
-				 ? "decrypts to an empty name, \".\", \"..\", "
-				   "or one holding '/' or NUL"
-				 : "does not decrypt to a name under this "
-				   "directory's key");
+	c = decode_name(d->names, enc, enclen, plain);
+	if (c != FC_COUNT) {
+		set_why(it, c, "%s", c == FC_NAME_INVALID
+			? "decrypts to an empty name, \".\", \"..\", or one "
+			  "holding '/' or NUL"
+			: "does not decrypt to a name under this directory's key");
 		return;
 	}
-	it->decoded = true;
+	it->plain = strdup(plain);
+	explicit_bzero(plain, sizeof(plain));
+	if (!it->plain) {
+		fsck_fail(w->f, "out of memory");
+		return;
+	}
 	if ((it->kind == NAMES_ENTRY_LONG) !=
-	    (bool)names_is_long(it->enclen, d->f->cfg.name_max)) {
-		it->bad = FC_NAME_WRONG_FORM;
-		snprintf(it->why, sizeof(it->why), "stored in the %s form; this "
-			 "volume's name_max %u wants the other",
-			 it->kind == NAMES_ENTRY_LONG ? "long" : "short",
-			 d->f->cfg.name_max);
-	}
+	    (bool)names_is_long(enclen, w->f->cfg.name_max))
+		set_why(it, FC_NAME_WRONG_FORM, "stored in the %s form; this "
+			"volume's name_max %u wants the other",
+			it->kind == NAMES_ENTRY_LONG ? "long" : "short",
+			w->f->cfg.name_max);
 	if (d->is_root && !strcmp(it->plain, FSCK_LOST_FOUND))
 		it->is_lf = true;
 }
@@ -319,16 +411,16 @@ static void find_duplicates(struct dir *d)
 	if (!v)
 		return;
 	for (size_t i = 0; i < d->n; i++)
-		if (d->items[i].decoded)
+		if (d->items[i].plain)
 			v[m++] = &d->items[i];
-	qsort(v, m, sizeof(*v), cmp_plain);
+	if (m)
+		qsort(v, m, sizeof(*v), cmp_plain);
 	for (size_t i = 1; i < m; i++) {
 		if (strcmp(v[i]->plain, v[i - 1]->plain) != 0)
 			continue;
-		v[i]->bad = FC_NAME_DUPLICATE;
 		v[i]->is_lf = false;
-		snprintf(v[i]->why, sizeof(v[i]->why), "another entry (%s) has "
-			 "the same name", v[i - 1]->cname);
+		set_why(v[i], FC_NAME_DUPLICATE, "another entry (%s) has the "
+			"same name", v[i - 1]->cname);
 	}
 	free(v);
 }
@@ -338,7 +430,7 @@ static int cmp_cname(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void check_sidecars(struct dir *d)
+static void check_sidecars(struct walk *w, struct dir *d)
 {
 	char **names = malloc((d->n + 1) * sizeof(*names)), key[NAMES_LONG_LEN + 1];
 	char *kp = key;
@@ -349,41 +441,38 @@ static void check_sidecars(struct dir *d)
 	for (size_t i = 0; i < d->n; i++)
 		if (d->items[i].kind == NAMES_ENTRY_LONG)
 			names[m++] = d->items[i].cname;
-	qsort(names, m, sizeof(*names), cmp_cname);
+	if (m)
+		qsort(names, m, sizeof(*names), cmp_cname);
 	for (size_t i = 0; i < d->n; i++) {
 		struct item *it = &d->items[i];
 		enum fsck_action act = FA_NONE;
 		struct stat st;
-		char *cp;
 
 		if (it->kind != NAMES_ENTRY_SIDECAR)
 			continue;
 		it->skip = true;
-		cp = join(d->cpath, it->cname);
 		if (fstatat(d->fd, it->cname, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    !S_ISREG(st.st_mode)) {
 			/* moved aside like any entry that cannot stay */
 			it->skip = false;
-			it->bad = FC_UNEXPECTED_TYPE;
-			snprintf(it->why, sizeof(it->why), "a long-name sidecar "
-				 "that is not a regular file");
-			free(cp);
+			set_why(it, FC_UNEXPECTED_TYPE, "a long-name sidecar that "
+				"is %s, not a regular file",
+				volume_type_name(st.st_mode));
 			continue;
 		}
 		memcpy(key, it->cname, NAMES_LONG_LEN);
 		key[NAMES_LONG_LEN] = '\0';
-		if (bsearch(&kp, names, m, sizeof(*names), cmp_cname)) {
-			free(cp);
+		if (bsearch(&kp, names, m, sizeof(*names), cmp_cname))
 			continue;
-		}
+		if (enter(w, d, it))
+			break;
 		/* redundant metadata: the only thing repair deletes */
-		if (d->f->repair && !d->in_lf)
+		if (w->f->repair && !d->in_lf)
 			act = unlinkat(d->fd, it->cname, 0) == 0 ? FA_REMOVED
 								  : FA_FAILED;
-		fsck_report(d->f, FC_SIDECAR_ORPHAN, d->in_lf, NULL,
-			    cp ? cp : it->cname, act, NULL,
-			    "a long-name sidecar whose entry is gone");
-		free(cp);
+		fsck_report(w->f, FC_SIDECAR_ORPHAN, d->in_lf, NULL, w->c.s, act,
+			    NULL, "a long-name sidecar whose entry is gone");
+		leave(w, d);
 	}
 	free(names);
 }
@@ -402,64 +491,161 @@ static void lf_first(struct dir *d)
 	}
 }
 
-/* a missing or damaged .cloakfs.dir */
-static void check_nonce(struct dir *d)
+/* d's name transform from nonce (kept to make it again): 0 or -errno */
+static int set_names(struct walk *w, struct dir *d, const uint8_t *nonce)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	enum fsck_action act = FA_NONE;
-	char what[96] = "";
-	size_t users = 0;
-	int rc = names_dirnonce_read(d->fd, nonce), err;
+	int err;
 
-	if (!rc) {
-		d->names = keys_names_tfm(d->f->keys, nonce, &err);
-		explicit_bzero(nonce, sizeof(nonce));
-		if (!d->names)
-			fsck_fail(d->f, "%s: name key: %s", d->cpath, strerror(-err));
-		return;
+	crypto_free(d->names);
+	d->names = keys_names_tfm(w->f->keys, nonce, &err);
+	if (!d->names) {
+		fsck_fail(w->f, "%s: name key: %s", w->c.s, strerror(-err));
+		return err;
 	}
-	if (rc == -EACCES || rc == -EPERM) {
-		fsck_report(d->f, FC_UNREADABLE, d->in_lf, d->path, d->cpath,
-			    FA_NONE, NULL, "%s: %s", NAMES_DIRNONCE_FILE,
-			    strerror(-rc));
-		d->names_lost = true;
-		return;
-	}
-	d->names_lost = true;
+	memcpy(d->nonce, nonce, NAMES_DIRNONCE_SIZE);
+	d->have_nonce = true;
+	if (d->is_root)
+		w->f->root_names = d->names;
+	return 0;
+}
+
+static void drop_names(struct walk *w, struct dir *d)
+{
+	crypto_free(d->names);
+	d->names = NULL;
+	d->have_nonce = false;
+	if (d->is_root)
+		w->f->root_names = NULL;
+}
+
+/*
+ * The nonce: from the file, or its copy (docs/format.md 7.1). Repair
+ * restores a lost or damaged file from the copy and the copy from the
+ * file; when they differ, the one under which the names decode wins and
+ * the other is kept (moved into lost+found, or its bytes in the note);
+ * when both are lost, a fresh nonce, and the names go to lost+found.
+ */
+static void check_nonce(struct walk *w, struct dir *d)
+{
+	struct fsck *f = w->f;
+	struct names_dirnonce_state st;
+	enum fsck_action act = FA_NONE;
+	enum fsck_class c;
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	char why[320], done[NAMES_MAX_PLAIN + 160] = "", what[NAMES_MAX_PLAIN + 256] = "";
+	char fhex[2 * NAMES_DIRNONCE_SIZE + 1], chex[2 * NAMES_DIRNONCE_SIZE + 1];
+	const char *path = plain_path(w, d, NULL);
+	/* inside lost+found only lost+found's own nonce is put right */
+	bool may_repair = f->repair && (!d->in_lf || d->is_lf);
+	size_t users = 0;
+	int rc = names_dirnonce_load(d->fd, f->keys, nonce, &st);
+
 	for (size_t i = 0; i < d->n; i++)
 		users += d->items[i].kind == NAMES_ENTRY_ENCRYPTED ||
 			 d->items[i].kind == NAMES_ENTRY_LONG;
-	/* inside lost+found only lost+found's own nonce is remade */
-	if (d->f->repair && (!d->in_lf || d->is_lf)) {
-		if (fsck_new_dirnonce(d->fd, nonce) == 0) {
-			act = FA_FIXED;
-			snprintf(what, sizeof(what), "a new %s; the %zu names "
-				 "under the old one go to lost+found",
-				 NAMES_DIRNONCE_FILE, users);
-			d->names = keys_names_tfm(d->f->keys, nonce, &err);
-		} else {
-			act = FA_FAILED;
+	(void)names_dirnonce_describe(&st, why, sizeof(why));
+	to_hex(fhex, st.file_nonce, NAMES_DIRNONCE_SIZE);
+	to_hex(chex, st.copy_nonce, NAMES_DIRNONCE_SIZE);
+	if (!rc && set_names(w, d, nonce) != 0)
+		return;
+	if (!rc && st.file) {
+		/* the copy keeps the names: the file comes back from it */
+		if (may_repair) {
+			act = fsck_put_dirnonce(f, d->fd, nonce, st.file != -ENOENT,
+						done, sizeof(done)) ? FA_FAILED : FA_FIXED;
+			if (act == FA_FIXED)
+				snprintf(what, sizeof(what), "restored from %s%s%s",
+					 NAMES_DIRNONCE_XATTR, done[0] ? "; " : "",
+					 done);
+			else
+				snprintf(what, sizeof(what), "%s", done);
 		}
-		explicit_bzero(nonce, sizeof(nonce));
+		fsck_report(f, st.file == -ENOENT ? FC_DIRNONCE_MISSING
+			    : FC_DIRNONCE_BAD, d->in_lf, path, w->c.s, act, what,
+			    "%s", why);
+	} else if (!rc && st.differ) {
+		if (may_repair && st.used == NAMES_DIRNONCE_FROM_COPY) {
+			act = fsck_put_dirnonce(f, d->fd, nonce, true, done,
+						sizeof(done)) ? FA_FAILED : FA_FIXED;
+			snprintf(what, sizeof(what), "%s set from its copy%s%s",
+				 NAMES_DIRNONCE_FILE, done[0] ? "; " : "", done);
+		} else if (may_repair) {
+			rc = names_dirnonce_write_copy(d->fd, nonce);
+			act = rc ? FA_FAILED : FA_FIXED;
+			snprintf(what, sizeof(what), "%s set from %s%s%s",
+				 NAMES_DIRNONCE_XATTR, NAMES_DIRNONCE_FILE,
+				 rc ? ": " : "", rc ? strerror(-rc) : "");
+		}
+		fsck_report(f, FC_DIRNONCE_DIFFER, d->in_lf, path, w->c.s, act,
+			    what, "%s; the file held %s, the copy %s", why, fhex,
+			    chex);
+	} else if (!rc && st.copy == -EOPNOTSUPP) {
+		if (!f->no_xattr_noted)
+			fsck_note("%s: the filesystem keeps no user extended "
+				  "attributes: each directory's nonce has one "
+				  "copy only (docs/format.md 7.1)", f->dir);
+		f->no_xattr_noted = true;
+	} else if (!rc && st.copy) {
+		c = st.copy == -ENODATA ? FC_DIRNONCE_COPY_MISSING
+					: FC_DIRNONCE_COPY_BAD;
+		if (may_repair) {
+			rc = names_dirnonce_write_copy(d->fd, nonce);
+			act = rc ? FA_FAILED : FA_FIXED;
+			snprintf(what, sizeof(what), "copied from %s%s%s",
+				 NAMES_DIRNONCE_FILE, rc ? ": " : "",
+				 rc ? strerror(-rc) : "");
+		}
+		fsck_report(f, c, d->in_lf, path, w->c.s, act, what, "%s %s",
+			    NAMES_DIRNONCE_XATTR,
+			    st.copy == -ENODATA
+				    ? "holds no copy of the directory's nonce "
+				      "(made before cloakfs kept one)"
+				    : st.copy == -EBADMSG
+					      ? "is not 16 bytes, or all zero"
+					      : strerror(-st.copy));
+	} else if (rc == -EACCES || rc == -EPERM) {
+		fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s, FA_NONE,
+			    NULL, "%s: %s", NAMES_DIRNONCE_FILE, strerror(-rc));
+		d->names_lost = true;
+	} else if (rc) {
+		/* both lost: a fresh nonce, the names go to lost+found with
+		 * their ciphertext names in the repair note */
+		d->names_lost = true;
+		if (may_repair) {
+			act = FA_FAILED;
+			if (names_dirnonce_new(nonce) == 0 &&
+			    set_names(w, d, nonce) == 0) {
+				if (fsck_put_dirnonce(f, d->fd, nonce,
+						      st.file != -ENOENT, done,
+						      sizeof(done)) == 0)
+					act = FA_FIXED;
+				else
+					drop_names(w, d);
+			}
+			if (act == FA_FIXED)
+				snprintf(what, sizeof(what), "a new %s; the %zu "
+					 "names under the old one go to "
+					 "lost+found%s%s", NAMES_DIRNONCE_FILE,
+					 users, done[0] ? "; " : "", done);
+			else
+				snprintf(what, sizeof(what), "%s", done);
+		}
+		fsck_report(f, st.file == -ENOENT ? FC_DIRNONCE_MISSING
+			    : FC_DIRNONCE_BAD, d->in_lf, path, w->c.s, act, what,
+			    "%s (%zu names)", why, users);
 	}
-	fsck_report(d->f, rc == -ENOENT ? FC_DIRNONCE_MISSING : FC_DIRNONCE_BAD,
-		    d->in_lf, d->path, d->cpath, act, what,
-		    "%s %s: the %zu names in this directory cannot be decrypted",
-		    NAMES_DIRNONCE_FILE,
-		    rc == -ENOENT ? "is missing"
-				  : "is not 16 bytes, all zero, or not a file",
-		    users);
+	explicit_bzero(nonce, sizeof(nonce));
 }
 
 /* rename a decodable entry stored in the wrong form to the right one */
-static enum fsck_action fix_form(struct dir *d, struct item *it, char *what,
-				 size_t len)
+static enum fsck_action fix_form(struct walk *w, struct dir *d,
+				 struct item *it, char *what, size_t len)
 {
 	char newc[NAMES_MAX_ENCODED + 1], enc[NAMES_MAX_ENCODED + 1];
 	char side[NAMES_SIDECAR_LEN + 1];
 	size_t enclen;
 	bool is_long;
-	int rc = fsck_encode_name(d->f, d->names, it->plain, newc, enc, &enclen,
+	int rc = fsck_encode_name(w->f, d->names, it->plain, newc, enc, &enclen,
 				  &is_long);
 
 	if (!rc && is_long)
@@ -477,45 +663,88 @@ static enum fsck_action fix_form(struct dir *d, struct item *it, char *what,
 }
 
 /* the config rewrite's leftover: may hold a removed passphrase's slot */
-static void config_temp(struct dir *d, struct item *it)
+static void config_temp(struct walk *w, struct dir *d, struct item *it)
 {
 	enum fsck_action act = FA_NONE;
 
-	if (d->f->repair)
+	if (w->f->repair)
 		act = unlinkat(d->fd, it->cname, 0) == 0 ? FA_REMOVED : FA_FAILED;
-	fsck_report(d->f, FC_CONFIG_TEMP, false, NULL, it->cname, act, NULL,
+	fsck_report(w->f, FC_CONFIG_TEMP, false, NULL, it->cname, act, NULL,
 		    "left by a crash during a config rewrite (it may still "
 		    "open with a passphrase since removed)");
 	it->skip = true;
 }
 
-static void check_entry(struct dir *d, struct item *it)
+/*
+ * After an entry was looked at (a subdirectory: walked): quarantine it
+ * when it cannot stay, and report. The entry's paths are entered.
+ */
+static void finish_entry(struct walk *w, struct dir *d, struct item *it,
+			 enum fsck_class content, const char *why)
 {
-	struct fsck *f = d->f;
-	char *path = NULL, *cpath = join(d->cpath, it->cname);
-	char why[256], what[NAMES_MAX_ENCODED + 64] = "";
-	enum fsck_class content = FC_COUNT;
+	struct fsck *f = w->f;
+	char what[NAMES_MAX_ENCODED + 64] = "";
 	enum fsck_action act = FA_NONE;
-	struct stat st;
+	const char *path = plain_path(w, d, it);
 	int rc;
 
-	if (!cpath) {
-		fsck_fail(f, "out of memory");
-		return;
+	if (it->bad == FC_COUNT && content != FC_COUNT) {
+		set_why(it, content, "%s", why);
+		content = FC_COUNT;
 	}
-	if (it->decoded && d->path)
-		path = join_plain(d->path, it->plain);
-	fsck_progress_tick(f, cpath);
+	if (it->bad == FC_COUNT)
+		goto out;
+	if (f->repair && !d->in_lf) {
+		if (it->bad == FC_NAME_WRONG_FORM) {
+			act = fix_form(w, d, it, what, sizeof(what));
+		} else {
+			rc = fsck_quarantine(f, d->fd, it->cname,
+					     it->kind == NAMES_ENTRY_LONG,
+					     it->plain ? it->plain : it->hint,
+					     fsck_class_name(it->bad),
+					     d->names_lost ? NULL : d->names,
+					     what, sizeof(what));
+			act = rc ? FA_FAILED : FA_QUARANTINED;
+			if (rc)
+				snprintf(what, sizeof(what), "%s", strerror(-rc));
+		}
+	}
+	fsck_report(f, it->bad, d->in_lf, path, w->c.s, act, what, "%s",
+		    it->why ? it->why : "");
+	if (content != FC_COUNT) /* a bad name and bad content too */
+		fsck_report(f, content, d->in_lf, path, w->c.s, act, what, "%s",
+			    why);
+out:
+	leave(w, d);
+}
+
+/*
+ * Look at entry it of d. A directory of ours to walk: its descriptor,
+ * with the entry's paths entered (finish_entry after the walk). Anything
+ * else is finished here: -1.
+ */
+static int begin_entry(struct walk *w, struct dir *d, struct item *it)
+{
+	struct fsck *f = w->f;
+	enum fsck_class content = FC_COUNT;
+	const char *path;
+	char why[256] = "";
+	struct stat st;
+	int rc, fd;
+
+	if (enter(w, d, it))
+		return -1;
+	path = plain_path(w, d, it);
+	fsck_progress_tick(f, w->c.s);
 	if (fstatat(d->fd, it->cname, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		if (errno != ENOENT)
-			fsck_report(f, FC_UNREADABLE, d->in_lf, path, cpath, FA_NONE,
-				    NULL, "stat: %s", strerror(errno));
-		goto out;
+			fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s,
+				    FA_NONE, NULL, "stat: %s", strerror(errno));
+		leave(w, d);
+		return -1;
 	}
 	switch (st.st_mode & S_IFMT) {
-	case S_IFDIR: {
-		int fd;
-
+	case S_IFDIR:
 		if (it->kind != NAMES_ENTRY_ENCRYPTED &&
 		    it->kind != NAMES_ENTRY_LONG) {
 			f->others++; /* not ours: its insides are not judged */
@@ -523,19 +752,13 @@ static void check_entry(struct dir *d, struct item *it)
 		}
 		fd = openat(d->fd, it->cname,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			fsck_report(f, FC_UNREADABLE, d->in_lf, path, cpath, FA_NONE,
-				    NULL, "cannot open the directory: %s",
-				    strerror(errno));
-			break;
-		}
-		check_dir(f, fd, path, cpath, d->in_lf || it->is_lf, false,
-			  it->is_lf);
-		close(fd);
+		if (fd >= 0)
+			return fd;
+		fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s, FA_NONE,
+			    NULL, "cannot open the directory: %s", strerror(errno));
 		break;
-	}
 	case S_IFREG: {
-		struct fsck_entry e = { d->fd, it->cname, path, cpath, d->names,
+		struct fsck_entry e = { d->fd, it->cname, path, w->c.s, d->names,
 					d->in_lf };
 
 		f->files++;
@@ -546,28 +769,26 @@ static void check_entry(struct dir *d, struct item *it)
 		break;
 	}
 	case S_IFLNK: {
-		struct fsck_entry e = { d->fd, it->cname, path, cpath, d->names,
+		struct fsck_entry e = { d->fd, it->cname, path, w->c.s, d->names,
 					d->in_lf };
 
 		f->symlinks++;
 		if (it->bad != FC_COUNT || !d->names)
 			break;
 		rc = fsck_check_symlink(f, &e);
-		if (rc == -EACCES || rc == -EPERM) {
-			fsck_report(f, FC_UNREADABLE, d->in_lf, path, cpath, FA_NONE,
-				    NULL, "readlink: %s", strerror(-rc));
-		} else if (rc) {
-			it->bad = FC_SYMLINK_UNDECODABLE;
-			snprintf(it->why, sizeof(it->why), "its target does not "
-				 "decrypt under this directory's key");
-		}
+		if (rc == -EACCES || rc == -EPERM)
+			fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s,
+				    FA_NONE, NULL, "readlink: %s", strerror(-rc));
+		else if (rc)
+			set_why(it, FC_SYMLINK_UNDECODABLE, "its target does not "
+				"decrypt under this directory's key");
 		break;
 	}
 	case S_IFCHR:
 	case S_IFBLK:
 		f->others++;
 		if (it->bad == FC_COUNT)
-			fsck_report(f, FC_SPECIAL_FILE, d->in_lf, path, cpath,
+			fsck_report(f, FC_SPECIAL_FILE, d->in_lf, path, w->c.s,
 				    FA_NONE, NULL, "a %s device node (%u:%u)",
 				    S_ISCHR(st.st_mode) ? "character" : "block",
 				    major(st.st_rdev), minor(st.st_rdev));
@@ -578,87 +799,193 @@ static void check_entry(struct dir *d, struct item *it)
 		break;
 	default:
 		f->others++;
-		if (it->bad == FC_COUNT) {
-			it->bad = FC_UNEXPECTED_TYPE;
-			snprintf(it->why, sizeof(it->why), "file type 0%o",
-				 (unsigned int)(st.st_mode & S_IFMT));
-		}
+		if (it->bad == FC_COUNT)
+			set_why(it, FC_UNEXPECTED_TYPE, "file type 0%o",
+				(unsigned int)(st.st_mode & S_IFMT));
 		break;
 	}
-	if (it->bad == FC_COUNT && content != FC_COUNT) {
-		it->bad = content;
-		snprintf(it->why, sizeof(it->why), "%s", why);
-		content = FC_COUNT;
-	}
-	if (it->bad == FC_COUNT)
-		goto out;
-	if (f->repair && !d->in_lf) {
-		if (it->bad == FC_NAME_WRONG_FORM) {
-			act = fix_form(d, it, what, sizeof(what));
-		} else {
-			rc = fsck_quarantine(f, d->fd, it->cname,
-					     it->kind == NAMES_ENTRY_LONG,
-					     it->decoded ? it->plain
-					     : it->hint[0] ? it->hint : NULL,
-					     fsck_class_name(it->bad),
-					     d->names_lost ? NULL : d->names,
-					     what, sizeof(what));
-			act = rc ? FA_FAILED : FA_QUARANTINED;
-			if (rc)
-				snprintf(what, sizeof(what), "%s", strerror(-rc));
-		}
-	}
-	fsck_report(f, it->bad, d->in_lf, path, cpath, act, what, "%s", it->why);
-	if (content != FC_COUNT) /* a bad name and bad content too */
-		fsck_report(f, content, d->in_lf, path, cpath, act, what, "%s", why);
-out:
-	free(path);
-	free(cpath);
+	finish_entry(w, d, it, content, why);
+	return -1;
 }
 
-static void check_dir(struct fsck *f, int fd, const char *path,
-		      const char *cpath, bool in_lf, bool is_root, bool is_lf)
+/* ---- the work stack ----------------------------------------------------- */
+
+/* start on directory fd (owned from here on); its paths are entered */
+static int push_dir(struct walk *w, int fd, bool in_lf, bool is_root,
+		    bool is_lf, bool path_known)
 {
-	struct dir d = { .f = f, .fd = fd, .path = path, .cpath = cpath,
-			 .in_lf = in_lf, .is_root = is_root, .is_lf = is_lf };
+	struct fsck *f = w->f;
+	struct dir *d;
+	struct stat st;
 	int rc;
 
+	if (w->depth == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+
+		d = realloc(w->stack, cap * sizeof(*d));
+		if (!d) {
+			if (!is_root)
+				close(fd);
+			fsck_fail(f, "out of memory");
+			return -ENOMEM;
+		}
+		w->stack = d;
+		w->cap = cap;
+	}
+	d = &w->stack[w->depth++];
+	memset(d, 0, sizeof(*d));
+	d->fd = fd;
+	d->clen = w->c.len;
+	d->plen = w->p.len;
+	d->path_known = path_known;
+	d->in_lf = in_lf;
+	d->is_root = is_root;
+	d->is_lf = is_lf;
+	if (fstat(fd, &st) == 0) {
+		d->dev = st.st_dev;
+		d->ino = st.st_ino;
+	}
 	f->dirs++;
-	rc = read_items(&d);
+	rc = read_items(d);
 	if (rc) {
-		fsck_report(f, FC_UNREADABLE, in_lf, path, cpath, FA_NONE, NULL,
-			    "reading the directory: %s", strerror(-rc));
-		free_items(&d);
-		return;
+		fsck_report(f, FC_UNREADABLE, in_lf, plain_path(w, d, NULL),
+			    w->c.s, FA_NONE, NULL, "reading the directory: %s",
+			    strerror(-rc));
+		free_items(d);
+		return 0; /* nothing in it to walk */
 	}
-	check_nonce(&d);
-	if (is_root) {
-		f->root_names = d.names;
-		if (d.names && !d.names_lost)
-			(void)fsck_lost_found_open(f, d.names, false);
-	}
-	for (size_t i = 0; i < d.n; i++) {
-		if (is_root && d.items[i].kind == NAMES_ENTRY_CONFIG_TEMP)
-			config_temp(&d, &d.items[i]);
+	check_nonce(w, d);
+	if (is_root && d->names && !d->names_lost)
+		(void)fsck_lost_found_open(f, d->names, false);
+	for (size_t i = 0; i < d->n && !f->operational_error; i++) {
+		if (is_root && d->items[i].kind == NAMES_ENTRY_CONFIG_TEMP)
+			config_temp(w, d, &d->items[i]);
 		else
-			judge_name(&d, &d.items[i]);
+			judge_name(w, d, &d->items[i]);
 	}
-	find_duplicates(&d);
-	check_sidecars(&d);
+	find_duplicates(d);
+	check_sidecars(w, d);
 	if (is_root)
-		lf_first(&d);
-	for (size_t i = 0; i < d.n && !f->operational_error; i++)
-		if (!d.items[i].skip)
-			check_entry(&d, &d.items[i]);
-	if (is_root) {
-		fsck_lost_found_close(f);
-		f->root_names = NULL;
+		lf_first(d);
+	return 0;
+}
+
+/* a deep directory gives up its descriptor and names while a child is walked */
+static void put_away(struct walk *w, struct dir *d)
+{
+	if (d->is_root || w->depth <= KEEP_OPEN)
+		return;
+	close(d->fd);
+	d->fd = -1;
+	crypto_free(d->names);
+	d->names = NULL;
+}
+
+/* ... and gets them back through the child's ".." (child: still open) */
+static int take_back(struct walk *w, struct dir *d, int child)
+{
+	struct stat st;
+	int err;
+
+	if (d->fd >= 0)
+		return 0;
+	d->fd = openat(child, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = d->fd < 0 || fstat(d->fd, &st) != 0 ? -errno : 0;
+	if (!err && (st.st_dev != d->dev || st.st_ino != d->ino))
+		err = -ESTALE;
+	if (err) {
+		fsck_fail(w->f, "%s: cannot go back up to it: %s", w->c.s,
+			  err == -ESTALE ? "it moved while it was checked"
+					 : strerror(-err));
+		return err;
 	}
-	crypto_free(d.names);
-	free_items(&d);
+	if (d->have_nonce) {
+		d->names = keys_names_tfm(w->f->keys, d->nonce, &err);
+		if (!d->names) {
+			fsck_fail(w->f, "%s: name key: %s", w->c.s, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* done with the top directory; back to its parent's entry for it */
+static void pop_dir(struct walk *w)
+{
+	struct dir *d = &w->stack[w->depth - 1], *parent;
+	int fd = d->fd;
+	bool root = d->is_root;
+
+	if (root) {
+		fsck_lost_found_close(w->f);
+		w->f->root_names = NULL;
+	}
+	crypto_free(d->names);
+	free_items(d);
+	w->depth--;
+	if (!w->depth)
+		return;
+	parent = &w->stack[w->depth - 1];
+	if (!w->f->operational_error && take_back(w, parent, fd) == 0)
+		finish_entry(w, parent, &parent->items[parent->next], FC_COUNT,
+			     "");
+	else
+		leave(w, parent);
+	parent->next++;
+	close(fd);
 }
 
 void fsck_walk(struct fsck *f)
 {
-	check_dir(f, f->rootfd, "", "", false, true, false);
+	struct walk w = { .f = f };
+
+	if (pb_init(&w.c) || pb_init(&w.p)) {
+		fsck_fail(f, "out of memory");
+		goto out;
+	}
+	if (push_dir(&w, f->rootfd, false, true, false, true))
+		goto out;
+	while (w.depth) {
+		struct dir *d = &w.stack[w.depth - 1];
+		struct item *it;
+		int fd;
+
+		if (f->operational_error || d->next >= d->n) {
+			pop_dir(&w);
+			continue;
+		}
+		it = &d->items[d->next];
+		if (it->skip) {
+			d->next++;
+			continue;
+		}
+		fd = begin_entry(&w, d, it);
+		if (fd < 0) {
+			d->next++;
+			continue;
+		}
+		put_away(&w, d);
+		if (push_dir(&w, fd, d->in_lf || it->is_lf, false, it->is_lf,
+			     d->path_known && it->plain)) {
+			/* d may have moved with the stack: it is not used */
+			break;
+		}
+	}
+out:
+	/* after an out-of-memory stop: let go of what is left */
+	while (w.depth) {
+		struct dir *d = &w.stack[--w.depth];
+
+		if (d->is_root) {
+			fsck_lost_found_close(f);
+			f->root_names = NULL;
+		} else if (d->fd >= 0) {
+			close(d->fd);
+		}
+		crypto_free(d->names);
+		free_items(d);
+	}
+	free(w.stack);
+	free(w.c.s);
+	free(w.p.s);
 }

@@ -23,6 +23,7 @@
 #include "tools/exitcodes.h"
 #include "volume/config.h"
 #include "volume/content.h"
+#include "volume/fileio.h"
 #include "volume/keys.h"
 #include "volume/names.h"
 
@@ -46,6 +47,9 @@ enum fsck_class {
 	FC_KEY_ID_MISMATCH,
 	FC_DIRNONCE_MISSING,
 	FC_DIRNONCE_BAD,
+	FC_DIRNONCE_DIFFER,
+	FC_DIRNONCE_COPY_MISSING,
+	FC_DIRNONCE_COPY_BAD,
 	FC_NAME_UNDECODABLE,
 	FC_NAME_INVALID,
 	FC_NAME_DUPLICATE,
@@ -97,6 +101,13 @@ struct fsck {
 	int lf_fd;
 	struct crypto_tfm *lf_names;
 	char lf_cname[NAMES_MAX_ENCODED + 1];
+
+	/* the repair note in lost+found.cloakfs, made on first use */
+	int note_fd;
+	struct content_file note;
+	uint64_t note_size;
+	bool note_failed;
+	bool no_xattr_noted; /* the filesystem has no user xattrs: said once */
 
 	struct fsck_nonce_table *nonces;
 	uint8_t *deep_buf; /* --deep: one plaintext buffer, wiped after use */
@@ -170,7 +181,11 @@ int fsck_find_mount(const char *root, char *mnt, size_t mntlen);
 
 /* ---- fsck-walk.c ------------------------------------------------------ */
 
-/* check (and repair) every directory from the root down */
+/*
+ * Check (and repair) every directory from the root down: iteratively,
+ * with a work stack on the heap, so the depth of the tree is bounded by
+ * memory, not by the C stack.
+ */
 void fsck_walk(struct fsck *f);
 
 /* ---- fsck-files.c ----------------------------------------------------- */
@@ -217,8 +232,24 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		    const char *plain, const char *stem,
 		    struct crypto_tfm *from_names, char *where, size_t wherelen);
 
-/* replace a missing or damaged .cloakfs.dir with a fresh one */
-int fsck_new_dirnonce(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
+/*
+ * Put nonce into dirfd's .cloakfs.dir and its copy. present: something
+ * is at .cloakfs.dir now (a damaged file, a FIFO, a wrong nonce): it is
+ * moved into lost+found as dirnonce-bad-N, never deleted (it may be the
+ * nonce that names something). where gets what was done. 0 or -errno.
+ */
+int fsck_put_dirnonce(struct fsck *f, int dirfd, const uint8_t *nonce,
+		      bool present, char *where, size_t wherelen);
+
+/*
+ * Append one line to this run's repair note, an encrypted file
+ * "fsck-repair-<UTC time>.txt" in lost+found.cloakfs (made on first use),
+ * so what repair did stays readable through the mount: every move,
+ * rename, removal and replaced nonce, with the ciphertext names. 0 or
+ * -errno (then said once on stderr).
+ */
+int fsck_log(struct fsck *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* open lost+found.cloakfs if it exists (root names transform given) */
 int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,

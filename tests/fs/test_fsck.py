@@ -155,7 +155,8 @@ def poke(path, off, data):
 
 
 def lf_contents(d):
-    """{name: bytes or 'dir' or 'link'} of lost+found through a mount"""
+    """{name: bytes or 'dir' or 'link'} of lost+found through a mount;
+    the repair notes (fsck-repair-*.txt) go to d.notes, joined"""
     v = d.mount()
     out = {}
     top = v.path(LF)
@@ -175,6 +176,8 @@ def lf_contents(d):
                 out[n] = read_file(p)
             except OSError:
                 out[n] = "EIO"
+    notes = sorted(n for n in out if n.startswith("fsck-repair-"))
+    d.notes = b"".join(out.pop(n) for n in notes).decode(errors="replace")
     return out
 
 

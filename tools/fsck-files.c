@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tools/fsck.h"
+#include "volume/fdio.h"
 #include "volume/fileio.h"
 #include "volume/header.h"
 
@@ -199,10 +200,12 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 			 "header", (long long)st->st_size, HEADER_SIZE);
 		return FC_HEADER_TRUNCATED;
 	}
-	fd = openat(e->dirfd, e->cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* a FIFO swapped in since the stat must not block the check */
+	fd = volume_open_regular(e->dirfd, e->cname, NULL);
 	if (fd < 0) {
 		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath, FA_NONE,
-			    NULL, "cannot open: %s", strerror(errno));
+			    NULL, "cannot open: %s", fd == -VOLUME_ENOTREG
+			    ? "no longer a regular file" : strerror(-fd));
 		return FC_COUNT;
 	}
 	n = pread(fd, raw, sizeof(raw), 0);

@@ -156,7 +156,8 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
  * The note line for a moved long-named entry's sidecar: the entry's whole
  * encrypted name, which can still name it should its directory's nonce
  * turn up (a backup, a sync tool's history). 0 when it is in the note or
- * holds nothing that could (then the sidecar may go).
+ * holds nothing that could (then the sidecar may go); -errno when it
+ * stays (unreadable, or not a regular file: an entry of its own).
  */
 static int keep_sidecar_text(struct fsck *f, int dirfd, const char *side,
 			     const char *newname)
@@ -164,7 +165,9 @@ static int keep_sidecar_text(struct fsck *f, int dirfd, const char *side,
 	char buf[NAMES_MAX_ENCODED + 1];
 	ssize_t n = volume_read_file(dirfd, side, buf, sizeof(buf) - 1, NULL);
 
-	if (n <= 0)
+	if (n < 0)
+		return n == -ENOENT ? 0 : (int)n;
+	if (n == 0)
 		return 0;
 	buf[n] = '\0';
 	for (ssize_t i = 0; i < n; i++)

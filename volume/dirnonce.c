@@ -134,11 +134,23 @@ int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
 	return err;
 }
 
+/* does enc decode under names, with at least one byte of padding? */
+static int decodes_padded(struct crypto_tfm *names, const char *enc,
+			  size_t len, char plain[NAMES_MAX_PLAIN + 1])
+{
+	int n = names_decrypt(names, enc, len, plain, NAMES_MAX_PLAIN + 1);
+
+	/* base64url without padding: 6 bits a character */
+	return n >= 0 && (size_t)n < len * 6 / 8;
+}
+
 /*
  * Of the directory's (short) encrypted names, how many decode under each
- * nonce. A wrong key gives a name that passes the padding checks only by
- * chance (a name shorter than a whole block must decrypt to zeros after
- * it), so the right nonce collects the votes.
+ * nonce with padding. Under a wrong key a name decodes to bytes that are
+ * random: a name of whole blocks (32 bytes, no padding) passes the checks
+ * often, but one whose padding decrypts to zeros only by a chance under
+ * 1/256. Most names are shorter than their blocks, so the right nonce
+ * collects the votes.
  */
 static void vote(int dirfd, const struct volume_keys *keys,
 		 struct names_dirnonce_state *st)
@@ -159,10 +171,8 @@ static void vote(int dirfd, const struct volume_keys *keys,
 		if (names_classify(de->d_name) != NAMES_ENTRY_ENCRYPTED)
 			continue;
 		st->votes_of++;
-		st->votes_file += names_decrypt(f, de->d_name, len, plain,
-						sizeof(plain)) >= 0;
-		st->votes_copy += names_decrypt(c, de->d_name, len, plain,
-						sizeof(plain)) >= 0;
+		st->votes_file += decodes_padded(f, de->d_name, len, plain);
+		st->votes_copy += decodes_padded(c, de->d_name, len, plain);
 	}
 	explicit_bzero(plain, sizeof(plain));
 out:

@@ -39,7 +39,7 @@ struct names_dirnonce_state {
 	int copy;
 	int differ;                 /* both were read, and they differ */
 	unsigned int votes_file;    /* when they differ: names that decode */
-	unsigned int votes_copy;    /* under each, of votes_of looked at */
+	unsigned int votes_copy;    /* with padding under each, of votes_of */
 	unsigned int votes_of;
 	enum names_dirnonce_source used;
 	uint8_t file_nonce[NAMES_DIRNONCE_SIZE]; /* valid when file is 0 */

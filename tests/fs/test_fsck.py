@@ -243,7 +243,9 @@ def test_key_id_mismatch(dmg):
 
 @pytest.mark.parametrize("how", ["missing", "bad"])
 def test_dirnonce(dmg, how):
+    """the nonce and its copy lost (test_hostile.py: one of them lost)"""
     nonce = os.path.join(dmg.c("docs"), ".cloakfs.dir")
+    os.removexattr(dmg.c("docs"), "user.cloakfs.dir")
     if how == "missing":
         os.unlink(nonce)
     else:
@@ -263,6 +265,7 @@ def test_dirnonce(dmg, how):
 
 def test_root_dirnonce_missing(dmg):
     os.unlink(os.path.join(dmg.cipherdir, ".cloakfs.dir"))
+    os.removexattr(dmg.cipherdir, "user.cloakfs.dir")
     check_repair(dmg, "dirnonce-missing")
     got = lf_contents(dmg)
     assert DATA["hard1"] in got.values() and "dir" in got.values()

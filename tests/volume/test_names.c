@@ -9,10 +9,12 @@
 #include <sodium.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
 #include "volume/base64url.h"
+#include "volume/fdio.h"
 #include "volume/keys.h"
 #include "volume/names.h"
 
@@ -359,27 +361,94 @@ static void test_classify(void)
 
 static void test_dirnonce(const char *dir)
 {
-	uint8_t a[16], b[16];
+	struct names_dirnonce_state st;
+	uint8_t a[16], b[16], c[17];
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
-	struct stat st;
+	struct stat sb;
 
 	CHECK(names_dirnonce_read(dfd, a) == -ENOENT, "missing");
 	CHECK(names_dirnonce_create(dfd, a) == 0, "create");
 	CHECK(!voltest_all_zero(a, 16), "nonzero");
-	CHECK(fstatat(dfd, NAMES_DIRNONCE_FILE, &st, 0) == 0 && st.st_size == 16 &&
-		      (st.st_mode & 0777) == 0440,
+	CHECK(fstatat(dfd, NAMES_DIRNONCE_FILE, &sb, 0) == 0 && sb.st_size == 16 &&
+		      (sb.st_mode & 0777) == 0440,
 	      "16 bytes, 0440");
+	CHECK(fgetxattr(dfd, NAMES_DIRNONCE_XATTR, c, sizeof(c)) == 16 &&
+		      memcmp(a, c, 16) == 0,
+	      "the copy in the attribute");
 	CHECK(names_dirnonce_read(dfd, b) == 0 && memcmp(a, b, 16) == 0, "read");
 	CHECK(names_dirnonce_create(dfd, b) == -EEXIST, "exists");
 	CHECK(fchmodat(dfd, NAMES_DIRNONCE_FILE, 0600, 0) == 0, "chmod");
 	fd = openat(dfd, NAMES_DIRNONCE_FILE, O_WRONLY);
 	CHECK(fd >= 0 && pwrite(fd, "x", 1, 16) == 1, "grow to 17");
+	/* the copy stands in for a damaged file */
+	memset(b, 0, 16);
+	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == 0 && memcmp(a, b, 16) == 0 &&
+		      st.file == -EBADMSG && st.copy == 0 &&
+		      st.used == NAMES_DIRNONCE_FROM_COPY,
+	      "17 bytes: from the copy");
+	CHECK(fremovexattr(dfd, NAMES_DIRNONCE_XATTR) == 0, "drop the copy");
 	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "17 bytes");
 	CHECK(ftruncate(fd, 15) == 0, "shrink");
 	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "15 bytes");
 	CHECK(ftruncate(fd, 0) == 0 && ftruncate(fd, 16) == 0, "zero");
 	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "all zero");
 	close(fd);
+	/* a FIFO in its place: an error at once, never a blocking open */
+	CHECK(unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) == 0 &&
+		      mkfifoat(dfd, NAMES_DIRNONCE_FILE, 0600) == 0,
+	      "a FIFO");
+	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == -VOLUME_ENOTREG &&
+		      st.file_type == S_IFIFO && st.copy == -ENODATA,
+	      "FIFO, no copy");
+	CHECK(names_dirnonce_write_copy(dfd, a) == 0, "copy back");
+	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == 0 && memcmp(a, b, 16) == 0 &&
+		      st.file == -VOLUME_ENOTREG,
+	      "FIFO, from the copy");
+	/* both read, different: without keys the file wins */
+	CHECK(unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) == 0 &&
+		      names_dirnonce_write_file(dfd, (const uint8_t *)"0123456789abcdef") == 0,
+	      "another file");
+	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == 0 && st.differ &&
+		      st.used == NAMES_DIRNONCE_FROM_FILE &&
+		      memcmp(b, "0123456789abcdef", 16) == 0,
+	      "differ: the file");
+	CHECK(unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) == 0, "clean up");
+	close(dfd);
+}
+
+/* the checked open of fdio.h: every kind of file but a regular one */
+static void test_open_regular(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
+	char buf[8], enc[NAMES_MAX_ENCODED + 1];
+	mode_t type = 0;
+
+	CHECK(mkfifoat(dfd, "fifo", 0600) == 0, "mkfifo");
+	CHECK(volume_open_regular(dfd, "fifo", &type) == -VOLUME_ENOTREG &&
+		      type == S_IFIFO && !strcmp(volume_type_name(type), "a FIFO"),
+	      "FIFO refused");
+	CHECK(symlinkat("fifo", dfd, "link") == 0, "symlink");
+	CHECK(volume_open_regular(dfd, "link", &type) == -VOLUME_ENOTREG &&
+		      type == S_IFLNK, "symlink refused");
+	CHECK(mkdirat(dfd, "sub", 0700) == 0, "mkdir");
+	CHECK(volume_read_file(dfd, "sub", buf, sizeof(buf), &type) == -VOLUME_ENOTREG &&
+		      type == S_IFDIR, "directory refused");
+	CHECK(volume_open_regular(dfd, "none", &type) == -ENOENT, "missing");
+	fd = openat(dfd, "file", O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && write(fd, "hello", 5) == 5 && close(fd) == 0, "a file");
+	CHECK(volume_read_file(dfd, "file", buf, sizeof(buf), NULL) == 5 &&
+		      !memcmp(buf, "hello", 5), "a file read");
+	/* a sidecar that is a FIFO */
+	CHECK(renameat(dfd, "fifo", dfd,
+		       "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.name") == 0,
+	      "FIFO sidecar");
+	CHECK(names_read_sidecar(dfd, "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+				 enc, sizeof(enc)) == -VOLUME_ENOTREG,
+	      "FIFO sidecar refused");
+	(void)unlinkat(dfd, "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.name", 0);
+	(void)unlinkat(dfd, "link", 0);
+	(void)unlinkat(dfd, "sub", AT_REMOVEDIR);
+	(void)unlinkat(dfd, "file", 0);
 	close(dfd);
 }
 
@@ -397,6 +466,7 @@ int main(void)
 		return 1;
 	test_classify();
 	test_dirnonce(dir);
+	test_open_regular(dir);
 	for (size_t c = 0; c < 4; c++) {
 		const struct volume_cipher_info *ci = volume_cipher_info(ciphers[c]);
 		struct crypto_tfm *cts, *cts2, *probe = voltest_alloc(ci->cts_alg);

@@ -10,7 +10,13 @@
  *           names_read_sidecar from a file in a private temp directory
  *           under the name its hash gives (bit 5 clear) or under a
  *           fixed wrong long name (bit 5 set)
+ *   3 with bit 6 set: the sidecar is a FIFO (refused at once, unread)
  *   4       base64 of both variants (base64_decode)
+ *   5       a directory nonce (names_dirnonce_load): the first byte k
+ *           splits the rest into .cloakfs.dir's bytes [0, k) and its
+ *           copy's (the user.cloakfs.dir attribute, when not empty);
+ *           bits 5-6 put a regular file, a FIFO, a symlink or a
+ *           directory at .cloakfs.dir
  * CLOAKFS_FUZZ_WRITE_SEEDS=DIR makes it write its seed corpus (real
  * encodings under its own key) into DIR and exit (make-corpus.sh).
  *
@@ -26,11 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "crypto/crypto.h"
 #include "volume/base64url.h"
 #include "volume/cipher.h"
+#include "volume/fdio.h"
 #include "volume/keys.h"
 #include "volume/names.h"
 
@@ -113,6 +121,17 @@ static void write_seeds(const char *dir)
 		   strlen(NAMES_DIRNONCE_FILE));
 	write_seed(dir, "entry-conftemp", 2u << 2, "cloakfs.conf.tmp.Ab12Cd", 23);
 	write_seed(dir, "entry-name", 2u << 2, enc, 43);
+	/* a nonce in the file and a copy: agreeing, differing, file lost */
+	for (unsigned int kind = 0; kind < 4; kind++) {
+		uint8_t nb[1 + 2 * NAMES_DIRNONCE_SIZE];
+
+		nb[0] = kind == 0 ? 17 : 1;
+		for (size_t i = 1; i < sizeof(nb); i++)
+			nb[i] = (uint8_t)(i % NAMES_DIRNONCE_SIZE + 1);
+		snprintf(tag, sizeof(tag), "dirnonce-%u", kind);
+		write_seed(dir, tag, 5u << 2 | kind << 5, nb, sizeof(nb));
+	}
+	write_seed(dir, "sidecar-fifo", 3u << 2 | 0x40, "x", 1);
 	n = (int)base64_encode(BASE64_STD_PAD, enc, sizeof(enc), bytes, sizeof(bytes));
 	write_seed(dir, "base64-std", 4u << 2, enc, (size_t)n);
 	n = (int)base64_encode(BASE64_URL_NOPAD, enc, sizeof(enc), bytes, sizeof(bytes));
@@ -226,6 +245,83 @@ static void check_sidecar(struct crypto_tfm *tfm, const uint8_t *p, size_t n,
 		fuzz_fail("unlink sidecar");
 }
 
+static int valid_nonce(const uint8_t *p, size_t n)
+{
+	uint8_t acc = 0;
+
+	if (n != NAMES_DIRNONCE_SIZE)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		acc |= p[i];
+	return acc != 0;
+}
+
+static void check_dirnonce(const uint8_t *p, size_t n, unsigned int kind)
+{
+	struct names_dirnonce_state st;
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	size_t k = n ? p[0] % n : 0;
+	const uint8_t *file = p + 1, *copy;
+	size_t flen = k ? k - 1 : 0, clen;
+	int rc, file_ok = 0, copy_ok;
+
+	if (n == 0)
+		return;
+	copy = file + flen;
+	clen = n - 1 - flen;
+	switch (kind) {
+	case 0:
+		put_file(NAMES_DIRNONCE_FILE, file, flen);
+		file_ok = valid_nonce(file, flen);
+		break;
+	case 1:
+		if (mkfifoat(dirfd_, NAMES_DIRNONCE_FILE, 0600))
+			fuzz_fail("mkfifo");
+		break;
+	case 2:
+		if (symlinkat("target", dirfd_, NAMES_DIRNONCE_FILE))
+			fuzz_fail("symlink");
+		break;
+	default:
+		if (mkdirat(dirfd_, NAMES_DIRNONCE_FILE, 0700))
+			fuzz_fail("mkdir");
+		break;
+	}
+	if (clen && fsetxattr(dirfd_, NAMES_DIRNONCE_XATTR, copy, clen, 0) &&
+	    errno != EOPNOTSUPP && errno != E2BIG && errno != ENOSPC)
+		fuzz_fail("fsetxattr");
+	copy_ok = clen && valid_nonce(copy, clen) &&
+		  fgetxattr(dirfd_, NAMES_DIRNONCE_XATTR, nonce, sizeof(nonce)) ==
+			  NAMES_DIRNONCE_SIZE;
+	/* a FIFO must be refused without an open that waits for a writer */
+	rc = names_dirnonce_load(dirfd_, NULL, nonce, &st);
+	if ((rc == 0) != (file_ok || copy_ok))
+		fuzz_fail("nonce found where none is valid, or missed");
+	if (kind && st.file != -VOLUME_ENOTREG)
+		fuzz_fail("not a regular file, not refused as such");
+	if (rc == 0 && memcmp(nonce, file_ok ? file : copy, NAMES_DIRNONCE_SIZE))
+		fuzz_fail("not the file's nonce when it is valid, else the copy's");
+	if (kind == 3)
+		(void)unlinkat(dirfd_, NAMES_DIRNONCE_FILE, AT_REMOVEDIR);
+	else
+		(void)unlinkat(dirfd_, NAMES_DIRNONCE_FILE, 0);
+	(void)fremovexattr(dirfd_, NAMES_DIRNONCE_XATTR);
+}
+
+static void check_fifo_sidecar(void)
+{
+	char long_name[NAMES_LONG_LEN + 1], side[NAMES_SIDECAR_LEN + 1];
+	char enc[NAMES_MAX_ENCODED + 1];
+
+	snprintf(long_name, sizeof(long_name), "%s%043d", NAMES_LONG_PREFIX, 0);
+	if (names_sidecar_name(long_name, side) || mkfifoat(dirfd_, side, 0600))
+		fuzz_fail("FIFO sidecar");
+	if (names_read_sidecar(dirfd_, long_name, enc, sizeof(enc)) != -VOLUME_ENOTREG)
+		fuzz_fail("a FIFO sidecar is not refused as not a regular file");
+	if (unlinkat(dirfd_, side, 0))
+		fuzz_fail("unlink FIFO sidecar");
+}
+
 static void check_base64(const uint8_t *p, size_t n)
 {
 	static uint8_t bytes[FUZZ_MAX_INPUT];
@@ -268,10 +364,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_classify(text);
 		break;
 	case 3:
-		check_sidecar(tfm, data + 1, size, (data[0] >> 5) & 1);
+		if (data[0] & 0x40)
+			check_fifo_sidecar();
+		else
+			check_sidecar(tfm, data + 1, size, (data[0] >> 5) & 1);
 		break;
 	case 4:
 		check_base64(data + 1, size);
+		break;
+	case 5:
+		check_dirnonce(data + 1, size, (data[0] >> 5) & 3);
 		break;
 	default:
 		check_name(tfm, text, size, 0);

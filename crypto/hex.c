@@ -35,3 +35,14 @@ long hex_decode_str(const char *hex, uint8_t *out, size_t max, size_t *bad)
 	}
 	return (long)(n / 2);
 }
+
+void hex_encode(char *out, const uint8_t *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Hex decoding shared by the self-tests, the tools and the volume code. */
+/* Hex encoding and decoding shared by the self-tests, the tools and the volume code. */
 #ifndef CLOAKFS_CRYPTO_HEX_H
 #define CLOAKFS_CRYPTO_HEX_H
 
@@ -13,5 +13,8 @@
  * Not constant-time: do not feed it secrets whose length must not leak.
  */
 long hex_decode_str(const char *hex, uint8_t *out, size_t max, size_t *bad);
+
+/* n bytes as 2n lower-case hex digits and a NUL into out */
+void hex_encode(char *out, const uint8_t *p, size_t n);
 
 #endif

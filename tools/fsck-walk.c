@@ -29,6 +29,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "crypto/hex.h"
 #include "tools/fsck.h"
 #include "volume/base64url.h"
 #include "volume/dirops.h"
@@ -141,17 +142,6 @@ static const char *plain_path(struct walk *w, struct dir *d, struct item *it)
 	if (!d->path_known || (it && !it->plain))
 		return NULL;
 	return w->p.s;
-}
-
-static void to_hex(char *out, const uint8_t *p, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-	out[2 * n] = '\0';
 }
 
 /* ---- reading and judging a directory ------------------------------------ */
@@ -544,8 +534,8 @@ static void check_nonce(struct walk *w, struct dir *d)
 		users += d->items[i].kind == NAMES_ENTRY_ENCRYPTED ||
 			 d->items[i].kind == NAMES_ENTRY_LONG;
 	(void)names_dirnonce_describe(&st, why, sizeof(why));
-	to_hex(fhex, st.file_nonce, NAMES_DIRNONCE_SIZE);
-	to_hex(chex, st.copy_nonce, NAMES_DIRNONCE_SIZE);
+	hex_encode(fhex, st.file_nonce, NAMES_DIRNONCE_SIZE);
+	hex_encode(chex, st.copy_nonce, NAMES_DIRNONCE_SIZE);
 	if (!rc && set_names(w, d, nonce) != 0)
 		return;
 	if (!rc && st.file) {

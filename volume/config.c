@@ -52,17 +52,6 @@ static int hex_decode_exact(const char *s, uint8_t *out, size_t n)
 	return 0;
 }
 
-static void hex_encode(char *out, const uint8_t *p, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
 int volconf_uuid_bytes(const char *uuid, uint8_t out[16])
 {
 	static const int dash[4] = { 8, 13, 18, 23 };

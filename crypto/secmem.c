@@ -24,7 +24,10 @@ struct secmem_record {
 	uint64_t magic;
 	uint64_t maplen; /* fixed width: the record is 64 bytes on 32-bit too */
 	uint64_t len;
-	uint64_t pad[5];
+	/* the list of live allocations (fork re-locks them), under the pool
+	 * lock; uint64_t, not pointers, so the size is the same everywhere */
+	uint64_t next, prev;
+	uint64_t pad[3];
 };
 
 _Static_assert(sizeof(struct secmem_record) == 64, "record is one cache line");
@@ -35,9 +38,13 @@ static atomic_ulong unlocked_count;
  * Freed one-page mappings are kept (wiped, still locked and DONTDUMP) for
  * reuse: the mount allocates a transform per open file, and mmap + mlock +
  * madvise + munlock + munmap per open was five syscalls, mlock's LRU drain
- * an IPI to every CPU. At most SECMEM_POOL_PAGES stay locked. Memory locks
- * are not inherited by fork(): a fork handler makes the child drop the
- * parent's pool rather than hand out unlocked pages.
+ * an IPI to every CPU. At most SECMEM_POOL_PAGES stay locked.
+ *
+ * Memory locks are not inherited by fork(), and a forked child may live on
+ * with the secrets (the mount goes to the background with fuse_daemonize()
+ * after its keys are made): a fork handler makes the child lock every live
+ * allocation again and drop the parent's pool rather than hand out
+ * unlocked pages. Every live allocation is on one list for that.
  */
 #define SECMEM_POOL_PAGES 64
 
@@ -45,7 +52,8 @@ static struct {
 	atomic_flag busy;
 	unsigned n;
 	struct secmem_record *page[SECMEM_POOL_PAGES];
-} pool = { ATOMIC_FLAG_INIT, 0, { NULL } };
+	struct secmem_record *live; /* head of the live list */
+} pool = { ATOMIC_FLAG_INIT, 0, { NULL }, NULL };
 
 static pthread_once_t pool_fork_once = PTHREAD_ONCE_INIT;
 static int pool_usable; /* 0 when the fork handler could not be registered */
@@ -80,11 +88,20 @@ static void pool_after_fork_parent(void)
 	pool_unlock();
 }
 
-/* the child's copies of the pages are not locked: unmap them (wiped) */
+/*
+ * The child's copies of the pages are not locked: lock the live ones again
+ * (for a private mapping this also gives the child its own copy of each
+ * page, so nothing is shared copy-on-write with the parent any more) and
+ * unmap the pool's (wiped).
+ */
 static void pool_after_fork_child(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
+	for (struct secmem_record *r = pool.live; r;
+	     r = (struct secmem_record *)(uintptr_t)r->next)
+		if (mlock(r, (size_t)r->maplen) != 0)
+			atomic_fetch_add(&unlocked_count, 1);
 	while (pool.n)
 		unmap_or_die(pool.page[--pool.n], page);
 	pool_unlock();
@@ -96,19 +113,50 @@ static void pool_register_fork_handler(void)
 				     pool_after_fork_child) == 0;
 }
 
+/* true once the fork handler is registered (before the first secret) */
+static int fork_handler_ready(void)
+{
+	return pthread_once(&pool_fork_once, pool_register_fork_handler) == 0 &&
+	       pool_usable;
+}
+
 /* a wiped, locked page from the pool, or NULL */
 static struct secmem_record *pool_take(void)
 {
 	struct secmem_record *r = NULL;
 
-	if (pthread_once(&pool_fork_once, pool_register_fork_handler) != 0 ||
-	    !pool_usable)
-		return NULL;
 	pool_lock();
 	if (pool.n)
 		r = pool.page[--pool.n];
 	pool_unlock();
 	return r;
+}
+
+static void live_add(struct secmem_record *r)
+{
+	pool_lock();
+	r->prev = 0;
+	r->next = (uint64_t)(uintptr_t)pool.live;
+	if (pool.live)
+		pool.live->prev = (uint64_t)(uintptr_t)r;
+	pool.live = r;
+	pool_unlock();
+}
+
+static void live_remove(struct secmem_record *r)
+{
+	struct secmem_record *next, *prev;
+
+	pool_lock();
+	next = (struct secmem_record *)(uintptr_t)r->next;
+	prev = (struct secmem_record *)(uintptr_t)r->prev;
+	if (prev)
+		prev->next = r->next;
+	else
+		pool.live = next;
+	if (next)
+		next->prev = r->prev;
+	pool_unlock();
 }
 
 /* keep a wiped, locked page for reuse; 0 when the pool is full */
@@ -150,27 +198,22 @@ void *secmem_alloc(size_t len)
 		return NULL;
 	}
 	maplen = (len + 64 + page - 1) / page * page;
-	if (maplen == page) {
-		r = pool_take();
-		if (r) {
-			/* wiped by secmem_free */
-			r->magic = SECMEM_MAGIC;
-			r->maplen = maplen;
-			r->len = len;
-			return (uint8_t *)r + 64;
-		}
+	/* wiped by secmem_free when it comes from the pool */
+	r = fork_handler_ready() && maplen == page ? pool_take() : NULL;
+	if (!r) {
+		r = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (r == MAP_FAILED)
+			return NULL;
+		if (mlock(r, maplen) != 0)
+			atomic_fetch_add(&unlocked_count, 1);
+		/* best effort: a kernel without it still gives a usable mapping */
+		(void)madvise(r, maplen, MADV_DONTDUMP);
 	}
-	r = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	if (r == MAP_FAILED)
-		return NULL;
-	if (mlock(r, maplen) != 0)
-		atomic_fetch_add(&unlocked_count, 1);
-	/* best effort: a kernel without it still gives a usable mapping */
-	(void)madvise(r, maplen, MADV_DONTDUMP);
 	r->magic = SECMEM_MAGIC;
 	r->maplen = maplen;
 	r->len = len;
+	live_add(r);
 	return (uint8_t *)r + 64;
 }
 
@@ -182,6 +225,7 @@ void secmem_free(void *p)
 	if (!p)
 		return;
 	r = record_of(p);
+	live_remove(r);
 	maplen = r->maplen;
 	explicit_bzero(r, maplen);
 	if (maplen == (size_t)sysconf(_SC_PAGESIZE) && pool_put(r))

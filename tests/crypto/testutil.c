@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "testutil.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +108,33 @@ unsigned int test_drivers_for(const char *alg, const char **names,
 		n++;
 	}
 	return n < max ? n : max;
+}
+
+int test_mapping_locked(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	char line[512];
+	int in = 0, locked = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char perms[8];
+
+		/* a mapping's first line: "lo-hi perms offset dev inode [path]" */
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3) {
+			in = a >= lo && a < hi;
+			continue;
+		}
+		if (in && !strncmp(line, "VmFlags:", 8)) {
+			locked = strstr(line, " lo") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return locked;
 }
 
 int test_finish(const char *name)

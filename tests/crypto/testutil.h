@@ -50,6 +50,12 @@ unsigned int test_drivers_for(const char *alg, const char **names,
 /* VmLck (locked memory) of process pid, 0 for this one, in kB; -1 when
  * /proc cannot tell */
 long test_vmlck_kb(int pid);
+/*
+ * Whether the mapping of this process that holds address p is mlock'ed
+ * (VmFlags "lo" in /proc/self/smaps): 1, 0, or -1 when it is not found.
+ * VmLck counts the whole process; this names one mapping.
+ */
+int test_mapping_locked(const void *p);
 
 /* print "<name>: N checks, N failed" and return the exit code */
 int test_finish(const char *name);

@@ -14,10 +14,11 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 import pytest
 
-from conftest import PASSPHRASE, Volume, read_file, write_file
+from conftest import CLOAKFS, PASSPHRASE, Volume, fusermount_u, read_file, write_file
 from test_daemon import env, eventually, keytool, mount_from_daemon  # noqa: F401
 
 KEYDUMP = os.environ.get("CLOAKFS_KEYDUMP", "")
@@ -84,6 +85,97 @@ def live_memory(pid):
             except OSError:
                 pass
     return b"".join(out)
+
+
+def mappings_holding(pid, secrets):
+    """[(address range, VmFlags, [secret names])] for every mapping of pid
+    that holds a piece of one of the secrets"""
+    out = []
+    with open("/proc/%d/smaps" % pid) as smaps, open("/proc/%d/mem" % pid, "rb", 0) as mem:
+        current = None
+        for line in smaps:
+            m = re.match(r"([0-9a-f]+)-([0-9a-f]+) (\S+)", line)
+            if m:
+                current = m
+                continue
+            if not line.startswith("VmFlags:") or current is None:
+                continue
+            flags = line.split()[1:]
+            lo, hi, perms = int(current.group(1), 16), int(current.group(2), 16), current.group(3)
+            current = None
+            if perms[0] != "r" or "io" in flags:
+                continue
+            try:
+                mem.seek(lo)
+                blob = mem.read(hi - lo)
+            except OSError:
+                continue
+            names = found_in(blob, secrets)
+            if names:
+                out.append(("%x-%x" % (lo, hi), flags, names))
+    return out
+
+
+def background_mount(v):
+    """mount v without -f (cloakfs forks into the background after its
+    keys are made) and return the pid of the process that serves it"""
+    r = subprocess.run([CLOAKFS, "--no-cloakfsd", "--passfile", v.passfile, v.cipherdir, v.mnt],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=60)
+    assert r.returncode == 0, "background mount failed:\n" + r.stdout.decode()
+    assert os.path.ismount(v.mnt)
+    for d in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if args[0] == CLOAKFS.encode() and v.cipherdir.encode() in args:
+            return int(d)
+    raise AssertionError("no cloakfs process serves " + v.mnt)
+
+
+def stop_background_mount(v, pid):
+    for _ in range(100):
+        if fusermount_u(v.mnt) == 0 or not os.path.ismount(v.mnt):
+            break
+        time.sleep(0.1)
+    for _ in range(200):
+        if not os.path.exists("/proc/%d" % pid):
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    raise AssertionError("the background mount did not exit after unmount")
+
+
+@pytest.mark.parametrize("mode", ["background", "foreground"])
+def test_keys_in_locked_memory(volume_factory, mode):
+    """every mapping of the mount that holds a copy of a key is mlock'ed
+    (VmFlags "lo"), also after fuse_daemonize() forked the mount into the
+    background, which mlock does not survive; VmLck alone cannot tell,
+    since other locked pages keep it above zero"""
+    v = volume_factory("aes256-xts", mount=False)
+    if mode == "foreground":
+        v.mount()
+        pid = v.proc.pid
+    else:
+        pid = background_mount(v)
+    try:
+        write_file(v.path("file"), os.urandom(100000))
+        os.mkdir(v.path("dir"))
+        with open(v.path("file"), "rb") as f:
+            assert len(f.read()) == 100000
+            secrets = volume_secrets(v)
+            held = mappings_holding(pid, secrets)
+        found = sorted(set(n for _, _, names in held for n in names))
+        assert "PRK" in found, "the scan does not find the mount's PRK"
+        assert any(n.startswith("content key") for n in found), \
+            "the scan does not find the open file's content key"
+        unlocked = [h for h in held if "lo" not in h[1]]
+        assert not unlocked, "keys in memory that is not locked: %s" % unlocked
+    finally:
+        if mode == "background":
+            stop_background_mount(v, pid)
 
 
 def core_dump(pid, where):

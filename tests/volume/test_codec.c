@@ -238,6 +238,38 @@ static void test_secmem_pool(void)
 	      pid > 0 ? st : -1);
 }
 
+/* a forked child locks the live secrets it inherits again (mlock is not
+ * inherited): the background mount forks after its keys are made */
+static void test_secmem_fork_relocks(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *small = secmem_alloc(100), *big = secmem_alloc(3 * page);
+	pid_t pid;
+	int st;
+
+	CHECK(small && big, "alloc");
+	if (!small || !big || SANITIZER_NO_MLOCK)
+		goto out;
+	CHECK(test_mapping_locked(small) == 1 && test_mapping_locked(big) == 1 &&
+		      test_mapping_locked(big + 2 * page) == 1,
+	      "locked in the parent");
+	memset(small, 0x33, 100);
+	pid = fork();
+	if (pid == 0)
+		_exit((test_mapping_locked(small) != 1) |
+		      (test_mapping_locked(big) != 1) << 1 |
+		      (test_mapping_locked(big + 2 * page) != 1) << 2 |
+		      (small[99] != 0x33) << 3);
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		      WEXITSTATUS(st) == 0,
+	      "a forked child has every live allocation locked (status %d)",
+	      pid > 0 ? st : -1);
+	CHECK(test_mapping_locked(small) == 1, "still locked in the parent");
+out:
+	secmem_free(small);
+	secmem_free(big);
+}
+
 static void test_secmem(void)
 {
 	uint8_t *p = secmem_alloc(100), *q = secmem_alloc(0);
@@ -253,6 +285,7 @@ static void test_secmem(void)
 	secmem_free(q);
 	secmem_free(NULL);
 	test_secmem_pool();
+	test_secmem_fork_relocks();
 	fprintf(stderr, "secmem: %lu allocations could not be mlock'ed\n",
 		secmem_unlocked_count());
 }

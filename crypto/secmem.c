@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /*
@@ -242,6 +244,24 @@ size_t secmem_size(const void *p)
 unsigned long secmem_unlocked_count(void)
 {
 	return atomic_load(&unlocked_count);
+}
+
+void wipe_free(void *p, size_t len)
+{
+	if (p) {
+		explicit_bzero(p, len);
+		free(p);
+	}
+}
+
+int secmem_no_dump(void)
+{
+	struct rlimit none = { 0, 0 };
+
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 ||
+	    setrlimit(RLIMIT_CORE, &none) != 0)
+		return -errno;
+	return 0;
 }
 
 /*

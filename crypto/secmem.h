@@ -10,6 +10,10 @@
  * mlock can fail under a small RLIMIT_MEMLOCK; the allocation then still
  * succeeds (the other protections hold) and secmem_unlocked_count() says
  * how often that happened, so a tool can warn once.
+ *
+ * Memory locks are not inherited by fork(): a forked child locks every
+ * live allocation again (the background mount forks after its keys are
+ * made).
  */
 #ifndef CLOAKFS_CRYPTO_SECMEM_H
 #define CLOAKFS_CRYPTO_SECMEM_H
@@ -24,6 +28,21 @@ void secmem_free(void *p);
 size_t secmem_size(const void *p);
 /* allocations whose mlock failed so far */
 unsigned long secmem_unlocked_count(void);
+
+/*
+ * Wipe the first len bytes of a malloc'ed buffer that held plaintext (a
+ * read or write buffer), then free it: freed heap memory is handed out
+ * again and stays readable until overwritten. NULL is a no-op.
+ */
+void wipe_free(void *p, size_t len);
+
+/*
+ * Make this process non-dumpable (no ptrace or /proc/PID/mem by processes
+ * of the same uid, no core file: PR_SET_DUMPABLE 0) and set RLIMIT_CORE
+ * to 0. Every program that holds a passphrase or a key calls it first.
+ * 0 or -errno.
+ */
+int secmem_no_dump(void);
 
 /*
  * Zero the SIMD registers and the SECMEM_SCRUB_BYTES of stack below the

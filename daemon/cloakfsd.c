@@ -10,6 +10,7 @@
  * socket (clients that auto-start the daemon then simply connect to it).
  */
 #include "crypto/log.h"
+#include "crypto/secmem.h"
 #include "daemon/config.h"
 #include "daemon/keystore.h"
 #include "daemon/listener.h"
@@ -24,8 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,16 +61,6 @@ static void stderr_sink(enum log_level level, const char *msg)
 static void syslog_sink(enum log_level level, const char *msg)
 {
 	syslog_sink_write((int)level, msg);
-}
-
-/* no core files, no ptrace or /proc/PID/mem by same-uid processes */
-static int harden(void)
-{
-	struct rlimit none = { 0, 0 };
-
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || setrlimit(RLIMIT_CORE, &none) != 0)
-		return -errno;
-	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -225,7 +214,8 @@ int main(int argc, char **argv)
 
 	umask(077);
 	log_set_sink(stderr_sink);
-	err = harden();
+	/* no core files, no ptrace or /proc/PID/mem by same-uid processes */
+	err = secmem_no_dump();
 	if (err) {
 		log_error("cannot make the process non-dumpable: %s", strerror(-err));
 		return EXIT_RUNTIME;

@@ -26,6 +26,7 @@
 
 #include "crypto/crypto.h"
 #include "crypto/log.h"
+#include "crypto/secmem.h"
 #include "fs/cmdline.h"
 #include "fs/fdbudget.h"
 #include "fs/logsink.h"
@@ -452,6 +453,14 @@ int main(int argc, char **argv)
 	}
 	memset(&fs, 0, sizeof(fs));
 	umask(0); /* modes come from the kernel, umask already applied */
+	/* before any passphrase or key: no core file, no same-uid ptrace
+	 * (inherited by the background child of fuse_daemonize) */
+	rc = secmem_no_dump();
+	if (rc) {
+		rc = fail(CLOAKFS_EXIT_ERROR, "cannot make the process "
+			  "non-dumpable: %s", strerror(-rc));
+		goto out_opts;
+	}
 	rc = crypto_init();
 	if (rc) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "crypto: %s", crypto_init_error() ?

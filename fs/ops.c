@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "crypto/log.h"
+#include "crypto/secmem.h"
 #include "fs/attr.h"
 #include "fs/entry.h"
 #include "fs/filestate.h"
@@ -363,6 +364,8 @@ static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		err = -errno;
 	if (!err)
 		set_owner(fs, req, dfd, en.name);
+	/* the plaintext target, in libfuse's receive buffer */
+	explicit_bzero((char *)link, strlen(link));
 	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
 }
 
@@ -1085,7 +1088,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		reply_err(req, (int)n);
 	else
 		fuse_reply_buf(req, buf, (size_t)n);
-	free(buf);
+	wipe_free(buf, size); /* plaintext */
 }
 
 static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
@@ -1107,6 +1110,9 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 			n = fileio_size(&in->file->cf, &pos);
 		if (!n)
 			n = fileio_write(&in->file->cf, buf, size, pos);
+		/* the plaintext, in libfuse's receive buffer, which the next
+		 * request only partly overwrites */
+		explicit_bzero((char *)buf, size);
 		/* O_SYNC/O_DSYNC handles: the ciphertext descriptor is shared */
 		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) &&
 		    fdatasync(in->file->fd) != 0)
@@ -1374,7 +1380,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		reply_err(req, err);
 	else
 		fuse_reply_buf(req, buf, pos);
-	free(buf);
+	wipe_free(buf, size); /* plaintext names */
+	explicit_bzero(plain, sizeof(plain));
 }
 
 static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -1479,7 +1486,9 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		unhold(fs, in);
 	}
 	keyring_leave(&fs->keyring);
-	free(sealed);
+	wipe_free(sealed, slen); /* plaintext if sealing failed half-way */
+	/* the plaintext value, in libfuse's receive buffer */
+	explicit_bzero((char *)value, size);
 	reply_err(req, err);
 }
 
@@ -1492,7 +1501,7 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	char stored[256], path[FS_PROCFD_LEN];
 	const uint8_t *value = NULL;
 	uint8_t *sealed = NULL;
-	size_t vlen = 0;
+	size_t vlen = 0, cap = 0;
 	ssize_t n;
 	int err = xattr_is_user(name) ? 0 : -EOPNOTSUPP;
 
@@ -1508,7 +1517,7 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		n = getxattr(path, stored, NULL, 0);
 		if (n < 0)
 			err = -errno;
-		else if (!(sealed = malloc((size_t)n + 1)))
+		else if (!(sealed = malloc(cap = (size_t)n + 1)))
 			err = -ENOMEM;
 		else if ((n = getxattr(path, stored, sealed, (size_t)n)) < 0)
 			err = errno == ERANGE ? -EAGAIN : -errno; /* it grew */
@@ -1525,7 +1534,7 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		reply_err(req, -ERANGE);
 	else
 		fuse_reply_buf(req, (const char *)value, vlen);
-	free(sealed);
+	wipe_free(sealed, cap); /* the value, decrypted in place */
 }
 
 static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
@@ -1568,7 +1577,7 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	else
 		fuse_reply_buf(req, out, pos);
 	free(raw);
-	free(out);
+	wipe_free(out, pos); /* plaintext names */
 }
 
 static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "crypto/crypto.h"
+#include "crypto/secmem.h"
 #include "tools/fsck.h"
 #include "tools/passphrase.h"
 
@@ -183,8 +184,12 @@ int main(int argc, char **argv)
 	f.dir = argv[optind];
 	raise_fd_limit();
 	fsck_output_begin(&f);
-	rc = crypto_init();
+	/* before any passphrase or key: no core file, no same-uid ptrace */
+	rc = secmem_no_dump();
 	if (rc)
+		fsck_fail(&f, "cannot make the process non-dumpable: %s",
+			  strerror(-rc));
+	else if ((rc = crypto_init()))
 		fsck_fail(&f, "crypto: %s", crypto_init_error() ? crypto_init_error()
 								 : strerror(-rc));
 	else

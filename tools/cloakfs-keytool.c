@@ -272,6 +272,11 @@ int main(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
+	/* before any passphrase or key: no core file, no same-uid ptrace */
+	rc = secmem_no_dump();
+	if (rc)
+		return kt_error(KEYTOOL_EXIT_ERROR, "cannot make the process "
+				"non-dumpable: %s", strerror(-rc));
 	if (crypto_init())
 		return kt_error(KEYTOOL_EXIT_ERROR, "%s", crypto_init_error());
 	rc = c->run(&a);

@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "crypto/secmem.h"
 #include "volume/cipher.h"
 
 /* plaintext bytes handled per pread/pwrite */
@@ -208,14 +209,6 @@ static uint8_t *batch_alloc(const struct content_geom *g, size_t *size)
 	return malloc(*size);
 }
 
-static void batch_free(uint8_t *buf, size_t size)
-{
-	if (buf) {
-		explicit_bzero(buf, size); /* plaintext */
-		free(buf);
-	}
-}
-
 /*
  * Where units [u, ...) of a read can be decrypted straight into the
  * caller's buffer: they start at the requested offset and lie wholly
@@ -299,7 +292,7 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 		done += take;
 		u += n;
 	}
-	batch_free(buf, used); /* only the bytes that held plaintext */
+	wipe_free(buf, used); /* only the bytes that held plaintext */
 	return err;
 }
 
@@ -575,8 +568,8 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 		(void)roll_back(f, old_size, &old_hdr, tail, buf); /* keeps err */
 	/* after whole write_spans buf holds only ciphertext (every
 	 * plaintext byte put there was encrypted in place): no wipe */
-	batch_free(buf, err ? bsize : 0);
-	batch_free(tail, tail_size);
+	wipe_free(buf, err ? bsize : 0);
+	wipe_free(tail, tail_size);
 	if (err)
 		f->have_header = 0; /* the disk may hold the old header or none:
 				     * the next call reads it back */
@@ -632,7 +625,7 @@ static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 	if (!err)
 		err = pwrite_units(f->fd, hdr_due && t.index == 0 ? raw : NULL,
 				   buf, t.len, t.cipher_off);
-	batch_free(buf, bsize);
+	wipe_free(buf, bsize);
 	if (err)
 		f->have_header = 0; /* as in rewrite() */
 	return err;

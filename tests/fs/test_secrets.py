@@ -238,3 +238,102 @@ def test_daemon_and_mount_after_lock(env):  # noqa: F811
         assert found_in(live_memory(dpid), secrets) == [], "in cloakfsd's memory after lock"
     finally:
         v.destroy()
+
+
+def test_no_plaintext_after_lock(env):  # noqa: F811
+    """plaintext that passed through the mount (file contents written and
+    read at several sizes and offsets, an extended attribute's value, a
+    symlink's target) is gone from the mount's memory once the volume is
+    locked: READ, WRITE, xattr and symlink buffers are wiped before they
+    are freed or reused (the kernel's page cache is outside the process)"""
+    v = Volume("aes256-xts", tag="plain")
+    token = os.urandom(8).hex().encode()
+    marker = b"<plaintext-marker-" + token + b">"
+    try:
+        keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+        mount_from_daemon(v, env)
+        sizes = {"small": 100, "medium": 5000, "large": 300000, "huge": 1 << 20}
+        for name, size in sizes.items():
+            write_file(v.path(name), (marker * (size // len(marker) + 1))[:size])
+        fd = os.open(v.path("large"), os.O_RDWR)
+        try:
+            os.pwrite(fd, marker * 10, 4097)  # read-modify-write of two units
+        finally:
+            os.close(fd)
+        os.setxattr(v.path("small"), "user.note", marker * 2)
+        assert os.getxattr(v.path("small"), "user.note") == marker * 2
+        os.symlink(marker.decode() + "/target", v.path("link"))
+        assert os.readlink(v.path("link")).encode().startswith(marker)
+        for name, size in sizes.items():
+            with open(v.path(name), "rb") as f:
+                # drop the kernel's cached pages: the READs reach the mount
+                os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+                data = f.read()
+            assert len(data) == size and marker in data
+        secrets = volume_secrets(v)
+        assert "PRK" in found_in(live_memory(v.proc.pid), secrets)
+        keytool(env, "lock", v.cipherdir)
+
+        def wiped():
+            assert found_in(live_memory(v.proc.pid), secrets) == []
+        eventually(wiped)
+        copies = live_memory(v.proc.pid).count(token)
+        assert copies == 0, "%d copies of the plaintext marker in the mount's memory after lock" % copies
+        v.allowed_stderr = [r"locked"]
+    finally:
+        v.destroy()
+
+
+def owner_of_proc(pid):
+    """the files of /proc/PID (not the directory itself) of a non-dumpable
+    process belong to root (proc(5))"""
+    return os.stat("/proc/%d/status" % pid).st_uid
+
+
+def core_limit(pid):
+    with open("/proc/%d/limits" % pid) as f:
+        for line in f:
+            if line.startswith("Max core file size"):
+                return line.split()[4]
+    return None
+
+
+def test_keytool_and_mount_not_dumpable(volume_factory, tmp_path):
+    """cloakfs-keytool and the mount make themselves non-dumpable and
+    without core files, as cloakfsd does: no same-uid ptrace or
+    /proc/PID/mem, no core file with a passphrase or a key in it"""
+    v = volume_factory("speck128-xts", mount=False)
+    # keytool as an ordinary user, waiting for its passphrase on stdin:
+    # the files of /proc/PID of a non-dumpable process belong to root
+    for p in (v.top, v.cipherdir, os.path.join(v.cipherdir, "cloakfs.conf")):
+        os.chown(p, 65534, 65534)
+    kt = os.environ.get("CLOAKFS_KEYTOOL", "")
+    if kt:
+        def as_nobody():
+            os.setgid(65534)
+            os.setuid(65534)
+        p = subprocess.Popen([kt, "test-passphrase", v.cipherdir], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             preexec_fn=as_nobody)
+        try:
+            deadline = time.monotonic() + 10
+            while owner_of_proc(p.pid) != 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert owner_of_proc(p.pid) == 0, "cloakfs-keytool is dumpable"
+            assert core_limit(p.pid) == "0", "cloakfs-keytool may write a core file"
+        finally:
+            p.kill()
+            p.wait()
+    # the mount runs as root here (/dev/fuse): ask the process itself
+    v.mount()
+    assert core_limit(v.proc.pid) == "0", "the mount may write a core file"
+    gdb = shutil.which("gdb")
+    if not gdb:
+        pytest.skip("gdb not installed: the mount's dumpable flag not checked")
+    r = subprocess.run([gdb, "-nx", "-batch", "-p", str(v.proc.pid),
+                        "-ex", "print (int) prctl(3, 0, 0, 0, 0)"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    m = re.search(r"^\$1 = (-?\d+)$", r.stdout, re.M)
+    assert m, "gdb could not ask the mount:\n" + r.stdout
+    assert m.group(1) == "0", "the mount is dumpable (PR_GET_DUMPABLE = %s)" % m.group(1)

@@ -348,6 +348,11 @@ int crypto_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen)
 	return err;
 }
 
+enum crypto_type crypto_tfm_type(const struct crypto_tfm *tfm)
+{
+	return tfm->drv->type;
+}
+
 unsigned int crypto_blocksize(const struct crypto_tfm *tfm)
 {
 	const struct crypto_driver *d = tfm->drv;

@@ -62,6 +62,8 @@ void crypto_free(struct crypto_tfm *tfm);
 
 const char *crypto_tfm_alg_name(const struct crypto_tfm *tfm);
 const char *crypto_tfm_driver_name(const struct crypto_tfm *tfm);
+/* which operations the transform takes (another type's abort: misuse) */
+enum crypto_type crypto_tfm_type(const struct crypto_tfm *tfm);
 
 int crypto_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
 

@@ -9,10 +9,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include "crypto/log.h"
 #include "crypto/secmem.h"
 
 /* a line of PASSPHRASE_MAX bytes, its newline, and a NUL */
@@ -119,6 +121,29 @@ static int line_error(const char *what, int rc, char *err, size_t errlen)
 	return seterr(err, errlen, rc, "%s: %s", what, strerror(-rc));
 }
 
+/*
+ * A passphrase file others can read gives them the volume; one that another
+ * user owns (or may write) lets them choose what it says. Warn, as ssh
+ * refuses such key files: refusing would break mounts that work today
+ * (docs/security.md). Pipes and devices (/dev/stdin, <(cmd)) are not
+ * files kept on disk: no check.
+ */
+static void warn_if_exposed(const char *path, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	if (st.st_mode & (S_IRWXG | S_IRWXO))
+		log_warn("%s: passphrase file is open to group or others (mode "
+			 "%04o): whoever reads it can unlock the volume; chmod "
+			 "600 it", path, (unsigned)(st.st_mode & 07777));
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		log_warn("%s: passphrase file belongs to uid %u, not to you (uid "
+			 "%u) or root: its owner can read and change it", path,
+			 (unsigned)st.st_uid, (unsigned)geteuid());
+}
+
 static int from_file(const char *path, struct passphrase *p, char *err,
 		     size_t errlen)
 {
@@ -128,6 +153,7 @@ static int from_file(const char *path, struct passphrase *p, char *err,
 
 	if (fd < 0)
 		return seterr(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	warn_if_exposed(path, fd);
 	rc = read_line(fd, false, p->text, &p->len, &any);
 	close(fd);
 	if (rc)

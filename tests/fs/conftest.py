@@ -74,6 +74,7 @@ class Volume:
         os.mkdir(self.mnt)
         with open(self.passfile, "w") as f:
             f.write(PASSPHRASE + "\n")
+        os.chmod(self.passfile, 0o600)  # else cloakfs warns (docs/security.md)
         args = [MKVOL, cipher, self.cipherdir, self.passfile]
         if sector or name_max:
             args.append(str(self.sector))

@@ -448,6 +448,7 @@ def test_unreadable(dmg):
         pytest.skip("needs root and setpriv to check as another user")
     dmg.passfile = os.path.join(dmg.top, "pass")
     write_file(dmg.passfile, (PASSPHRASE + "\n").encode())
+    os.chmod(dmg.passfile, 0o600)
     subprocess.run(["chown", "-R", "65534:65534", dmg.top], check=True)
     os.chmod(dmg.c("docs/sub"), 0)
     cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", FSCK,
@@ -545,6 +546,7 @@ def test_keytool_volume_and_key_from_cloakfsd(tmp_path):
     cdir, mnt, pf = tmp_path / "c", tmp_path / "m", tmp_path / "pass"
     mnt.mkdir()
     pf.write_text(PASSPHRASE + "\n")
+    pf.chmod(0o600)
     kt = lambda *a: subprocess.run([KEYTOOL] + list(a), env=env, check=True,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     kt("init", "--kdf-time", "0.05", "--kdf-memory", "8", "--new-passfile", str(pf),

@@ -3,6 +3,7 @@
 # line on stderr matching a pattern. The caller sets $kt and calls
 # finish NAME at the end.
 checks=0 failed=0
+umask 077   # passphrase files private, as users keep them (or a warning)
 tmp=$(mktemp -d)
 cleanup_hooks=()
 trap 'for h in ${cleanup_hooks[@]+"${cleanup_hooks[@]}"}; do eval "$h"; done; rm -rf "$tmp"' EXIT

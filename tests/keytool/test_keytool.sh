@@ -96,6 +96,27 @@ ok "--passfile" "$kt" test-passphrase --passfile p1 vol
 out_has "slot named" '^vol: the passphrase opens keyslot 0$'
 ok "--extpass" "$kt" test-passphrase --extpass "printf 'first pass\n'" vol
 ok "--extpass without newline" "$kt" test-passphrase --extpass "printf 'first pass'" vol
+# a passphrase file open to others, or owned by another user: used, with a
+# warning naming the file (docs/security.md); a private one: no word
+ok "--passfile 0600: quiet" "$kt" test-passphrase --passfile p1 vol
+check "--passfile 0600: nothing on stderr" ! -s "$tmp/err"
+cp p1 open-p1 && chmod 644 open-p1
+ok "--passfile 0644: still opens" "$kt" test-passphrase --passfile open-p1 vol
+checks=$((checks + 1))
+grep -q 'open-p1: passphrase file is open to group or others (mode 0644)' "$tmp/err" ||
+	fail "--passfile 0644: no warning naming the file and mode"
+ok "--new-passfile 0644 warns too" "$kt" add-passphrase --passfile p1 --new-passfile open-p1 vol
+checks=$((checks + 1))
+grep -q 'open-p1: passphrase file is open to group or others' "$tmp/err" ||
+	fail "--new-passfile 0644: no warning"
+ok "remove that slot again" "$kt" remove-slot --passfile p1 vol 1
+if [ "$(id -u)" -eq 0 ]; then
+	chmod 600 open-p1 && chown 65534 open-p1
+	ok "--passfile of another user: still opens" "$kt" test-passphrase --passfile open-p1 vol
+	checks=$((checks + 1))
+	grep -q 'open-p1: passphrase file belongs to uid 65534, not to you' "$tmp/err" ||
+		fail "--passfile of another user: no warning"
+fi
 ok "stdin" "$kt" test-passphrase vol <p1
 ok "stdin without newline" bash -c "printf 'first pass' | '$kt' test-passphrase vol"
 fails 2 '^cloakfs-keytool: vol: wrong passphrase \(no keyslot opened\)$' \

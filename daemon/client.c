@@ -449,7 +449,13 @@ int cloakfsd_get(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LE
 
 int cloakfsd_remove(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN])
 {
-	return request_by_id(cl, CLOAKFSD_REMOVE, id, NULL);
+	uint32_t holders = 0;
+	int err = request_by_id(cl, CLOAKFSD_REMOVE, id, &holders);
+
+	if (err)
+		return err;
+	/* SERVER_MAX_CONNS * SERVER_MAX_SUBS at most; a bigger one is broken */
+	return holders > 65536 ? -EPROTO : (int)holders;
 }
 
 int cloakfsd_lock_all(struct cloakfsd_client *cl, uint32_t *count)
@@ -457,15 +463,27 @@ int cloakfsd_lock_all(struct cloakfsd_client *cl, uint32_t *count)
 	return request_by_id(cl, CLOAKFSD_LOCK_ALL, NULL, count);
 }
 
-int cloakfsd_subscribe(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
-		       bool *held)
+static int subscribe_as(struct cloakfsd_client *cl, uint8_t type,
+			const uint8_t id[CLOAKFSD_KEY_ID_LEN], bool *held)
 {
 	uint32_t v = 0;
-	int err = request_by_id(cl, CLOAKFSD_SUBSCRIBE, id, &v);
+	int err = request_by_id(cl, type, id, &v);
 
 	if (!err && held)
 		*held = v != 0;
 	return err;
+}
+
+int cloakfsd_subscribe(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
+		       bool *held)
+{
+	return subscribe_as(cl, CLOAKFSD_SUBSCRIBE, id, held);
+}
+
+int cloakfsd_register(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
+		      bool *held)
+{
+	return subscribe_as(cl, CLOAKFSD_REGISTER, id, held);
 }
 
 int cloakfsd_list(struct cloakfsd_client *cl,

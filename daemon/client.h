@@ -81,7 +81,11 @@ int cloakfsd_add(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LE
 int cloakfsd_get(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
 		 uint8_t *key, size_t key_cap, size_t *key_len, uint32_t *seconds_left);
 
-/* wipe one key in the daemon: 0 or -ENOENT */
+/*
+ * Wipe one key in the daemon and tell the mounts that hold it themselves
+ * (cloakfsd_register) to lock: the number of such mounts (0 or more), or
+ * -ENOENT when the daemon holds no such key and no mount registered it.
+ */
 int cloakfsd_remove(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN]);
 
 struct cloakfsd_key_info {
@@ -98,7 +102,10 @@ struct cloakfsd_key_info {
 int cloakfsd_list(struct cloakfsd_client *cl,
 		  int (*fn)(const struct cloakfsd_key_info *info, void *arg), void *arg);
 
-/* wipe every key in the daemon; *count (may be NULL) gets how many */
+/*
+ * Wipe every key in the daemon; *count (may be NULL) gets how many. Every
+ * mount registered as holding a key itself is told to lock as well.
+ */
 int cloakfsd_lock_all(struct cloakfsd_client *cl, uint32_t *count);
 
 /*
@@ -109,6 +116,16 @@ int cloakfsd_lock_all(struct cloakfsd_client *cl, uint32_t *count);
  */
 int cloakfsd_subscribe(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
 		       bool *held);
+
+/*
+ * For a mount that unlocked with a passphrase (the daemon does not hold
+ * its key, and is not given it): subscribe to id as cloakfsd_subscribe
+ * does, and be counted as a holder of that key, so that REMOVE of id
+ * (cloakfs-keytool lock) and LOCK_ALL send this connection "removed" or
+ * "locked" even when the daemon holds no such key. Shares the 16 ids.
+ */
+int cloakfsd_register(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
+		      bool *held);
 
 struct cloakfsd_event {
 	uint8_t reason; /* enum cloakfsd_event_reason */

@@ -32,6 +32,7 @@ enum cloakfsd_type {
 	CLOAKFSD_LIST = 0x04,      /* (empty) */
 	CLOAKFSD_LOCK_ALL = 0x05,  /* (empty) */
 	CLOAKFSD_SUBSCRIBE = 0x06, /* id[16] */
+	CLOAKFSD_REGISTER = 0x07,  /* id[16]: a mount that holds the key itself */
 	/* replies and events */
 	CLOAKFSD_OK = 0x80,         /* value:u32 */
 	CLOAKFSD_ERROR = 0x81,      /* code:u32 (a Linux errno number) */

@@ -47,6 +47,7 @@ int proto_decode_request(const struct proto_frame *f, struct proto_request *req,
 	case CLOAKFSD_GET:
 	case CLOAKFSD_REMOVE:
 	case CLOAKFSD_SUBSCRIBE:
+	case CLOAKFSD_REGISTER:
 		req->id = proto_get_bytes(&r, CLOAKFSD_KEY_ID_LEN);
 		if (!proto_done(&r))
 			return refuse(why, "request without a 16-byte key id");

@@ -15,8 +15,8 @@
 
 /* pointers go into the frame's payload (no copy: key bytes stay there) */
 struct proto_request {
-	uint8_t type;       /* CLOAKFSD_ADD .. CLOAKFSD_SUBSCRIBE */
-	const uint8_t *id;  /* ADD, GET, REMOVE, SUBSCRIBE: 16 bytes */
+	uint8_t type;       /* CLOAKFSD_ADD .. CLOAKFSD_REGISTER */
+	const uint8_t *id;  /* all but LIST and LOCK_ALL: 16 bytes */
 	uint32_t ttl;       /* ADD, as sent */
 	const uint8_t *key; /* ADD: 1..CLOAKFSD_KEY_MAX bytes */
 	size_t key_len;

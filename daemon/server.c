@@ -38,6 +38,7 @@ struct conn {
 	uint32_t list_count;
 	unsigned int nsubs;
 	uint8_t subs[SERVER_MAX_SUBS][CLOAKFSD_KEY_ID_LEN];
+	bool holds[SERVER_MAX_SUBS]; /* REGISTER: the peer holds that key itself */
 	size_t in_len, out_len;
 	uint8_t in[IN_CAP];   /* may hold key bytes (ADD): wiped as consumed */
 	uint8_t out[OUT_CAP]; /* may hold key bytes (KEY): wiped as sent */
@@ -264,35 +265,75 @@ static void handle_get(struct server *srv, struct conn *c, const uint8_t *id)
 	c->out_len += proto_end(&w);
 }
 
+/* connections registered (REGISTER) as holding the key id themselves */
+static unsigned int count_holders(const struct server *srv, const uint8_t *id)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		const struct conn *c = srv->conns[i];
+
+		for (unsigned int s = 0; s < c->nsubs; s++)
+			n += c->holds[s] && !c->dead &&
+			     !memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN);
+	}
+	return n;
+}
+
+/*
+ * Wipe the key if held and tell every subscriber, the mounts that hold it
+ * themselves included; reply with how many of those there are. ENOENT
+ * only when there is neither a key nor such a mount.
+ */
 static void handle_remove(struct server *srv, struct conn *c, const uint8_t *id)
 {
 	char hex[2 * CLOAKFSD_KEY_ID_LEN + 1];
+	bool held = keystore_remove(srv->ks, id) == 0;
+	unsigned int holders = count_holders(srv, id);
 
-	if (keystore_remove(srv->ks, id) != 0) {
+	if (!held && !holders) {
 		reply_value(c, CLOAKFSD_ERROR, ENOENT);
 		return;
 	}
 	id_hex(id, hex);
-	log_info("removed key %s, for pid %d", hex, (int)c->pid);
-	reply_value(c, CLOAKFSD_OK, 0);
+	log_info("%s key %s (%u mount(s) holding it told), for pid %d",
+		 held ? "removed" : "locked", hex, holders, (int)c->pid);
+	reply_value(c, CLOAKFSD_OK, holders);
 	notify(srv, id, CLOAKFSD_EV_REMOVED);
+}
+
+/* LOCK_ALL: mounts holding a key the daemon does not hold get "locked" too */
+static void lock_holders_of_absent_keys(struct server *srv)
+{
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		struct conn *c = srv->conns[i];
+
+		for (unsigned int s = 0; s < c->nsubs; s++)
+			if (c->holds[s] && !keystore_find(srv->ks, c->subs[s]))
+				queue_event(c, CLOAKFSD_EV_LOCKED, c->subs[s]);
+	}
 }
 
 static void handle_lock_all(struct server *srv, struct conn *c)
 {
 	struct gone_ctx g = { srv, CLOAKFSD_EV_LOCKED };
-	unsigned int n = keystore_clear(srv->ks, key_gone, &g);
+	unsigned int n;
 
+	lock_holders_of_absent_keys(srv);
+	n = keystore_clear(srv->ks, key_gone, &g);
 	log_info("locked all: %u key(s) wiped, for pid %d", n, (int)c->pid);
 	reply_value(c, CLOAKFSD_OK, n);
 }
 
-static void handle_subscribe(struct server *srv, struct conn *c, const uint8_t *id)
+/* SUBSCRIBE, or REGISTER (holder): reply whether the key is held now */
+static void handle_subscribe(struct server *srv, struct conn *c, const uint8_t *id,
+			     bool holder)
 {
 	uint32_t held = keystore_find(srv->ks, id) != NULL;
 
 	for (unsigned int s = 0; s < c->nsubs; s++) {
 		if (!memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN)) {
+			c->holds[s] |= holder;
 			reply_value(c, CLOAKFSD_OK, held);
 			return;
 		}
@@ -301,6 +342,7 @@ static void handle_subscribe(struct server *srv, struct conn *c, const uint8_t *
 		reply_value(c, CLOAKFSD_ERROR, ENOSPC);
 		return;
 	}
+	c->holds[c->nsubs] = holder;
 	memcpy(c->subs[c->nsubs++], id, CLOAKFSD_KEY_ID_LEN);
 	reply_value(c, CLOAKFSD_OK, held);
 }
@@ -361,7 +403,10 @@ static void dispatch(struct server *srv, struct conn *c, const struct proto_fram
 		handle_remove(srv, c, q.id);
 		return;
 	case CLOAKFSD_SUBSCRIBE:
-		handle_subscribe(srv, c, q.id);
+		handle_subscribe(srv, c, q.id, false);
+		return;
+	case CLOAKFSD_REGISTER:
+		handle_subscribe(srv, c, q.id, true);
 		return;
 	}
 }

@@ -12,7 +12,7 @@
 #include "daemon/keystore.h"
 
 #define SERVER_MAX_CONNS 256 /* connections beyond this are refused (EBUSY) */
-#define SERVER_MAX_SUBS 16   /* SUBSCRIBE ids per connection */
+#define SERVER_MAX_SUBS 16   /* SUBSCRIBE and REGISTER ids per connection */
 
 struct server;
 

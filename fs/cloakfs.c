@@ -36,6 +36,7 @@
 #include "volume/names.h"
 #include "volume/volume.h"
 #ifdef HAVE_CLOAKFSD
+#include "daemon/client.h"
 #include "fs/keywatch.h"
 #endif
 
@@ -365,6 +366,7 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 	struct fuse_loop_config *loop = NULL;
 	struct fuse_session *se;
 #ifdef HAVE_CLOAKFSD
+	struct cloakfsd_client *holder = NULL;
 	struct keywatch *kw = NULL;
 #endif
 	int rc = CLOAKFS_EXIT_ERROR, idle_on = 0;
@@ -387,15 +389,27 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 		return fail(CLOAKFS_EXIT_MOUNT, "mounting %s failed (see above)",
 			    absmnt);
 	}
+#ifdef HAVE_CLOAKFSD
+	/* a passphrase mount registers with a running cloakfsd before the
+	 * command returns, so that cloakfs-keytool lock reaches it at once;
+	 * the connection survives fuse_daemonize's fork */
+	if (!from_daemon && o->use_cloakfsd)
+		(void)keywatch_register(fs, &holder);
+#endif
 	if (!o->foreground) {
 		/* stderr becomes /dev/null */
 		log_to_syslog("cloakfs");
 	}
-	if (fuse_daemonize(o->foreground) != 0)
+	if (fuse_daemonize(o->foreground) != 0) {
+#ifdef HAVE_CLOAKFSD
+		cloakfsd_close(holder);
+#endif
 		goto out;
+	}
 	/* threads only now: fuse_daemonize forks */
 #ifdef HAVE_CLOAKFSD
-	if (from_daemon && keywatch_start(fs, se, &kw) != 0)
+	if ((from_daemon || o->use_cloakfsd) &&
+	    keywatch_start(fs, se, !from_daemon, holder, &kw) != 0)
 		log_warn("%s: cannot follow cloakfsd: the mount stays unlocked "
 			 "until unmounted", fs->cipherdir);
 #endif

@@ -24,6 +24,8 @@ _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 struct keywatch {
 	struct cloakfs *fs;
 	struct fuse_session *se;
+	struct cloakfsd_client *holder; /* own_key: the registered connection */
+	int own_key; /* the keys came from a passphrase, not from the daemon */
 	pthread_t thread;
 	atomic_int stop;
 };
@@ -124,6 +126,64 @@ static struct cloakfsd_client *resubscribe(struct keywatch *w)
 	return cl;
 }
 
+int keywatch_register(struct cloakfs *fs, struct cloakfsd_client **out)
+{
+	struct cloakfsd_client *cl;
+	int err = cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl);
+
+	if (err)
+		return err;
+	err = cloakfsd_register(cl, fs->cfg.key_id, NULL);
+	if (err) {
+		cloakfsd_close(cl);
+		return err;
+	}
+	*out = cl;
+	return 0;
+}
+
+/*
+ * A mount with its own key: stay registered while a daemon runs; lock on
+ * REMOVE ("removed") or LOCK_ALL ("locked") only. The daemon's own copy
+ * of the key coming, expiring or going with the daemon changes nothing
+ * here. Returns when locked (then the mount follows the daemon) or told
+ * to stop.
+ */
+static void hold_own_key(struct keywatch *w)
+{
+	struct cloakfsd_client *cl = w->holder;
+
+	w->holder = NULL;
+	while (!atomic_load(&w->stop)) {
+		struct cloakfsd_event ev;
+		int err;
+
+		if (!cl) {
+			if (keywatch_register(w->fs, &cl) != 0) {
+				cl = NULL;
+				nap(w, WATCH_RECONNECT_MS);
+			}
+			continue;
+		}
+		err = cloakfsd_wait_event(cl, WATCH_POLL_MS, &ev);
+		if (err == -ETIMEDOUT)
+			continue;
+		if (err) {
+			cloakfsd_close(cl);
+			cl = NULL;
+			continue;
+		}
+		if (memcmp(ev.id, w->fs->cfg.key_id, CLOAKFSD_KEY_ID_LEN) != 0 ||
+		    (ev.reason != CLOAKFSD_EV_REMOVED &&
+		     ev.reason != CLOAKFSD_EV_LOCKED))
+			continue;
+		lock_volume(w, cloakfsd_event_name(ev.reason));
+		break;
+	}
+	/* a holder no more: a later lock must not count this mount */
+	cloakfsd_close(cl);
+}
+
 static void *watch(void *arg)
 {
 	struct keywatch *w = arg;
@@ -131,8 +191,11 @@ static void *watch(void *arg)
 	bool held = false;
 	int err;
 
-	/* the key was just fetched: subscribe without fetching again */
-	if (cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl) == 0 &&
+	if (w->own_key) {
+		/* locked (or stopping) when it returns: from then on the key
+		 * can only come from the daemon */
+		hold_own_key(w);
+	} else if (cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl) == 0 &&
 	    (cloakfsd_subscribe(cl, w->fs->cfg.key_id, &held) != 0 || !held)) {
 		if (!held)
 			lock_volume(w, "the key left the key daemon");
@@ -170,18 +233,23 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int keywatch_start(struct cloakfs *fs, struct fuse_session *se,
-		   struct keywatch **out)
+int keywatch_start(struct cloakfs *fs, struct fuse_session *se, int own_key,
+		   struct cloakfsd_client *holder, struct keywatch **out)
 {
 	struct keywatch *w = calloc(1, sizeof(*w));
 	int err;
 
-	if (!w)
+	if (!w) {
+		cloakfsd_close(holder);
 		return -ENOMEM;
+	}
 	w->fs = fs;
 	w->se = se;
+	w->own_key = own_key;
+	w->holder = holder;
 	err = pthread_create(&w->thread, NULL, watch, w);
 	if (err) {
+		cloakfsd_close(holder);
 		free(w);
 		return -err;
 	}

@@ -6,6 +6,13 @@
  * locked or the daemon goes away, the mount's keys are wiped (keyring.h)
  * and the kernel's cached file pages dropped; when the key comes back,
  * the mount unlocks again.
+ *
+ * A mount unlocked with a passphrase does not hand its key over: it
+ * registers the key id (cloakfsd_register), so that cloakfs-keytool lock
+ * (REMOVE) or lock --all reach it while cloakfsd runs; it retries when no
+ * daemon runs, and ignores the daemon's own copy expiring or the daemon
+ * exiting. Once locked, it follows the daemon like any other mount (a
+ * later keytool unlock unlocks it).
  */
 #ifndef CLOAKFS_FS_KEYWATCH_H
 #define CLOAKFS_FS_KEYWATCH_H
@@ -22,9 +29,23 @@ struct keywatch;
  */
 int keywatch_fetch(struct cloakfs *fs);
 
-/* start following the key; se for cache invalidation. 0 or -errno */
-int keywatch_start(struct cloakfs *fs, struct fuse_session *se,
-		   struct keywatch **out);
+struct cloakfsd_client;
+
+/*
+ * For a mount whose key came from a passphrase: connect to a running
+ * cloakfsd (never started for this) and register the volume's key id, in
+ * the foreground, so that a lock right after the mount command returns
+ * reaches it. 0 and *out, or -errno (no daemon: -ENOENT, -ECONNREFUSED).
+ */
+int keywatch_register(struct cloakfs *fs, struct cloakfsd_client **out);
+
+/*
+ * Start following the key; se for cache invalidation. own_key: the key
+ * came from a passphrase; holder (may be NULL, taken over even on
+ * failure) is keywatch_register's connection. 0 or -errno.
+ */
+int keywatch_start(struct cloakfs *fs, struct fuse_session *se, int own_key,
+		   struct cloakfsd_client *holder, struct keywatch **out);
 /* stop the thread (NULL is a no-op) */
 void keywatch_stop(struct keywatch *w);
 

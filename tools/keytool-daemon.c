@@ -158,7 +158,8 @@ static int lock_all(void)
 	if (err)
 		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon: lock all: %s",
 				strerror(-err));
-	printf("locked %u key%s\n", count, count == 1 ? "" : "s");
+	printf("locked %u key%s held by the key daemon, and every mount that "
+	       "registered its own key with it\n", count, count == 1 ? "" : "s");
 	return 0;
 }
 
@@ -194,11 +195,17 @@ static int run_lock(const struct kt_args *a)
 	cloakfsd_close(cl);
 	if (err == -ENOENT)
 		return kt_error(KEYTOOL_EXIT_NOT_UNLOCKED, "%s: not unlocked (the "
-				"key daemon holds no key %s)", dir, id);
-	if (err)
+				"key daemon holds no key %s and no mount registered "
+				"it)", dir, id);
+	if (err < 0)
 		return kt_error(KEYTOOL_EXIT_DAEMON, "%s: key daemon: %s", dir,
 				strerror(-err));
-	printf("%s: locked (key id %s)\n", dir, id);
+	if (err == 0)
+		printf("%s: locked (key id %s)\n", dir, id);
+	else
+		printf("%s: locked (key id %s; %d mount%s unlocked with a "
+		       "passphrase told to wipe %s keys)\n", dir, id, err,
+		       err == 1 ? "" : "s", err == 1 ? "its" : "their");
 	return 0;
 }
 
@@ -207,11 +214,17 @@ const struct kt_command kt_cmd_lock = {
 	.synopsis = "CIPHERDIR | --all",
 	.summary = "make cloakfsd forget a volume's key (or every key)",
 	.help =
-		"Remove the volume's key from the key daemon, which wipes it; mounts\n"
-		"of the volume wipe their copies and refuse file contents until the\n"
-		"volume is unlocked again. Needs no passphrase.\n"
+		"Remove the volume's key from the key daemon, which wipes it. Every\n"
+		"mount of the volume that follows the daemon wipes its keys and\n"
+		"refuses names and file contents until the volume is unlocked again:\n"
+		"mounts that took the key from the daemon, and mounts unlocked with a\n"
+		"passphrase, which register with a running daemon (within 2 s of it\n"
+		"starting) without handing their key over. Not reached: mounts made\n"
+		"with --no-cloakfsd, and any mount while no daemon runs (then there\n"
+		"is nothing to lock: 'not unlocked'). Needs no passphrase.\n"
 		"\n"
-		"  --all                remove every key the daemon holds\n",
+		"  --all                every key the daemon holds and every mount\n"
+		"                       that registered with it\n",
 	.opts = KT_OPT_ALL,
 	.min_args = 0,
 	.max_args = 1,

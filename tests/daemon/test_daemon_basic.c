@@ -231,6 +231,80 @@ out:
 	td_stop(&d);
 }
 
+/*
+ * REGISTER: a mount that holds its key itself (passphrase) is told by
+ * REMOVE and LOCK_ALL although the daemon never held the key; REMOVE
+ * counts it and no longer says ENOENT; the daemon's own copy expiring
+ * is an ordinary event; the registration ends with the connection; it
+ * shares the 16 ids of SUBSCRIBE.
+ */
+static void test_register(void)
+{
+	struct test_daemon d;
+	struct cloakfsd_client *kt, *mount, *other;
+	struct cloakfsd_event ev;
+	uint8_t id1[16], id2[16], key[32];
+	bool held = true;
+	uint32_t n = 99;
+
+	CHECK(td_start(&d, NULL, -1) == 0, "start daemon");
+	kt = connect_to(&d);
+	mount = connect_to(&d);
+	other = connect_to(&d);
+	if (!kt || !mount || !other)
+		goto out;
+	td_id(id1, 1);
+	td_id(id2, 2);
+	memset(key, 0x42, sizeof(key));
+
+	CHECK(cloakfsd_remove(kt, id1) == -ENOENT, "nothing to lock yet");
+	CHECK(cloakfsd_register(mount, id1, &held) == 0 && !held, "register, not held");
+	CHECK(cloakfsd_subscribe(other, id1, &held) == 0 && !held, "plain subscriber");
+	CHECK(cloakfsd_remove(kt, id2) == -ENOENT, "another id: still ENOENT");
+	CHECK(cloakfsd_remove(kt, id1) == 1, "REMOVE reaches the registered mount");
+	expect_event(mount, CLOAKFSD_EV_REMOVED, id1, 2000, "holder hears removed");
+	expect_event(other, CLOAKFSD_EV_REMOVED, id1, 2000, "subscriber too");
+	CHECK(td_log_contains(&d, "1 mount(s) holding it told"), "logged");
+
+	CHECK(cloakfsd_lock_all(kt, &n) == 0 && n == 0, "lock all: no key held");
+	expect_event(mount, CLOAKFSD_EV_LOCKED, id1, 2000, "holder hears locked");
+	CHECK(cloakfsd_wait_event(other, 200, &ev) == -ETIMEDOUT,
+	      "a plain subscriber of an absent key hears nothing");
+
+	/* the daemon holds a copy too: one event each, its expiry is just that */
+	CHECK(cloakfsd_add(kt, id1, "/v1", key, 32, 1, NULL) == 0, "add ttl 1");
+	expect_event(mount, CLOAKFSD_EV_ADDED, id1, 2000, "holder hears added");
+	expect_event(mount, CLOAKFSD_EV_EXPIRED, id1, 3000, "holder hears expired");
+	CHECK(cloakfsd_add(kt, id1, "/v1", key, 32, 0, NULL) == 0, "add again");
+	expect_event(mount, CLOAKFSD_EV_ADDED, id1, 2000, "added again");
+	CHECK(cloakfsd_lock_all(kt, &n) == 0 && n == 1, "lock all: one key");
+	expect_event(mount, CLOAKFSD_EV_LOCKED, id1, 2000, "locked once");
+	CHECK(cloakfsd_wait_event(mount, 200, &ev) == -ETIMEDOUT, "not twice");
+	CHECK(cloakfsd_register(mount, id1, NULL) == 0, "registering twice is one id");
+
+	/* 16 ids per connection, SUBSCRIBE and REGISTER together */
+	for (int i = 2; i <= 16; i++) {
+		uint8_t id[16];
+
+		td_id(id, i);
+		CHECK((i % 2 ? cloakfsd_subscribe(mount, id, NULL)
+			     : cloakfsd_register(mount, id, NULL)) == 0, "id %d", i);
+	}
+	CHECK(cloakfsd_register(mount, (uint8_t[16]){ 0xee }, NULL) == -ENOSPC,
+	      "the 17th id is refused");
+
+	/* the registration ends with its connection */
+	cloakfsd_close(mount);
+	mount = NULL;
+	td_sleep_ms(200);
+	CHECK(cloakfsd_remove(kt, id1) == -ENOENT, "closed: nothing to lock");
+out:
+	cloakfsd_close(kt);
+	cloakfsd_close(mount);
+	cloakfsd_close(other);
+	td_stop(&d);
+}
+
 static void test_ttl_settings(void)
 {
 	struct test_daemon d;
@@ -485,6 +559,7 @@ int main(int argc, char **argv)
 	test_round_trips();
 	test_store_full();
 	test_events();
+	test_register();
 	test_ttl_settings();
 	test_config_errors();
 	test_single_instance_and_stale();

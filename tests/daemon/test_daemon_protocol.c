@@ -124,6 +124,10 @@ static void test_malformed(int witness)
 	check_bad(witness, "GET with a 15-byte id", buf, n, false);
 	n = frame(buf, 19, 1, CLOAKFSD_GET, pl, 17);
 	check_bad(witness, "GET with 17 bytes", buf, n, false);
+	n = frame(buf, 17, 1, CLOAKFSD_REGISTER, witness_id, 15);
+	check_bad(witness, "REGISTER with a 15-byte id", buf, n, false);
+	n = frame(buf, 2, 1, CLOAKFSD_REGISTER, NULL, 0);
+	check_bad(witness, "REGISTER without an id", buf, n, false);
 	n = frame(buf, 3, 1, CLOAKFSD_LOCK_ALL, "x", 1);
 	check_bad(witness, "LOCK_ALL with a payload", buf, n, false);
 	n = frame(buf, 3, 1, CLOAKFSD_LIST, "x", 1);

@@ -18,7 +18,8 @@ import time
 
 import pytest
 
-from conftest import CLOAKFS, PASSPHRASE, Volume, fusermount_u, read_file, write_file
+from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u, read_file,
+                      write_file)
 from test_daemon import env, eventually, keytool, mount_from_daemon  # noqa: F401
 
 KEYDUMP = os.environ.get("CLOAKFS_KEYDUMP", "")
@@ -337,3 +338,98 @@ def test_keytool_and_mount_not_dumpable(volume_factory, tmp_path):
     m = re.search(r"^\$1 = (-?\d+)$", r.stdout, re.M)
     assert m, "gdb could not ask the mount:\n" + r.stdout
     assert m.group(1) == "0", "the mount is dumpable (PR_GET_DUMPABLE = %s)" % m.group(1)
+
+
+def stop_daemon(e):
+    pid = daemon_pid(e)
+    os.kill(pid, 15)
+    for _ in range(100):
+        if not os.path.exists("/proc/%d" % pid):
+            return
+        time.sleep(0.05)
+    raise AssertionError("cloakfsd did not exit on SIGTERM")
+
+
+def start_daemon(e):
+    r = subprocess.run([CLOAKFSD, "--socket", e["CLOAKFSD_SOCKET"]], env=e,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=30)
+    assert r.returncode == 0, "cloakfsd did not start:\n" + r.stdout.decode()
+
+
+def mount_with_passphrase(v, e):
+    """cloakfs -f --passfile, cloakfsd allowed: the key is the mount's own"""
+    err = open(v.stderr_path, "a")
+    v.proc = subprocess.Popen([CLOAKFS, "-f", "--passfile", v.passfile, v.cipherdir, v.mnt],
+                              env=e, stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+    err.close()
+    v.wait_for_mount()
+
+
+@pytest.mark.skipif(not CLOAKFSD or not KEYTOOL, reason="built without cloakfsd / cloakfs-keytool")
+def test_passphrase_mount_obeys_lock(env):  # noqa: F811
+    """a mount unlocked with a passphrase registers its key id with a
+    running cloakfsd (the key is not handed over): keytool lock and lock
+    --all make it wipe its keys (EACCES, no key bytes left in its memory);
+    keytool unlock then unlocks it through the daemon; a mount made before
+    the daemon started registers once it runs"""
+    v = Volume("aes256-xts", tag="passlock")
+    try:
+        start_daemon(env)
+        mount_with_passphrase(v, env)
+        write_file(v.path("file"), b"own key" * 1000)
+        secrets = volume_secrets(v)
+        assert "PRK" in found_in(live_memory(v.proc.pid), secrets)
+        assert "0 keys held" in keytool(env, "status"), "the key was handed to the daemon"
+        fd = os.open(v.path("file"), os.O_RDONLY)
+        try:
+            assert os.pread(fd, 7, 0) == b"own key"
+            out = keytool(env, "lock", v.cipherdir)
+            assert "1 mount unlocked with a passphrase told to wipe its keys" in out, out
+
+            def locked():
+                try:
+                    os.pread(fd, 7, 7)
+                except PermissionError:
+                    return
+                raise AssertionError("still readable after lock")
+            eventually(locked)
+            with pytest.raises(PermissionError):
+                os.listdir(v.mnt)
+
+            def wiped():
+                assert found_in(live_memory(v.proc.pid), secrets) == [], \
+                    "in the mount's memory after lock: %s" % found_in(live_memory(v.proc.pid), secrets)
+            eventually(wiped)
+            # from now on it follows the daemon: unlock brings it back
+            keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+
+            def unlocked():
+                try:
+                    assert os.pread(fd, 7, 7) == b"own key"
+                except PermissionError:
+                    raise AssertionError("still locked after unlock")
+            eventually(unlocked)
+        finally:
+            os.close(fd)
+        assert read_file(v.path("file")) == b"own key" * 1000
+        v.umount()
+
+        # mounted while no daemon runs; lock --all once one does
+        keytool(env, "lock", "--all")
+        stop_daemon(env)
+        mount_with_passphrase(v, env)
+        assert os.listdir(v.mnt) == ["file"]
+        start_daemon(env)
+
+        def locked_all():
+            keytool(env, "lock", "--all")
+            try:
+                os.listdir(v.mnt)
+            except PermissionError:
+                return
+            raise AssertionError("lock --all did not reach the passphrase mount")
+        eventually(locked_all)
+        v.allowed_stderr = [r"locked", r"unlocked", r"key daemon"]
+    finally:
+        v.destroy()

@@ -127,6 +127,7 @@ static void apply(const struct proto_request *q)
 		break;
 	case CLOAKFSD_GET:
 	case CLOAKFSD_SUBSCRIBE:
+	case CLOAKFSD_REGISTER:
 		e = keystore_find(&ks, q->id);
 		if (e && (memcmp(e->id, q->id, CLOAKFSD_KEY_ID_LEN) || !e->used))
 			fuzz_fail("keystore_find returned another key");

@@ -66,6 +66,8 @@ seeds = {
     "add-expiring-subscribe": add(ID2, b"\x01" * 64, b"/v" * 200, ttl=1) +
         frame(6, ID2) + add(ID, b"k", b"", ttl=0xffffffff) + frame(4),
     "add-replace-lock": add(ID, b"a" * 16, b"p") + add(ID, b"b" * 64, b"q") + frame(5),
+    "register-remove-lock": frame(7, ID2) + frame(7, ID2) + frame(3, ID2) +
+        add(ID2, b"k" * 64, b"/v") + frame(5) + frame(3, ID2),
     "truncated": add(ID, bytes(32), b"/x")[:-3],
     "oversize": struct.pack(">I", 4353) + b"\x01\x02",
     "bad-version": frame(2, ID, version=2),

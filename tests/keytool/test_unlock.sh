@@ -76,13 +76,13 @@ ok "keycheck after a slot-1 unlock" "$keycheck" vol
 ok "lock vol" "$kt" lock vol
 out_has "lock line" "^vol: locked \\(key id $keyid\\)\$"
 expect 2 "keycheck: the key is gone" "$keycheck" vol
-fails 8 "^cloakfs-keytool: vol: not unlocked \\(the key daemon holds no key $keyid\\)\$" \
+fails 8 "^cloakfs-keytool: vol: not unlocked \\(the key daemon holds no key $keyid and no mount registered it\\)\$" \
 	"lock twice" "$kt" lock vol
 ok "status" "$kt" status
 out_has "one key left" '^1 key held$'
 ok "unlock vol" "$kt" unlock --passfile p1 vol
 ok "lock --all" "$kt" lock --all
-out_has "two locked" '^locked 2 keys$'
+out_has "two locked" '^locked 2 keys held by the key daemon, and every mount that registered its own key with it$'
 ok "status" "$kt" status
 out_has "none held" '^0 keys held$'
 expect 2 "keycheck vol2: gone" "$keycheck" vol2

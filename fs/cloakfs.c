@@ -107,6 +107,8 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 	rc = volume_unlock(o->cipherdir, pass.text, pass.len, &cfg, &keys, err,
 			   sizeof(err));
 	passphrase_free(&pass);
+	if (rc >= 0 && *err) /* slots set aside above the cost ceiling */
+		log_warn("%s/%s: %s", o->cipherdir, VOLCONF_FILE_NAME, err);
 	if (rc == -EACCES)
 		return fail(CLOAKFS_EXIT_WRONG_PASS, "%s: wrong passphrase (no "
 			    "keyslot opened)", o->cipherdir);

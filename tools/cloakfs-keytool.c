@@ -165,8 +165,8 @@ static int parse_option(struct kt_args *a, int val, const char *arg)
 					 "at most 3600");
 		return 0;
 	case O_KDF_MEMORY:
-		if (parse_uint(arg, VOLCONF_MAX_MEMLIMIT >> 20, &v) || v == 0)
-			return bad_value(cmd, val, arg, "MiB, from 1 to 4096");
+		if (parse_uint(arg, KEYSLOT_MAX_MEMLIMIT >> 20, &v) || v == 0)
+			return bad_value(cmd, val, arg, "MiB, from 1 to 1024");
 		a->kdf_memory = (uint64_t)v << 20;
 		return 0;
 	case O_SLOT:

@@ -178,6 +178,7 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 	int opened = -1, mismatched = -1, rc;
 	bool unopened[VOLCONF_MAX_KEYSLOTS] = { false };
 	bool nomem[VOLCONF_MAX_KEYSLOTS] = { false };
+	bool aside[VOLCONF_MAX_KEYSLOTS] = { false }, any_aside = false;
 	struct passphrase pass;
 	uint8_t *vmk;
 
@@ -203,6 +204,10 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		rc = keyslot_open_slot(&f->cfg, i, pass.text, pass.len, vmk);
 		if (rc == -EACCES) {
 			unopened[i] = true;
+			continue;
+		}
+		if (rc == -E2BIG) { /* above the cost ceiling: nothing ran */
+			aside[i] = true;
 			continue;
 		}
 		if (rc) {
@@ -231,8 +236,22 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 	passphrase_free(&pass);
 	if (opened < 0 && mismatched >= 0)
 		return 1; /* names and contents would be judged with a wrong key */
+	for (unsigned int i = 0; i < n; i++) {
+		struct keyslot_cost cost = { f->cfg.slots[i].opslimit,
+					     f->cfg.slots[i].memlimit };
+		char why[192];
+
+		if (!aside[i])
+			continue;
+		any_aside = true;
+		keyslot_cost_check(&cost, why, sizeof(why));
+		fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL, VOLCONF_FILE_NAME,
+			    FA_NONE, NULL, "keyslot %u not tried: %s", i, why);
+	}
 	if (opened < 0) {
-		fsck_fail(f, "%s: wrong passphrase (no keyslot opened)", f->dir);
+		fsck_fail(f, "%s: %s", f->dir, any_aside ?
+			  "no keyslot opened (slots above the cost ceiling were "
+			  "not tried)" : "wrong passphrase (no keyslot opened)");
 		return -1;
 	}
 	for (unsigned int i = 0; i < n; i++) {

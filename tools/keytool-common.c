@@ -125,26 +125,40 @@ int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
 	if (only_slot >= 0) {
 		rc = keyslot_open_slot(cfg, (unsigned int)only_slot, pass.text,
 				       pass.len, vmk);
-		if (rc == 0)
+		if (rc == 0) {
 			rc = only_slot;
-		else if (rc == -EACCES)
+		} else if (rc == -EACCES) {
 			snprintf(err, sizeof(err), "wrong passphrase for keyslot "
 				 "%d (no keyslot opened)", only_slot);
-		else
+		} else if (rc == -E2BIG) {
+			char why[192];
+			struct keyslot_cost cost = {
+				cfg->slots[only_slot].opslimit,
+				cfg->slots[only_slot].memlimit };
+
+			keyslot_cost_check(&cost, why, sizeof(why));
+			snprintf(err, sizeof(err), "keyslot %d not tried: %s",
+				 only_slot, why);
+		} else {
 			snprintf(err, sizeof(err), "keyslot %d: %s", only_slot,
 				 strerror(-rc));
+		}
 	} else {
 		rc = keyslot_open(cfg, pass.text, pass.len, vmk, err, sizeof(err));
 	}
 	passphrase_free(&pass);
 	if (rc < 0) {
 		secmem_free(vmk);
-		/* wrong passphrase names the volume, other failures the file */
+		/* wrong passphrase names the volume, other failures the file;
+		 * a slot above the cost ceiling is a damaged (or hostile) config */
 		return kt_error(rc == -EACCES ? KEYTOOL_EXIT_WRONG_PASS
-					      : KEYTOOL_EXIT_ERROR,
+				: rc == -E2BIG ? KEYTOOL_EXIT_BAD_VOLUME
+					       : KEYTOOL_EXIT_ERROR,
 				"%s: %s", rc == -EACCES ? dir : path,
 				err[0] ? err : strerror(-rc));
 	}
+	if (err[0]) /* slots set aside above the cost ceiling */
+		fprintf(stderr, "%s: warning: %s: %s\n", KT_PROG, path, err);
 	*slot = rc;
 	rc = check_key_id(path, cfg, vmk);
 	if (rc) {

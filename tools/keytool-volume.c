@@ -193,7 +193,7 @@ const struct kt_command kt_cmd_init = {
 		"  --name-max N         longest encrypted name stored as itself, 64..255\n"
 		"                       (default 255; lower for cloud storage)\n"
 		"  --kdf-time S         Argon2id time per unlock, seconds (default 1)\n"
-		"  --kdf-memory MiB     Argon2id memory (default 256)\n"
+		"  --kdf-memory MiB     Argon2id memory (default 256, at most 1024)\n"
 		"  --passfile FILE, --new-passfile FILE\n"
 		"                       the passphrase: first line of FILE\n"
 		"  --extpass CMD, --new-extpass CMD\n"

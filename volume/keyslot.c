@@ -6,6 +6,7 @@
 #include <math.h>
 #include <sodium.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -34,10 +35,32 @@ static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
 
 static int cost_ok(const struct keyslot_cost *c)
 {
-	return c->opslimit >= VOLCONF_MIN_OPSLIMIT &&
-	       c->opslimit <= VOLCONF_MAX_OPSLIMIT &&
-	       c->memlimit >= VOLCONF_MIN_MEMLIMIT &&
-	       c->memlimit <= VOLCONF_MAX_MEMLIMIT && c->memlimit % 1024 == 0;
+	return keyslot_cost_check(c, NULL, 0) == 0;
+}
+
+int keyslot_cost_check(const struct keyslot_cost *c, char *why, size_t len)
+{
+	if (c->opslimit < VOLCONF_MIN_OPSLIMIT || c->opslimit > VOLCONF_MAX_OPSLIMIT)
+		return seterr(why, len, -EINVAL, "opslimit %llu is out of range",
+			      (unsigned long long)c->opslimit);
+	if (c->memlimit < VOLCONF_MIN_MEMLIMIT || c->memlimit > VOLCONF_MAX_MEMLIMIT ||
+	    c->memlimit % 1024)
+		return seterr(why, len, -EINVAL, "memlimit %llu is out of range",
+			      (unsigned long long)c->memlimit);
+	if (c->memlimit > KEYSLOT_MAX_MEMLIMIT)
+		return seterr(why, len, -E2BIG, "memlimit %llu is above the "
+			      "ceiling of %llu (1 GiB; docs/format.md, Cost "
+			      "ceiling)", (unsigned long long)c->memlimit,
+			      KEYSLOT_MAX_MEMLIMIT);
+	/* memlimit >= 8192, so the product cannot overflow below this */
+	if (c->opslimit > KEYSLOT_MAX_WORK / c->memlimit)
+		return seterr(why, len, -E2BIG, "opslimit %llu is above the "
+			      "ceiling of %llu at memlimit %llu (opslimit x "
+			      "memlimit at most 8 GiB; docs/format.md, Cost "
+			      "ceiling)", (unsigned long long)c->opslimit,
+			      KEYSLOT_MAX_WORK / c->memlimit,
+			      (unsigned long long)c->memlimit);
+	return 0;
 }
 
 /* KEK = Argon2id13(pass, salt, cost): 0, -ENOMEM, -EINVAL */
@@ -87,10 +110,12 @@ int keyslot_calibrate(double seconds, uint64_t memlimit,
 		      struct keyslot_cost *out)
 {
 	struct keyslot_cost c1 = { 1, memlimit }, c2 = { 2, memlimit };
-	double t1, t2, per_pass, fixed, ops;
+	double t1, t2, per_pass, fixed, ops, max_ops;
 
 	if (!(seconds > 0 && seconds <= 3600) || !cost_ok(&c1))
 		return -EINVAL;
+	/* the ceiling holds for what init writes too */
+	max_ops = KEYSLOT_MAX_WORK / memlimit;
 	/* the first pass also allocates and fills: time 1 and 2 passes */
 	t1 = time_kdf(&c1);
 	if (t1 < 0)
@@ -105,8 +130,8 @@ int keyslot_calibrate(double seconds, uint64_t memlimit,
 	ops = floor((seconds - fixed) / per_pass);
 	if (!(ops >= 1))
 		ops = 1;
-	if (ops > (double)VOLCONF_MAX_OPSLIMIT)
-		ops = (double)VOLCONF_MAX_OPSLIMIT;
+	if (ops > max_ops)
+		ops = max_ops;
 	out->opslimit = (uint64_t)ops;
 	out->memlimit = memlimit;
 	return 0;
@@ -242,6 +267,8 @@ int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
 	s = &c->slots[slot];
 	cost.opslimit = s->opslimit;
 	cost.memlimit = s->memlimit;
+	if (keyslot_cost_check(&cost, NULL, 0) == -E2BIG)
+		return -E2BIG; /* before any work */
 	aead = aead_for(pass, passlen, s->salt, &cost, &err);
 	if (!aead)
 		return err;
@@ -257,17 +284,39 @@ int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
 	return 0;
 }
 
+/* the cost of a slot, checked against the ceiling; why names the field */
+static int slot_cost_check(const struct volconf_keyslot *s, char *why, size_t len)
+{
+	struct keyslot_cost cost = { s->opslimit, s->memlimit };
+
+	return keyslot_cost_check(&cost, why, len);
+}
+
 int keyslot_open(const struct volume_config *c, const char *pass,
 		 size_t passlen, uint8_t vmk[VOLCONF_VMK_SIZE], char *err,
 		 size_t errlen)
 {
+	char note[512] = "", why[192];
+	bool aside[VOLCONF_MAX_KEYSLOTS] = { false };
 	int first_err = 0;
 	unsigned int err_slot = 0;
+	size_t n;
 
+	/* first, without running anything: slots above the ceiling */
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
+		if (!c->slots[i].used ||
+		    slot_cost_check(&c->slots[i], why, sizeof(why)) != -E2BIG)
+			continue;
+		aside[i] = true;
+		n = strlen(note);
+		snprintf(note + n, sizeof(note) - n, "%skeyslot %u not tried: %s",
+			 n ? "; " : "", i, why);
+	}
+	seterr(err, errlen, 0, "%s", note);
 	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
 		int rc;
 
-		if (!c->slots[i].used)
+		if (!c->slots[i].used || aside[i])
 			continue;
 		rc = keyslot_open_slot(c, i, pass, passlen, vmk);
 		if (rc == 0)
@@ -281,7 +330,9 @@ int keyslot_open(const struct volume_config *c, const char *pass,
 	}
 	if (first_err)
 		return seterr(err, errlen, first_err,
-			      "no keyslot opened; keyslot %u failed: %s", err_slot,
-			      strerror(-first_err));
+			      "no keyslot opened; keyslot %u failed: %s%s%s", err_slot,
+			      strerror(-first_err), *note ? "; " : "", note);
+	if (*note)
+		return seterr(err, errlen, -E2BIG, "no keyslot opened; %s", note);
 	return seterr(err, errlen, -EACCES, "wrong passphrase (no keyslot opened)");
 }

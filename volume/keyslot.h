@@ -32,9 +32,31 @@ struct keyslot_cost {
 };
 
 /*
+ * The unlock ceiling (docs/format.md, "Cost ceiling"). The config format
+ * allows opslimit up to 2^32 - 1 and memlimit up to 4 GiB: hours of
+ * Argon2id, or 4 GiB of memory, from a file anyone with write access to
+ * the ciphertext directory can edit. A slot above the ceiling is refused
+ * before any work and the other slots are still tried; init and
+ * add-passphrase never write one (calibration stops at it).
+ *   memlimit            at most 1 GiB: 4 x init's default of 256 MiB
+ *   opslimit x memlimit at most 8 GiB: 4 x the 2 GiB (8 passes at 256 MiB)
+ *                       that init's 1 s calibrates on a fast machine
+ */
+#define KEYSLOT_MAX_MEMLIMIT (1ULL << 30)
+#define KEYSLOT_MAX_WORK (8ULL << 30)
+
+/*
+ * 0 when c is within the format's ranges and the ceiling; -E2BIG above the
+ * ceiling, -EINVAL out of the format's range, with why (may be NULL) naming
+ * the field and its value ("opslimit 4294967295 ...").
+ */
+int keyslot_cost_check(const struct keyslot_cost *c, char *why, size_t len);
+
+/*
  * The opslimit that makes one Argon2id run take about seconds (> 0,
- * fractions allowed) at memlimit bytes on this machine (at least 1).
- * 0 or -EINVAL (limits out of range), -ENOMEM.
+ * fractions allowed) at memlimit bytes on this machine (at least 1, at
+ * most what the ceiling allows at that memlimit). 0 or -EINVAL (limits
+ * out of range, memlimit above KEYSLOT_MAX_MEMLIMIT), -ENOMEM.
  */
 int keyslot_calibrate(double seconds, uint64_t memlimit,
 		      struct keyslot_cost *out);
@@ -45,7 +67,7 @@ size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX]);
 /*
  * Seal vmk into a free slot of c with a fresh salt and nonce. Returns the
  * slot index, -ENOSPC (8 slots used), -EINVAL (empty passphrase, bad
- * cost), -ENOMEM or a crypto error. c's other fields must be final (they
+ * cost or above the ceiling), -ENOMEM or a crypto error. c's other fields must be final (they
  * are in the AAD).
  */
 int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
@@ -54,16 +76,23 @@ int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
 /* drop slot i (later slots move down); -ENOENT unused, -EBUSY the last */
 int keyslot_remove(struct volume_config *c, unsigned int slot);
 
-/* open one slot: 0, -EACCES (wrong passphrase or tampered), -ENOENT */
+/*
+ * open one slot: 0, -EACCES (wrong passphrase or tampered), -ENOENT,
+ * -E2BIG (cost above the ceiling: nothing was run)
+ */
 int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
 		      const char *pass, size_t passlen,
 		      uint8_t vmk[VOLCONF_VMK_SIZE]);
 
 /*
- * Try every slot in order. Returns the index of the slot that opened
- * (vmk filled), or -EACCES with err "wrong passphrase (no keyslot
- * opened)", or, when no slot opened and one failed otherwise (-ENOMEM:
- * its memlimit is too much for this machine), that -errno.
+ * Try every slot in order, except those whose cost is above the ceiling:
+ * those are set aside before any Argon2id runs, so a hostile slot 0 costs
+ * nothing and cannot hide a later slot. Returns the index of the slot that
+ * opened (vmk filled; err then holds a note naming each slot set aside,
+ * its field and value, or is empty), or -EACCES with err "wrong passphrase
+ * (no keyslot opened)", or -E2BIG when no slot opened and one was set
+ * aside (err names it), or, when no slot opened and one failed otherwise
+ * (-ENOMEM: its memlimit is too much for this machine), that -errno.
  */
 int keyslot_open(const struct volume_config *c, const char *pass,
 		 size_t passlen, uint8_t vmk[VOLCONF_VMK_SIZE], char *err,

@@ -121,6 +121,35 @@ put memlimit 1 1024; refused "memlimit too small" 'memlimit'
 put sealed 1 '"AAAA"'; refused "short sealed" 'sealed'
 put nonce 2 '"AAAAAAAAAAAA"'; refused "short nonce" 'nonce'
 
+# ---- a keyslot above the cost ceiling (docs/format.md, Cost ceiling) -----
+# opslimit up to 2^32-1 and memlimit up to 4 GiB parse, but a slot above
+# the ceiling (memlimit 1 GiB, opslimit x memlimit 8 GiB) is set aside
+# before any Argon2id runs, named with its field; the other slot is tried.
+# "timeout": without the ceiling slot 0 alone would run for hours.
+# aside DESCRIPTION FIELD VALUE: slot 0 is hostile; p2 (slot 1) opens
+aside() {
+	local what=$1 field=$2 value=$3
+	cp "$conf" tampered
+	ok "$what: info reads it" "$kt" info vol
+	ok "$what: slot 1 still opens" timeout 60 "$kt" test-passphrase --passfile p2 vol
+	out_has "$what: slot 1" 'opens keyslot 1$'
+	checks=$((checks + 1))
+	grep -qE "^cloakfs-keytool: warning: vol/cloakfs.conf: keyslot 0 not tried: $field $value is above the ceiling" "$tmp/err" ||
+		{ fail "$what: no warning naming slot 0 and $field"; sed 's/^/  stderr: /' "$tmp/err"; }
+	fails 4 "vol/cloakfs.conf: no keyslot opened; keyslot 0 not tried: $field $value is above the ceiling" \
+		"$what: slot 0's passphrase" timeout 60 "$kt" test-passphrase --passfile p1 vol
+	fails 4 "keyslot 0 not tried: $field $value is above the ceiling" \
+		"$what: --slot 0" timeout 60 "$kt" change-passphrase --slot 0 --passfile p1 --new-passfile p2 vol
+	same_file "$what: config not rewritten" "$conf" tampered
+	restore
+}
+put opslimit 1 4294967295L; aside "opslimit 2^32-1" opslimit 4294967295
+put memlimit 1 4294967296L; aside "memlimit 4 GiB" memlimit 4294967296
+put memlimit 1 1074790400; aside "memlimit 1 GiB + 1 KiB" memlimit 1074790400
+# 1025 passes at 8 MiB is 8 GiB + 8 MiB of work; 1024 would be allowed
+check "the test volume's slots are 8 MiB" "$(get memlimit 1)" = 8388608
+put opslimit 1 1025; aside "work above 8 GiB" opslimit 1025
+
 # ---- keyslots reordered or mixed -----------------------------------------
 # whole groups swapped: each slot still opens (slots are independent and
 # positional), under the other number; info shows the new order

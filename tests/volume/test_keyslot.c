@@ -51,6 +51,32 @@ static void test_calibrate(void)
 	CHECK(keyslot_calibrate(0.05, 4096, &c) == -EINVAL, "memlimit too small");
 }
 
+/* the ceiling's arithmetic, and nothing above it is ever written */
+static void test_ceiling(void)
+{
+	struct keyslot_cost ok8 = { 1024, 8u << 20 }, over8 = { 1025, 8u << 20 },
+			    ok1g = { 8, 1u << 30 }, over1g = { 1, (1u << 30) + 1024 },
+			    bad = { 0, 8u << 20 };
+	struct volume_config c;
+	uint8_t vmk[VOLCONF_VMK_SIZE] = { 7 };
+	char why[192];
+
+	CHECK(keyslot_cost_check(&ok8, why, sizeof(why)) == 0, "1024 x 8 MiB: %s", why);
+	CHECK(keyslot_cost_check(&ok1g, why, sizeof(why)) == 0, "8 x 1 GiB: %s", why);
+	CHECK(keyslot_cost_check(&over8, why, sizeof(why)) == -E2BIG &&
+		      strstr(why, "opslimit 1025 is above the ceiling of 1024"),
+	      "1025 x 8 MiB: %s", why);
+	CHECK(keyslot_cost_check(&over1g, why, sizeof(why)) == -E2BIG &&
+		      strstr(why, "memlimit 1073742848 is above"),
+	      "1 GiB + 1 KiB: %s", why);
+	CHECK(keyslot_cost_check(&bad, why, sizeof(why)) == -EINVAL, "opslimit 0");
+	CHECK(volconf_new(&c, VOLUME_CIPHER_SPECK128_XTS, 4096, 255) == 0, "config");
+	CHECK(keyslot_add(&c, "pw", 2, &over8, vmk) == -EINVAL,
+	      "a slot above the ceiling is never sealed");
+	CHECK(keyslot_calibrate(1, (1u << 30) + 1024, &ok8) == -EINVAL,
+	      "no calibration above 1 GiB");
+}
+
 static void test_slots(void)
 {
 	static const char *const pw[] = { "alpha", "bravo", "charlie", "delta",
@@ -105,6 +131,30 @@ static void test_slots(void)
 		CHECK(keyslot_open(&d, "zulu", 4, got, err, sizeof(err)) == -EINVAL &&
 			      strstr(err, "keyslot 0"),
 		      "reports it when nothing opens: %s", err);
+	}
+	/* a slot above the cost ceiling is set aside before any work: one
+	 * that would run for hours (2^32-1 passes) must not delay slot 1 */
+	{
+		struct volume_config d = c;
+
+		d.slots[0].opslimit = VOLCONF_MAX_OPSLIMIT;
+		CHECK(keyslot_open(&d, "bravo", 5, got, err, sizeof(err)) == 1 &&
+			      strstr(err, "keyslot 0 not tried: opslimit 4294967295 "
+					  "is above the ceiling"),
+		      "hostile slot 0 set aside, noted: %s", err);
+		CHECK(keyslot_open(&d, "alpha", 5, got, err, sizeof(err)) == -E2BIG &&
+			      strstr(err, "no keyslot opened; keyslot 0 not tried"),
+		      "nothing else opens: %s", err);
+		CHECK(keyslot_open_slot(&d, 0, "alpha", 5, got) == -E2BIG,
+		      "one slot, named: not run");
+		d.slots[0].opslimit = 1;
+		d.slots[0].memlimit = VOLCONF_MAX_MEMLIMIT;
+		CHECK(keyslot_open(&d, "bravo", 5, got, err, sizeof(err)) == 1 &&
+			      strstr(err, "keyslot 0 not tried: memlimit 4294967296"),
+		      "4 GiB memlimit set aside: %s", err);
+		CHECK(keyslot_open(&c, "bravo", 5, got, err, sizeof(err)) == 1 &&
+			      err[0] == '\0',
+		      "no note when no slot is set aside: %s", err);
 	}
 	/* fill to 8 */
 	for (int i = 3; i < 8; i++)
@@ -352,6 +402,7 @@ int main(void)
 	test_seed();
 	test_aad();
 	test_calibrate();
+	test_ceiling();
 	test_slots();
 	test_tamper();
 	test_ciphers();

@@ -142,60 +142,32 @@ int keywatch_register(struct cloakfs *fs, struct cloakfsd_client **out)
 	return 0;
 }
 
-/*
- * A mount with its own key: stay registered while a daemon runs; lock on
- * REMOVE ("removed") or LOCK_ALL ("locked") only. The daemon's own copy
- * of the key coming, expiring or going with the daemon changes nothing
- * here. Returns when locked (then the mount follows the daemon) or told
- * to stop.
- */
-static void hold_own_key(struct keywatch *w)
+/* a passphrase mount's connection, registered; NULL when no daemon runs */
+static struct cloakfsd_client *reregister(struct keywatch *w)
 {
-	struct cloakfsd_client *cl = w->holder;
+	struct cloakfsd_client *cl;
 
-	w->holder = NULL;
-	while (!atomic_load(&w->stop)) {
-		struct cloakfsd_event ev;
-		int err;
-
-		if (!cl) {
-			if (keywatch_register(w->fs, &cl) != 0) {
-				cl = NULL;
-				nap(w, WATCH_RECONNECT_MS);
-			}
-			continue;
-		}
-		err = cloakfsd_wait_event(cl, WATCH_POLL_MS, &ev);
-		if (err == -ETIMEDOUT)
-			continue;
-		if (err) {
-			cloakfsd_close(cl);
-			cl = NULL;
-			continue;
-		}
-		if (memcmp(ev.id, w->fs->cfg.key_id, CLOAKFSD_KEY_ID_LEN) != 0 ||
-		    (ev.reason != CLOAKFSD_EV_REMOVED &&
-		     ev.reason != CLOAKFSD_EV_LOCKED))
-			continue;
-		lock_volume(w, cloakfsd_event_name(ev.reason));
-		break;
-	}
-	/* a holder no more: a later lock must not count this mount */
-	cloakfsd_close(cl);
+	return keywatch_register(w->fs, &cl) == 0 ? cl : NULL;
 }
 
+/*
+ * Two ways to follow the daemon. With the daemon's key: any loss of the
+ * key or of the daemon locks. With its own key (own_key), the mount stays
+ * registered while a daemon runs and locks on REMOVE ("removed") or
+ * LOCK_ALL ("locked") only: the daemon's own copy coming, expiring or
+ * going with the daemon changes nothing. Once locked that way it is a
+ * holder no more and follows the daemon like the first kind.
+ */
 static void *watch(void *arg)
 {
 	struct keywatch *w = arg;
-	struct cloakfsd_client *cl = NULL;
+	struct cloakfsd_client *cl = w->holder;
 	bool held = false;
 	int err;
 
-	if (w->own_key) {
-		/* locked (or stopping) when it returns: from then on the key
-		 * can only come from the daemon */
-		hold_own_key(w);
-	} else if (cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl) == 0 &&
+	w->holder = NULL;
+	/* the key was just fetched: subscribe without fetching again */
+	if (!w->own_key && cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl) == 0 &&
 	    (cloakfsd_subscribe(cl, w->fs->cfg.key_id, &held) != 0 || !held)) {
 		if (!held)
 			lock_volume(w, "the key left the key daemon");
@@ -206,9 +178,10 @@ static void *watch(void *arg)
 		struct cloakfsd_event ev;
 
 		if (!cl) {
-			cl = resubscribe(w);
+			cl = w->own_key ? reregister(w) : resubscribe(w);
 			if (!cl) {
-				lock_volume(w, "the key daemon is gone");
+				if (!w->own_key)
+					lock_volume(w, "the key daemon is gone");
 				nap(w, WATCH_RECONNECT_MS);
 			}
 			continue;
@@ -219,15 +192,26 @@ static void *watch(void *arg)
 		if (err) {
 			cloakfsd_close(cl);
 			cl = NULL;
-			lock_volume(w, "lost the key daemon");
+			if (!w->own_key)
+				lock_volume(w, "lost the key daemon");
 			continue;
 		}
 		if (memcmp(ev.id, w->fs->cfg.key_id, CLOAKFSD_KEY_ID_LEN) != 0)
 			continue;
-		if (ev.reason == CLOAKFSD_EV_ADDED)
-			unlock_volume(w, cl);
-		else
+		if (w->own_key) {
+			if (ev.reason != CLOAKFSD_EV_REMOVED &&
+			    ev.reason != CLOAKFSD_EV_LOCKED)
+				continue; /* the daemon's copy, not ours */
 			lock_volume(w, cloakfsd_event_name(ev.reason));
+			/* a holder no more: a later lock must not count us */
+			w->own_key = 0;
+			cloakfsd_close(cl);
+			cl = NULL;
+		} else if (ev.reason == CLOAKFSD_EV_ADDED) {
+			unlock_volume(w, cl);
+		} else {
+			lock_volume(w, cloakfsd_event_name(ev.reason));
+		}
 	}
 	cloakfsd_close(cl);
 	return NULL;

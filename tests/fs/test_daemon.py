@@ -58,6 +58,27 @@ def eventually(fn, timeout=10):
             time.sleep(0.1)
 
 
+def eventually_locked(fd):
+    """wait until a read of fd gives EACCES: the mount wiped its keys"""
+    def locked():
+        try:
+            os.pread(fd, 1, 0)
+        except PermissionError:
+            return
+        raise AssertionError("still readable")
+    eventually(locked)
+
+
+def eventually_reads(fd, offset, data):
+    """wait until fd reads data at offset again: the mount is unlocked"""
+    def unlocked():
+        try:
+            assert os.pread(fd, len(data), offset) == data
+        except PermissionError:
+            raise AssertionError("still locked")
+    eventually(unlocked)
+
+
 def mount_from_daemon(v, env):
     """cloakfs -f with no passphrase source: the key must come from cloakfsd"""
     err = open(v.stderr_path, "a")
@@ -79,28 +100,14 @@ def test_key_from_daemon_lock_unlock(env):
         try:
             assert os.pread(fd, 8, 0) == b"unlocked"
             keytool(env, "lock", v.cipherdir)
-
-            def locked():
-                try:
-                    os.pread(fd, 8, 100)
-                except OSError as e:
-                    assert e.errno == errno.EACCES
-                    return
-                raise AssertionError("still readable")
-            eventually(locked)
+            eventually_locked(fd)
             expect_errno(errno.EACCES, os.listdir, v.mnt)
             expect_errno(errno.EACCES, os.open, v.path("new"), os.O_CREAT | os.O_WRONLY, 0o644)
             expect_errno(errno.EACCES, os.open, v.path("never-looked-up"), os.O_RDONLY)
             # attributes need no key
             assert os.stat(v.mnt).st_mode
             keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
-
-            def unlocked():
-                try:
-                    assert os.pread(fd, 8, 8) == b"unlocked"
-                except PermissionError:
-                    raise AssertionError("still locked")
-            eventually(unlocked)
+            eventually_reads(fd, 8, b"unlocked")
         finally:
             os.close(fd)
         assert read_file(f) == b"unlocked" * 1000

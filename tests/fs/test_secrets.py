@@ -20,7 +20,8 @@ import pytest
 
 from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u, read_file,
                       write_file)
-from test_daemon import env, eventually, keytool, mount_from_daemon  # noqa: F401
+from test_daemon import (env, eventually, eventually_locked, eventually_reads,  # noqa: F401
+                         keytool, mount_from_daemon)
 
 KEYDUMP = os.environ.get("CLOAKFS_KEYDUMP", "")
 GCORE = shutil.which("gcore")
@@ -386,14 +387,7 @@ def test_passphrase_mount_obeys_lock(env):  # noqa: F811
             assert os.pread(fd, 7, 0) == b"own key"
             out = keytool(env, "lock", v.cipherdir)
             assert "1 mount unlocked with a passphrase told to wipe its keys" in out, out
-
-            def locked():
-                try:
-                    os.pread(fd, 7, 7)
-                except PermissionError:
-                    return
-                raise AssertionError("still readable after lock")
-            eventually(locked)
+            eventually_locked(fd)
             with pytest.raises(PermissionError):
                 os.listdir(v.mnt)
 
@@ -403,13 +397,7 @@ def test_passphrase_mount_obeys_lock(env):  # noqa: F811
             eventually(wiped)
             # from now on it follows the daemon: unlock brings it back
             keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
-
-            def unlocked():
-                try:
-                    assert os.pread(fd, 7, 7) == b"own key"
-                except PermissionError:
-                    raise AssertionError("still locked after unlock")
-            eventually(unlocked)
+            eventually_reads(fd, 7, b"own key")
         finally:
             os.close(fd)
         assert read_file(v.path("file")) == b"own key" * 1000

@@ -1110,9 +1110,6 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 			n = fileio_size(&in->file->cf, &pos);
 		if (!n)
 			n = fileio_write(&in->file->cf, buf, size, pos);
-		/* the plaintext, in libfuse's receive buffer, which the next
-		 * request only partly overwrites */
-		explicit_bzero((char *)buf, size);
 		/* O_SYNC/O_DSYNC handles: the ciphertext descriptor is shared */
 		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) &&
 		    fdatasync(in->file->fd) != 0)
@@ -1120,6 +1117,9 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		filestate_unlock(in);
 	}
 	keyring_leave(&fs->keyring);
+	/* the plaintext, in libfuse's receive buffer, which later requests
+	 * only partly overwrite */
+	explicit_bzero((char *)buf, size);
 	if (n == -EBADMSG)
 		log_damage(fs, in, "write");
 	if (n < 0)

@@ -174,7 +174,7 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		bool use_daemon)
 {
 	char prompt[PATH_MAX + 32], err[512] = "";
-	unsigned int n = volconf_slot_count(&f->cfg);
+	const unsigned int n = VOLCONF_MAX_KEYSLOTS;
 	int opened = -1, mismatched = -1, rc;
 	bool unopened[VOLCONF_MAX_KEYSLOTS] = { false };
 	bool nomem[VOLCONF_MAX_KEYSLOTS] = { false };
@@ -201,6 +201,8 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 	}
 	/* every slot, not just up to the first that opens: that is the check */
 	for (unsigned int i = 0; i < n; i++) {
+		if (!f->cfg.slots[i].used)
+			continue; /* a free slot (a removed one) */
 		rc = keyslot_open_slot(&f->cfg, i, pass.text, pass.len, vmk);
 		if (rc == -EACCES) {
 			unopened[i] = true;

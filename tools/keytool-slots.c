@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cloakfs-keytool add-passphrase, change-passphrase, remove-slot. Each
+ * cloakfs-keytool add-passphrase, change-passphrase, remove-slot,
+ * remove-passphrase, test-passphrase. Each
  * opens a keyslot with an existing passphrase before it changes anything,
  * and writes the config once, atomically, at the end.
  */
@@ -14,10 +15,21 @@
 #include "tools/decimal.h"
 #include "tools/keytool.h"
 
-static int no_such_slot(const char *dir, int slot, unsigned int n)
+/* 0 when slot is a used keyslot of cfg, else a usage error listing them */
+static int check_slot_used(const char *dir, const struct volume_config *cfg,
+			   int slot)
 {
-	return kt_error(KEYTOOL_EXIT_USAGE, "%s: no keyslot %d (the volume has "
-			"%u: 0 to %u)", dir, slot, n, n - 1);
+	char used[VOLCONF_MAX_KEYSLOTS * 4] = "";
+	size_t o = 0;
+
+	if (slot >= 0 && slot < VOLCONF_MAX_KEYSLOTS && cfg->slots[slot].used)
+		return 0;
+	for (int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++)
+		if (cfg->slots[i].used)
+			o += (size_t)snprintf(used + o, sizeof(used) - o, "%s%d",
+					      o ? ", " : "", i);
+	return kt_error(KEYTOOL_EXIT_USAGE, "%s: keyslot %d is not in use (used: "
+			"%s)", dir, slot, used);
 }
 
 static int seal_error(const char *dir, int rc)
@@ -108,7 +120,7 @@ const struct kt_command kt_cmd_add = {
 	.summary = "add a keyslot for a new passphrase",
 	.help =
 		"Open the volume with an existing passphrase, then seal its master key\n"
-		"under a new passphrase in a new keyslot (up to 8).\n"
+		"under a new passphrase in the lowest free keyslot (up to 8).\n"
 		"\n"
 		"  --passfile FILE      the existing passphrase: first line of FILE\n"
 		"  --extpass CMD        the existing passphrase: first line CMD prints\n"
@@ -129,15 +141,13 @@ static int run_change(const struct kt_args *a)
 	struct volume_config cfg, scratch;
 	struct new_seal ns = { 0 };
 	char path[PATH_MAX];
-	unsigned int n;
 	int rc;
 
 	rc = lock_and_read_config(dir, path, &cfg);
 	if (rc)
 		return rc;
-	n = volconf_slot_count(&cfg);
-	if (a->slot >= 0 && (unsigned int)a->slot >= n)
-		return no_such_slot(dir, a->slot, n);
+	if (a->slot >= 0 && (rc = check_slot_used(dir, &cfg, a->slot)))
+		return rc;
 	rc = new_seal_prepare(a, dir, path, &cfg, a->slot, &ns);
 	if (rc)
 		goto out;
@@ -194,13 +204,35 @@ static int parse_slot(const char *s, int *slot)
 	return err;
 }
 
+/* the end of remove-slot and remove-passphrase: free slot, write */
+static int remove_and_write(const char *dir, const char *path,
+			    struct volume_config *cfg, int slot)
+{
+	int rc = keyslot_remove(cfg, (unsigned int)slot);
+
+	if (rc)
+		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot remove keyslot %d: "
+				"%s", dir, slot, strerror(-rc));
+	rc = kt_write_config(path, cfg);
+	if (rc)
+		return rc;
+	printf("%s: removed keyslot %d (%u left; the others keep their "
+	       "numbers)\n", dir, slot, volconf_slot_count(cfg));
+	return 0;
+}
+
+static int last_slot(const char *dir, int slot)
+{
+	return kt_error(KEYTOOL_EXIT_REFUSED, "%s: keyslot %d is the last one; "
+			"removing it would lose the volume", dir, slot);
+}
+
 static int run_remove(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
 	struct volume_config cfg;
 	char path[PATH_MAX];
 	uint8_t *vmk = NULL;
-	unsigned int n;
 	int rc, slot, opened;
 
 	if (parse_slot(a->args[1], &slot))
@@ -209,26 +241,16 @@ static int run_remove(const struct kt_args *a)
 	rc = lock_and_read_config(dir, path, &cfg);
 	if (rc)
 		return rc;
-	n = volconf_slot_count(&cfg);
-	if ((unsigned int)slot >= n)
-		return no_such_slot(dir, slot, n);
-	if (n == 1)
-		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: keyslot %d is the last "
-				"one; removing it would lose the volume", dir, slot);
+	rc = check_slot_used(dir, &cfg, slot);
+	if (rc)
+		return rc;
+	if (volconf_slot_count(&cfg) == 1)
+		return last_slot(dir, slot);
 	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
 	secmem_free(vmk); /* only proof of a passphrase is needed */
 	if (rc)
 		return rc;
-	rc = keyslot_remove(&cfg, (unsigned int)slot);
-	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot remove keyslot %d: "
-				"%s", dir, slot, strerror(-rc));
-	rc = kt_write_config(path, &cfg);
-	if (rc)
-		return rc;
-	printf("%s: removed keyslot %d (%u left%s)\n", dir, slot, n - 1,
-	       (unsigned int)slot < n - 1 ? "; later slots moved down" : "");
-	return 0;
+	return remove_and_write(dir, path, &cfg, slot);
 }
 
 const struct kt_command kt_cmd_remove = {
@@ -237,8 +259,8 @@ const struct kt_command kt_cmd_remove = {
 	.summary = "remove keyslot N (never the last one)",
 	.help =
 		"Open the volume with an existing passphrase (any slot's), then remove\n"
-		"keyslot N; later slots move down by one. The last slot is never\n"
-		"removed.\n"
+		"keyslot N. The other slots keep their numbers; slot N stays free until\n"
+		"add-passphrase reuses it. The last slot is never removed.\n"
 		"\n"
 		"  --passfile FILE      the existing passphrase: first line of FILE\n"
 		"  --extpass CMD        the existing passphrase: first line CMD prints\n",
@@ -248,21 +270,56 @@ const struct kt_command kt_cmd_remove = {
 	.run = run_remove,
 };
 
+static int run_remove_pass(const struct kt_args *a)
+{
+	const char *dir = a->args[0];
+	struct volume_config cfg;
+	char path[PATH_MAX];
+	uint8_t *vmk = NULL;
+	int rc, opened;
+
+	rc = lock_and_read_config(dir, path, &cfg);
+	if (rc)
+		return rc;
+	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
+	secmem_free(vmk); /* the slot number is all that is needed */
+	if (rc)
+		return rc;
+	if (volconf_slot_count(&cfg) == 1)
+		return last_slot(dir, opened);
+	return remove_and_write(dir, path, &cfg, opened);
+}
+
+const struct kt_command kt_cmd_remove_pass = {
+	.name = "remove-passphrase",
+	.synopsis = "CIPHERDIR",
+	.summary = "remove the keyslot a passphrase opens (never the last one)",
+	.help =
+		"Ask for a passphrase and remove the keyslot it opens (the lowest one,\n"
+		"when it opens several). The other slots keep their numbers. The last\n"
+		"slot is never removed. Exit status 2 when the passphrase opens none.\n"
+		"\n"
+		"  --passfile FILE      the passphrase to remove: first line of FILE\n"
+		"  --extpass CMD        the passphrase to remove: first line CMD prints\n",
+	.opts = KT_OPT_PASS,
+	.min_args = 1,
+	.max_args = 1,
+	.run = run_remove_pass,
+};
+
 static int run_test(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
 	struct volume_config cfg;
 	char path[PATH_MAX];
 	uint8_t *vmk = NULL;
-	unsigned int n;
 	int rc, slot;
 
 	rc = kt_read_config(dir, path, &cfg);
 	if (rc)
 		return rc;
-	n = volconf_slot_count(&cfg);
-	if (a->slot >= 0 && (unsigned int)a->slot >= n)
-		return no_such_slot(dir, a->slot, n);
+	if (a->slot >= 0 && (rc = check_slot_used(dir, &cfg, a->slot)))
+		return rc;
 	rc = kt_open_volume(a, dir, path, &cfg, a->slot, &vmk, &slot);
 	secmem_free(vmk);
 	if (!rc)

@@ -229,7 +229,9 @@ static int run_info(const struct kt_args *a)
 	else
 		printf("features:    none\n");
 	printf("keyslots:    %u of %d\n", n, VOLCONF_MAX_KEYSLOTS);
-	for (unsigned int i = 0; i < n; i++) {
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
+		if (!cfg.slots[i].used)
+			continue; /* free: the numbers of the others stay */
 		kt_format_cost(cfg.slots[i].opslimit, cfg.slots[i].memlimit, cost,
 			       sizeof(cost));
 		printf("  slot %u:    %s\n", i, cost);

@@ -61,7 +61,7 @@ struct kt_command {
 /* the subcommands, one group per file */
 extern const struct kt_command kt_cmd_init, kt_cmd_info;            /* keytool-volume.c */
 extern const struct kt_command kt_cmd_add, kt_cmd_change, kt_cmd_remove,
-	kt_cmd_test; /* keytool-slots.c */
+	kt_cmd_remove_pass, kt_cmd_test; /* keytool-slots.c */
 extern const struct kt_command kt_cmd_backup, kt_cmd_restore;       /* keytool-header.c */
 extern const struct kt_command kt_cmd_unlock, kt_cmd_lock, kt_cmd_status; /* keytool-daemon.c */
 

@@ -171,10 +171,7 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 		const struct volconf_keyslot *s = &c->slots[i];
 
 		if (!s->used)
-			continue;
-		if (i != n)
-			return seterr(err, errlen, -EINVAL,
-				      "keyslots: used slots must come first");
+			continue; /* a free slot keeps its number: a gap */
 		n++;
 		if (!opslimit_ok(s->opslimit))
 			return seterr(err, errlen, -EINVAL,
@@ -374,6 +371,8 @@ static int parse_slot(struct parse_ctx *p, config_setting_t *g, unsigned int i,
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
 		return field_err(p, g, "keyslots", -EINVAL,
 				 "each keyslot must be a { ... } group");
+	if (config_setting_length(g) == 0)
+		return 0; /* { }: a free slot, so later slots keep their numbers */
 	rc = only_known(p, g, keys, prefix);
 	if (rc)
 		return rc;
@@ -435,6 +434,9 @@ static int parse_keyslots(struct parse_ctx *p, config_setting_t *root,
 		if (rc)
 			return rc;
 	}
+	if (volconf_slot_count(c) == 0)
+		return field_err(p, s, "keyslots", -EINVAL,
+				 "every keyslot is free (none holds a key)");
 	return 0;
 }
 
@@ -654,8 +656,12 @@ int volconf_format(const struct volume_config *c, char *buf, size_t len)
 {
 	struct outbuf o = { buf, len, 0, 0 };
 	char keyid[2 * VOLCONF_KEY_ID_SIZE + 1];
-	unsigned int n = volconf_slot_count(c);
+	unsigned int n = 0;
 
+	/* up to the last used slot; a free one below it is written { } */
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++)
+		if (c->slots[i].used)
+			n = i + 1;
 	hex_encode(keyid, c->key_id, VOLCONF_KEY_ID_SIZE);
 	out(&o, "# cloakfs volume configuration, format version %u "
 		"(docs/format.md).\n# Losing this file loses the volume: keep "
@@ -679,6 +685,10 @@ int volconf_format(const struct volume_config *c, char *buf, size_t len)
 	for (unsigned int i = 0; i < n; i++) {
 		const struct volconf_keyslot *s = &c->slots[i];
 
+		if (!s->used) {
+			out(&o, "  { }%s\n", i + 1 < n ? "," : "");
+			continue;
+		}
 		out(&o, "  {\n");
 		out_b64(&o, "salt", s->salt, VOLCONF_SALT_SIZE);
 		out(&o, "    opslimit = %llu%s;\n", (unsigned long long)s->opslimit,

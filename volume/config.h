@@ -62,7 +62,8 @@ struct volume_config {
 	uint32_t name_max;
 	uint8_t key_id[VOLCONF_KEY_ID_SIZE];
 	uint32_t features; /* VOLCONF_FEATURE_* bits; version 1 defines none */
-	/* used slots first, in file order; a removed slot shifts the rest */
+	/* slot i is the i-th group of the file; a removed slot stays free
+	 * (used 0, all zero) and later slots keep their numbers */
 	struct volconf_keyslot slots[VOLCONF_MAX_KEYSLOTS];
 };
 

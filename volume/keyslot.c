@@ -205,13 +205,15 @@ int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
 		const struct keyslot_cost *cost,
 		const uint8_t vmk[VOLCONF_VMK_SIZE])
 {
-	unsigned int i = volconf_slot_count(c);
+	unsigned int i = 0;
 	struct volconf_keyslot s = { 0 };
 	uint8_t aad[KEYSLOT_AAD_MAX];
 	struct crypto_tfm *aead;
 	size_t aadlen;
 	int err;
 
+	while (i < VOLCONF_MAX_KEYSLOTS && c->slots[i].used)
+		i++; /* the lowest free slot: a removed one is reused */
 	if (i >= VOLCONF_MAX_KEYSLOTS)
 		return -ENOSPC;
 	if (passlen == 0 || !cost_ok(cost))
@@ -239,15 +241,13 @@ int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
 
 int keyslot_remove(struct volume_config *c, unsigned int slot)
 {
-	unsigned int n = volconf_slot_count(c);
-
-	if (slot >= n)
+	if (slot >= VOLCONF_MAX_KEYSLOTS || !c->slots[slot].used)
 		return -ENOENT;
-	if (n == 1)
+	if (volconf_slot_count(c) == 1)
 		return -EBUSY;
-	memmove(&c->slots[slot], &c->slots[slot + 1],
-		(n - slot - 1) * sizeof(c->slots[0]));
-	memset(&c->slots[n - 1], 0, sizeof(c->slots[0]));
+	/* the slot stays free: the others keep their numbers (scripts name
+	 * slots by number, as with LUKS) */
+	explicit_bzero(&c->slots[slot], sizeof(c->slots[slot]));
 	return 0;
 }
 

@@ -65,7 +65,7 @@ int keyslot_calibrate(double seconds, uint64_t memlimit,
 size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX]);
 
 /*
- * Seal vmk into a free slot of c with a fresh salt and nonce. Returns the
+ * Seal vmk into the lowest free slot of c with a fresh salt and nonce. Returns the
  * slot index, -ENOSPC (8 slots used), -EINVAL (empty passphrase, bad
  * cost or above the ceiling), -ENOMEM or a crypto error. c's other fields must be final (they
  * are in the AAD).
@@ -73,7 +73,7 @@ size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX]);
 int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
 		const struct keyslot_cost *cost, const uint8_t vmk[VOLCONF_VMK_SIZE]);
 
-/* drop slot i (later slots move down); -ENOENT unused, -EBUSY the last */
+/* free slot i (the others keep their numbers); -ENOENT unused, -EBUSY the last */
 int keyslot_remove(struct volume_config *c, unsigned int slot);
 
 /*

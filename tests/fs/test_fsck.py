@@ -234,6 +234,15 @@ def test_keyslot_unopened(dmg):
     assert f["severity"] == "warning"
 
 
+def test_keyslot_gap(dmg):
+    # slot 0 free (removed), the passphrase's slot is slot 1: fsck tries
+    # every used slot by its number, not the first N
+    edit_config(dmg, lambda t: t.replace("keyslots = (\n", "keyslots = (\n  { },\n", 1))
+    rc, rep, err = dmg.fsck()
+    assert rc == 0, err
+    assert rep["findings"] == [], rep
+
+
 def test_key_id_mismatch(dmg):
     dmg.forge("keyid")
     check_repair(dmg, "key-id-mismatch", check_rc=4, repair_rc=4, after_rc=4)

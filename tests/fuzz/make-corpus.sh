@@ -35,6 +35,9 @@ done
 "$kt" add-passphrase --kdf-time 0.001 --kdf-memory 1 --passfile "$tmp/pass" \
 	--new-passfile "$tmp/pass2" "$tmp/speck128-xts" >/dev/null
 cp "$tmp/speck128-xts/cloakfs.conf" "$corpus/fuzz_config/two-slots.conf"
+# a free slot below a used one: written as { }
+"$kt" remove-slot --passfile "$tmp/pass" "$tmp/speck128-xts" 0 >/dev/null
+cp "$tmp/speck128-xts/cloakfs.conf" "$corpus/fuzz_config/slot-gap.conf"
 
 # ---- fuzz_config (cheap configs), fuzz_header, fuzz_names: by the targets
 # -runs=0: a target without the hook must not start fuzzing here

@@ -221,7 +221,7 @@ done
 ok "--slot 2 with its passphrase" "$kt" test-passphrase --slot 2 --passfile p3 vol
 fails 2 'wrong passphrase for keyslot 2' "--slot 2 with another slot's passphrase" \
 	"$kt" test-passphrase --slot 2 --passfile p1 vol
-fails 3 'vol: no keyslot 5 \(the volume has 4: 0 to 3\)' "--slot beyond the slots" \
+fails 3 'vol: keyslot 5 is not in use \(used: 0, 1, 2, 3\)' "--slot beyond the slots" \
 	"$kt" test-passphrase --slot 5 --passfile p1 vol
 fails 3 'slot number from 0 to 7' "--slot 8" "$kt" test-passphrase --slot 8 --passfile p1 vol
 
@@ -233,7 +233,7 @@ same_file "config byte-identical after a failed change" "$conf" before
 fails 2 'wrong passphrase for keyslot 1' "change --slot 1 with slot 0's passphrase" \
 	"$kt" change-passphrase --slot 1 --passfile p1 --new-passfile bad vol
 same_file "config byte-identical after a failed --slot change" "$conf" before
-fails 3 'no keyslot 6' "change --slot 6" "$kt" change-passphrase --slot 6 --passfile p1 --new-passfile bad vol
+fails 3 'keyslot 6 is not in use' "change --slot 6" "$kt" change-passphrase --slot 6 --passfile p1 --new-passfile bad vol
 same_file "config byte-identical after a bad --slot" "$conf" before
 no_temp "no temp file after failed changes" vol
 printf 'changed pass\n' >pc
@@ -257,22 +257,57 @@ cp "$conf" before
 fails 2 'vol: wrong passphrase' "remove with a wrong passphrase" "$kt" remove-slot --passfile bad vol 0
 same_file "config untouched after a failed remove" "$conf" before
 fails 3 "'x' is not a slot number" "remove-slot x" "$kt" remove-slot --passfile p1 vol x
-fails 3 'no keyslot 4' "remove-slot 4 of 4" "$kt" remove-slot --passfile p1 vol 4
+fails 3 'keyslot 4 is not in use' "remove-slot 4 of 4" "$kt" remove-slot --passfile p1 vol 4
 same_file "config untouched after bad slot numbers" "$conf" before
 ok "remove slot 1 with slot 0's passphrase" "$kt" remove-slot --passfile p1 vol 1
-out_has "remove says what moved" '^vol: removed keyslot 1 \(3 left; later slots moved down\)$'
+out_has "remove says the others keep their numbers" '^vol: removed keyslot 1 \(3 left; the others keep their numbers\)$'
 fails 2 'wrong passphrase' "removed passphrase no longer opens" "$kt" test-passphrase --passfile p2 vol
-ok "old slot 3 is now slot 2" "$kt" test-passphrase --passfile p4 vol
-out_has "slot 2" 'keyslot 2$'
+ok "slot 3 keeps its number" "$kt" test-passphrase --passfile p4 vol
+out_has "still slot 3" 'keyslot 3$'
+ok "info with a free slot" "$kt" info vol
+out_has "three in use" '^keyslots: +3 of 8$'
+check "info lists slots 0, 2, 3" "$(grep -oE '^  slot [0-9]+' "$tmp/out" | tr -d ' ' | tr '\n' ,)" = "slot0,slot2,slot3,"
+fails 3 'keyslot 1 is not in use \(used: 0, 2, 3\)' "remove the free slot 1 again" \
+	"$kt" remove-slot --passfile p1 vol 1
+fails 3 'keyslot 1 is not in use' "test --slot on the free slot" \
+	"$kt" test-passphrase --slot 1 --passfile p1 vol
+# the issue's script: remove slot 0, then slot 2; slot 3 must survive
 ok "remove slot 0 with its own passphrase" "$kt" remove-slot --passfile p1 vol 0
-ok "remove slot 0 from stdin" bash -c "echo 'new third' | '$kt' remove-slot vol 0"
+ok "remove slot 2 from stdin" bash -c "echo 'new third' | '$kt' remove-slot vol 2"
+ok "slot 3's passphrase still opens" "$kt" test-passphrase --passfile p4 vol
+out_has "as slot 3" 'keyslot 3$'
 ok "info" "$kt" info vol
 out_has "one slot left" '^keyslots: +1 of 8$'
+out_has "it is slot 3" '^  slot 3: '
+check "the config keeps the gap as empty groups" "$(grep -c '^  { },\?$' "$conf")" = 3
 cp "$conf" before
-fails 5 'vol: keyslot 0 is the last one' "the last slot is never removed" \
-	"$kt" remove-slot --passfile p4 vol 0
+fails 5 'vol: keyslot 3 is the last one' "the last slot is never removed" \
+	"$kt" remove-slot --passfile p4 vol 3
+fails 5 'vol: keyslot 3 is the last one' "remove-passphrase refuses the last slot" \
+	"$kt" remove-passphrase --passfile p4 vol
 same_file "config untouched after refusing the last slot" "$conf" before
 ok "the last passphrase still opens" "$kt" test-passphrase --passfile p4 vol
+
+# ---- add-passphrase reuses the lowest free slot; remove-passphrase -------
+ok "add reuses slot 0" "$kt" add-passphrase --passfile p4 --new-passfile p1 vol
+out_has "as slot 0" '^vol: added keyslot 0 \(2 in use\)$'
+ok "add reuses slot 1" "$kt" add-passphrase --passfile p4 --new-passfile p2 vol
+out_has "as slot 1" '^vol: added keyslot 1 \(3 in use\)$'
+cp "$conf" before
+fails 2 'vol: wrong passphrase' "remove-passphrase with a passphrase no slot has" \
+	"$kt" remove-passphrase --passfile bad vol
+same_file "config untouched after a wrong passphrase" "$conf" before
+ok "remove-passphrase p1" "$kt" remove-passphrase --passfile p1 vol
+out_has "removes the slot it opens" '^vol: removed keyslot 0 \(2 left; the others keep their numbers\)$'
+fails 2 'wrong passphrase' "the removed passphrase no longer opens" "$kt" test-passphrase --passfile p1 vol
+ok "slot 1 kept" "$kt" test-passphrase --passfile p2 vol
+out_has "as slot 1" 'keyslot 1$'
+ok "slot 3 kept" "$kt" test-passphrase --passfile p4 vol
+out_has "as slot 3" 'keyslot 3$'
+ok "remove-passphrase from stdin" bash -c "echo 'second pass' | '$kt' remove-passphrase vol"
+out_has "slot 1 removed" '^vol: removed keyslot 1 '
+ok "info" "$kt" info vol
+out_has "slot 3 alone" '^keyslots: +1 of 8$'
 
 # ---- eight slots at most -------------------------------------------------
 for i in 1 2 3 4 5 6 7; do

@@ -74,6 +74,47 @@ static void test_roundtrip(void)
 	      "upper-case uuid: %s", err);
 }
 
+/*
+ * Free slots below a used one are written as empty groups and read back
+ * as free, so slot numbers survive a removal; a config without gaps (as
+ * every cloakfs before stable slot numbers wrote) reads as before.
+ */
+static void test_slot_gaps(void)
+{
+	struct volume_config c, d;
+	char text[8192], err[256];
+	int n;
+
+	fake_config(&c, 4);
+	memset(&c.slots[0], 0, sizeof(c.slots[0]));
+	memset(&c.slots[2], 0, sizeof(c.slots[2]));
+	CHECK(volconf_validate(&c, err, sizeof(err)) == 0, "gaps valid: %s", err);
+	n = volconf_format(&c, text, sizeof(text));
+	CHECK(n > 0, "format with gaps");
+	CHECK(strstr(text, "keyslots = (\n  { },\n  {\n") != NULL,
+	      "slot 0 written as { }:\n%s", text);
+	CHECK(strstr(text, "  { },\n  {\n    salt") != NULL, "slot 2 as { }");
+	CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) == 0,
+	      "parse with gaps: %s", err);
+	CHECK(memcmp(&c, &d, sizeof(c)) == 0, "gaps round trip");
+	CHECK(!d.slots[0].used && d.slots[1].used && !d.slots[2].used &&
+		      d.slots[3].used && volconf_slot_count(&d) == 2,
+	      "slots 1 and 3 used, 0 and 2 free");
+	/* a trailing free slot is not written */
+	memset(&c.slots[3], 0, sizeof(c.slots[3]));
+	n = volconf_format(&c, text, sizeof(text));
+	CHECK(n > 0 && strstr(text, "  }\n);\n") != NULL,
+	      "ends with the last used slot:\n%s", text);
+	/* every slot free: refused, naming the field */
+	n = snprintf(text, sizeof(text), "version = 1; uuid = \"%s\"; "
+		     "cipher = \"aes256-xts\"; names = \"cts\"; sector_size = "
+		     "4096; name_max = 255; key_id = \"%032d\"; features = [ ];\n"
+		     "keyslots = ( { }, { } );\n", c.uuid, 0);
+	CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) ==
+			      -EINVAL && strstr(err, "t.conf:2: keyslots"),
+	      "only free slots refused: %s", err);
+}
+
 /* replace the first line starting with `key` by `repl` ("" deletes it) */
 static int mutate(const char *text, const char *key, const char *repl,
 		  char *out, size_t outlen, int *line)
@@ -560,6 +601,7 @@ int main(void)
 	test_seed();
 	test_fuzz();
 	test_roundtrip();
+	test_slot_gaps();
 	test_errors();
 	test_crash();
 	test_hostile_text();

@@ -162,19 +162,26 @@ static void test_slots(void)
 		      i);
 	CHECK(keyslot_add(&c, "india", 5, &fast, vmk) == -ENOSPC, "ninth");
 	CHECK(keyslot_open(&c, "hotel", 5, got, err, sizeof(err)) == 7, "last");
-	/* remove: later slots move down */
+	/* remove: the other slots keep their numbers; add reuses the gap */
 	CHECK(keyslot_remove(&c, 1) == 0, "remove 1");
 	CHECK(volconf_slot_count(&c) == 7, "7 left");
+	CHECK(!c.slots[1].used, "slot 1 free");
 	CHECK(keyslot_open(&c, "bravo", 5, got, err, sizeof(err)) == -EACCES,
 	      "bravo gone");
-	CHECK(keyslot_open(&c, "charlie", 7, got, err, sizeof(err)) == 1,
-	      "charlie now slot 1");
-	CHECK(keyslot_remove(&c, 7) == -ENOENT, "remove past the end");
-	while (volconf_slot_count(&c) > 1)
-		CHECK(keyslot_remove(&c, 0) == 0, "remove");
-	CHECK(keyslot_remove(&c, 0) == -EBUSY, "never the last slot");
-	CHECK(keyslot_open(&c, "hotel", 5, got, err, sizeof(err)) == 0,
-	      "hotel remains");
+	CHECK(keyslot_open(&c, "charlie", 7, got, err, sizeof(err)) == 2,
+	      "charlie still slot 2");
+	CHECK(keyslot_open(&c, "hotel", 5, got, err, sizeof(err)) == 7,
+	      "hotel still slot 7");
+	CHECK(keyslot_remove(&c, 1) == -ENOENT, "remove a free slot");
+	CHECK(keyslot_remove(&c, 8) == -ENOENT, "remove past the end");
+	CHECK(keyslot_add(&c, "india", 5, &fast, vmk) == 1, "add reuses slot 1");
+	CHECK(keyslot_open(&c, "india", 5, got, err, sizeof(err)) == 1,
+	      "india opens slot 1");
+	for (unsigned int i = 0; i < 7; i++)
+		CHECK(keyslot_remove(&c, i) == 0, "remove %u", i);
+	CHECK(keyslot_remove(&c, 7) == -EBUSY, "never the last slot");
+	CHECK(keyslot_open(&c, "hotel", 5, got, err, sizeof(err)) == 7,
+	      "hotel remains, as slot 7");
 	CHECK(volconf_validate(&c, err, sizeof(err)) == 0, "valid: %s", err);
 }
 

@@ -70,13 +70,25 @@ static int fail(int code, const char *fmt, ...)
 	return code;
 }
 
-static int read_volume(struct cloakfs *fs, const char *dir)
+/* the config: --config FILE, else CIPHERDIR/cloakfs.conf */
+static int config_path(const struct cloakfs_options *o, const char *dir,
+		       char *path, size_t len)
 {
-	char path[PATH_MAX], err[512] = "";
-	int rc = volume_config_path(dir, path, sizeof(path));
+	if (!o->config)
+		return volume_config_path(dir, path, len);
+	return snprintf(path, len, "%s", o->config) < (int)len ? 0
+							       : -ENAMETOOLONG;
+}
 
-	if (!rc)
-		rc = volconf_read(path, &fs->cfg, err, sizeof(err));
+static int read_volume(struct cloakfs *fs, const char *dir, const char *path,
+		       int external)
+{
+	char err[512] = "";
+	int rc = volconf_read(path, &fs->cfg, err, sizeof(err));
+
+	if (rc == -ENOENT && external)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "--config %s: no such file",
+			    path);
 	if (rc == -ENOENT)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
 			    "(no %s)", dir, VOLCONF_FILE_NAME);
@@ -91,7 +103,8 @@ static int read_volume(struct cloakfs *fs, const char *dir)
 }
 
 static int unlock_with_passphrase(struct cloakfs *fs,
-				  const struct cloakfs_options *o)
+				  const struct cloakfs_options *o,
+				  const char *confpath)
 {
 	struct passphrase pass = { NULL, 0 };
 	struct volume_config cfg;
@@ -104,8 +117,8 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 			    sizeof(err));
 	if (rc)
 		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));
-	rc = volume_unlock(o->cipherdir, pass.text, pass.len, &cfg, &keys, err,
-			   sizeof(err));
+	rc = volume_unlock_config(confpath, pass.text, pass.len, &cfg, &keys,
+				  err, sizeof(err));
 	passphrase_free(&pass);
 	if (rc >= 0 && *err) /* slots set aside above the cost ceiling */
 		log_warn("%s/%s: %s", o->cipherdir, VOLCONF_FILE_NAME, err);
@@ -126,7 +139,7 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 
 /* key from cloakfsd if it holds it (*from_daemon), else a passphrase */
 static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
-		  int *from_daemon)
+		  const char *confpath, int *from_daemon)
 {
 	*from_daemon = 0;
 #ifdef HAVE_CLOAKFSD
@@ -143,7 +156,7 @@ static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
 				 "passphrase", o->cipherdir);
 	}
 #endif
-	return unlock_with_passphrase(fs, o);
+	return unlock_with_passphrase(fs, o, confpath);
 }
 
 /* does directory path hold anything but "." and ".."? 1, 0 or -errno */
@@ -415,10 +428,10 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 		log_warn("%s: cannot follow cloakfsd: the mount stays unlocked "
 			 "until unmounted", fs->cipherdir);
 #endif
-	if (o->idle_minutes) {
+	if (o->idle_ms) {
 		idle.se = se;
 		idle.mountpoint = absmnt;
-		idle.seconds = (unsigned long)(o->idle_minutes * 60 + 0.5);
+		idle.seconds = (unsigned long)((o->idle_ms + 500) / 1000);
 		if (idle.seconds == 0)
 			idle.seconds = 1;
 		idle_on = idle_start(&idle) == 0;
@@ -454,7 +467,8 @@ int main(int argc, char **argv)
 {
 	struct cloakfs_options o;
 	struct cloakfs fs;
-	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX];
+	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX],
+		confpath[PATH_MAX];
 	unsigned long fd_limit;
 	unsigned int fd_cache;
 	int rc, from_daemon;
@@ -499,7 +513,12 @@ int main(int argc, char **argv)
 	fs.timeout = ATTR_TIMEOUT;
 	fs.chown_new = geteuid() == 0;
 	fs_touch(&fs);
-	rc = read_volume(&fs, absdir);
+	if (config_path(&o, absdir, confpath, sizeof(confpath))) {
+		rc = fail(CLOAKFS_EXIT_USAGE, "%s: path too long", o.config ?
+			  o.config : absdir);
+		goto out_opts;
+	}
+	rc = read_volume(&fs, absdir, confpath, o.config != NULL);
 	if (rc)
 		goto out_opts;
 	rc = check_mountpoint(absmnt, absdir, o.nonempty);
@@ -519,7 +538,7 @@ int main(int argc, char **argv)
 	}
 	rc = open_root(&fs, absdir);
 	if (!rc)
-		rc = unlock(&fs, &o, &from_daemon);
+		rc = unlock(&fs, &o, confpath, &from_daemon);
 	if (!rc)
 		rc = serve(&fs, &o, absmnt, from_daemon);
 	keyring_lock(&fs);

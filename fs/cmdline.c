@@ -26,13 +26,17 @@ static void usage(FILE *out)
 		"  -s, --single-thread   serve one request at a time\n"
 		"  -o OPT[,OPT...]       mount options: ro, allow_other,\n"
 		"                        default_permissions, ... and cloakfs' own\n"
-		"                        passfile=FILE, extpass=CMD, idle=MINUTES,\n"
-		"                        readahead=KB, nocloakfsd (as the long\n"
-		"                        options below), nonempty (mount over a\n"
+		"                        config=FILE, passfile=FILE, extpass=CMD,\n"
+		"                        idle=TIME, readahead=KB, nocloakfsd (as the\n"
+		"                        long options below), nonempty (mount over a\n"
 		"                        directory that is not empty)\n"
+		"      --ro              read-only (as -o ro)\n"
+		"      --config FILE     the volume's config is FILE, not\n"
+		"                        CIPHERDIR/cloakfs.conf\n"
 		"      --passfile FILE   the passphrase: first line of FILE\n"
 		"      --extpass CMD     the passphrase: first line CMD prints\n"
-		"      --idle MINUTES    unmount after MINUTES without use\n"
+		"      --idle TIME       unmount after TIME without use: 90s, 10m,\n"
+		"                        2h, 1d; a plain number is minutes\n"
 		"      --readahead KB    the kernel's read-ahead window for this\n"
 		"                        mount (default 4096; 0 keeps the kernel's)\n"
 		"      --no-cloakfsd     do not ask cloakfsd for the key\n"
@@ -43,21 +47,15 @@ static void usage(FILE *out)
 		"terminal (or read as one line from standard input).\n");
 }
 
-/* minutes, fractions allowed ("0.5"); at most a year */
-static int parse_minutes(const char *s, double *out)
+/* 10m, 2h, 90s, 1d; a plain number is minutes (as --idle always took);
+ * fractions allowed ("0.5"); at most a year */
+static int parse_idle(const char *s, unsigned long long *ms)
 {
-	char *end;
-	double v;
-
-	if ((*s < '0' || *s > '9') && *s != '.')
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !(v >= 0) || v > 525600)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return duration_parse(s, 60, 365ULL * 86400 * 1000, ms);
 }
+
+#define IDLE_WANTS "a time (90s, 10m, 2h, 1d; a plain number is minutes) " \
+	"up to a year"
 
 /* KiB, 0 to 65536 */
 static int parse_kb(const char *s, unsigned int *out)
@@ -110,10 +108,12 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 			o->pass.file = opt + 9;
 		} else if (!strncmp(opt, "extpass=", 8)) {
 			o->pass.extpass = opt + 8;
+		} else if (!strncmp(opt, "config=", 7)) {
+			o->config = opt + 7;
 		} else if (!strncmp(opt, "idle=", 5)) {
-			if (parse_minutes(opt + 5, &o->idle_minutes)) {
-				snprintf(err, errlen, "-o idle: takes minutes, "
-					 "not '%s'", opt + 5);
+			if (parse_idle(opt + 5, &o->idle_ms)) {
+				snprintf(err, errlen, "-o idle: takes %s, not "
+					 "'%s'", IDLE_WANTS, opt + 5);
 				return -EINVAL;
 			}
 		} else if (!strncmp(opt, "readahead=", 10)) {
@@ -145,7 +145,7 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 				  size_t errlen)
 {
 	enum { OPT_PASSFILE = 256, OPT_EXTPASS, OPT_IDLE, OPT_READAHEAD,
-	       OPT_NO_CLOAKFSD };
+	       OPT_NO_CLOAKFSD, OPT_CONFIG, OPT_RO };
 	static const struct option longopts[] = {
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "debug", no_argument, NULL, 'd' },
@@ -155,6 +155,8 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 		{ "idle", required_argument, NULL, OPT_IDLE },
 		{ "readahead", required_argument, NULL, OPT_READAHEAD },
 		{ "no-cloakfsd", no_argument, NULL, OPT_NO_CLOAKFSD },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "ro", no_argument, NULL, OPT_RO },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -204,9 +206,18 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 			o->pass.extpass = optarg;
 			break;
 		case OPT_IDLE:
-			if (parse_minutes(optarg, &o->idle_minutes)) {
-				snprintf(err, errlen, "--idle takes minutes, not '%s'",
-					 optarg);
+			if (parse_idle(optarg, &o->idle_ms)) {
+				snprintf(err, errlen, "--idle takes %s, not '%s'",
+					 IDLE_WANTS, optarg);
+				return CMDLINE_USAGE;
+			}
+			break;
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_RO:
+			if (add_fuse_opt(o, "ro")) {
+				snprintf(err, errlen, "out of memory");
 				return CMDLINE_USAGE;
 			}
 			break;

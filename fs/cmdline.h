@@ -4,8 +4,8 @@
  *   cloakfs [options] CIPHERDIR MOUNTPOINT
  * Options may follow the two directories, as mount.fuse3 passes them
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
- * cloakfs' own -o options (passfile=, extpass=, idle=, readahead=,
- * nocloakfsd, nonempty) are
+ * cloakfs' own -o options (config=, passfile=, extpass=, idle=,
+ * readahead=, nocloakfsd, nonempty) are
  * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
  * dropped; the rest goes to FUSE.
  */
@@ -19,12 +19,13 @@
 struct cloakfs_options {
 	const char *cipherdir;
 	const char *mountpoint;
+	const char *config;      /* --config: NULL means CIPHERDIR/cloakfs.conf */
 	struct passphrase_source pass;
 	int foreground;
 	int debug;
 	int single_thread;
 	int use_cloakfsd;        /* take the key from cloakfsd if it has it */
-	double idle_minutes;     /* 0: never unmount for idleness */
+	unsigned long long idle_ms; /* 0: never unmount for idleness */
 	unsigned int readahead_kb; /* 0: leave the kernel's window */
 	int allow_other;
 	int nonempty;            /* -o nonempty: mount over existing files */

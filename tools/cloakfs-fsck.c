@@ -27,6 +27,8 @@ static const char usage_text[] =
 	"Usage: " FSCK_PROG " [OPTIONS] CIPHERDIR\n"
 	"Check a cloakfs volume; with --repair, repair it.\n"
 	"\n"
+	"  --config FILE     the volume's config is FILE, not\n"
+	"                    CIPHERDIR/cloakfs.conf\n"
 	"  --passfile FILE   the passphrase is FILE's first line\n"
 	"  --extpass CMD     the passphrase is the first line CMD prints\n"
 	"  --no-cloakfsd     do not ask cloakfsd for the key\n"
@@ -37,6 +39,7 @@ static const char usage_text[] =
 	"  --progress        show progress (on a terminal it is shown anyway\n"
 	"                    once a check takes more than a second)\n"
 	"  -h, --help        this text\n"
+	"  -V, --version     the version\n"
 	"\n"
 	"Without --passfile or --extpass the key comes from cloakfsd when it\n"
 	"holds it, else the passphrase is asked for (terminal or stdin).\n"
@@ -45,7 +48,7 @@ static const char usage_text[] =
 	"See cloakfs-fsck(8).\n";
 
 enum { O_PASSFILE = 256, O_EXTPASS, O_NO_CLOAKFSD, O_REPAIR, O_DEEP, O_JSON,
-       O_PROGRESS };
+       O_PROGRESS, O_CONFIG };
 
 static const struct option options[] = {
 	{ "passfile", required_argument, NULL, O_PASSFILE },
@@ -55,7 +58,9 @@ static const struct option options[] = {
 	{ "deep", no_argument, NULL, O_DEEP },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "config", required_argument, NULL, O_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
 };
 
@@ -160,7 +165,7 @@ int main(int argc, char **argv)
 
 	memset(&f, 0, sizeof(f));
 	f.rootfd = f.lf_fd = f.note_fd = -1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
 		switch (c) {
 		case O_PASSFILE: src.file = optarg; break;
 		case O_EXTPASS: src.extpass = optarg; break;
@@ -169,8 +174,12 @@ int main(int argc, char **argv)
 		case O_DEEP: f.deep = true; break;
 		case O_JSON: f.json = true; break;
 		case O_PROGRESS: f.progress_forced = true; break;
+		case O_CONFIG: f.config = optarg; break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return FSCK_EXIT_OK;
+		case 'V':
+			printf("%s %s\n", FSCK_PROG, CLOAKFS_VERSION);
 			return FSCK_EXIT_OK;
 		default:
 			return usage_error("%s", "bad option");

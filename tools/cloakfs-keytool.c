@@ -27,7 +27,7 @@ static const struct kt_command *const commands[] = {
 enum {
 	O_PASSFILE = 256, O_EXTPASS, O_NEW_PASSFILE, O_NEW_EXTPASS, O_CIPHER,
 	O_SECTOR_SIZE, O_NAME_MAX, O_KDF_TIME, O_KDF_MEMORY, O_SLOT, O_FORCE,
-	O_TTL, O_ALL,
+	O_TTL, O_ALL, O_CONFIG,
 };
 
 static const struct option options[] = {
@@ -44,6 +44,7 @@ static const struct option options[] = {
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "ttl", required_argument, NULL, O_TTL },
 	{ "all", no_argument, NULL, O_ALL },
+	{ "config", required_argument, NULL, O_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -60,6 +61,7 @@ static unsigned int option_group(int val)
 	case O_FORCE: return KT_OPT_FORCE;
 	case O_TTL: return KT_OPT_TTL;
 	case O_ALL: return KT_OPT_ALL;
+	case O_CONFIG: return KT_OPT_CONFIG;
 	default: return 0;
 	}
 }
@@ -87,8 +89,16 @@ static void overview(FILE *f)
 
 static void command_help(const struct kt_command *c)
 {
-	printf("Usage: %s %s%s%s\n\n%s\n  -h, --help           this help\n", KT_PROG,
-	       c->name, c->synopsis[0] ? " " : "", c->synopsis, c->help);
+	printf("Usage: %s %s%s%s\n\n%s", KT_PROG, c->name,
+	       c->synopsis[0] ? " " : "", c->synopsis, c->help);
+	/* after the command's option lines, or as their own paragraph */
+	if ((c->opts & KT_OPT_CONFIG) && !strstr(c->help, "\n  -"))
+		putchar('\n');
+	if (c->opts & KT_OPT_CONFIG)
+		printf("  --config FILE        the volume's config is FILE, not\n"
+		       "                       CIPHERDIR/cloakfs.conf (keep it out of\n"
+		       "                       a synced folder)\n");
+	printf("\n  -h, --help           this help\n");
 }
 
 static const struct kt_command *find_command(const char *name)
@@ -183,6 +193,9 @@ static int parse_option(struct kt_args *a, int val, const char *arg)
 		return 0;
 	case O_ALL:
 		a->all = true;
+		return 0;
+	case O_CONFIG:
+		a->config = arg;
 		return 0;
 	}
 	return kt_error(KEYTOOL_EXIT_USAGE, "%s: unknown option", cmd);

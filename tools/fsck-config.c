@@ -81,10 +81,12 @@ int fsck_check_config(struct fsck *f)
 {
 	char path[PATH_MAX], err[512] = "";
 	enum fsck_class c;
-	int rc = volume_config_path(f->root, path, sizeof(path));
+	int rc = f->config ? (snprintf(path, sizeof(path), "%s", f->config) <
+			      (int)sizeof(path) ? 0 : -ENAMETOOLONG)
+			   : volume_config_path(f->root, path, sizeof(path));
 
 	if (rc) {
-		fsck_fail(f, "%s: path too long", f->dir);
+		fsck_fail(f, "%s: path too long", f->config ? f->config : f->dir);
 		return -1;
 	}
 	rc = volconf_read(path, &f->cfg, err, sizeof(err));
@@ -92,6 +94,10 @@ int fsck_check_config(struct fsck *f)
 	case 0:
 		break;
 	case -ENOENT:
+		if (f->config) {
+			fsck_fail(f, "--config %s: no such file", f->config);
+			return -1;
+		}
 		fsck_fail(f, "%s: not a cloakfs volume (no %s)", f->dir,
 			  VOLCONF_FILE_NAME);
 		return -1;

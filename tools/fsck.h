@@ -89,6 +89,7 @@ struct fsck {
 	/* options */
 	const char *dir;      /* CIPHERDIR as given */
 	char root[4096];      /* its realpath */
+	const char *config;   /* --config FILE; NULL: CIPHERDIR/cloakfs.conf */
 	bool repair, json, deep, progress_forced;
 
 	struct volume_config cfg;

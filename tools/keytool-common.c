@@ -39,18 +39,25 @@ void kt_hex(const uint8_t *p, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-int kt_config_path(const char *dir, char *path)
+int kt_config_path(const struct kt_args *a, const char *dir, char *path)
 {
+	if (a->config) {
+		if (snprintf(path, PATH_MAX, "%s", a->config) >= PATH_MAX)
+			return kt_error(KEYTOOL_EXIT_USAGE, "--config %s: path "
+					"too long", a->config);
+		return 0;
+	}
 	if (volume_config_path(dir, path, PATH_MAX))
 		return kt_error(KEYTOOL_EXIT_USAGE, "%s: path too long", dir);
 	return 0;
 }
 
-int kt_read_config(const char *dir, char *path, struct volume_config *cfg)
+int kt_read_config(const struct kt_args *a, const char *dir, char *path,
+		   struct volume_config *cfg)
 {
 	char err[512];
 	struct stat st;
-	int rc = kt_config_path(dir, path);
+	int rc = kt_config_path(a, dir, path);
 
 	if (rc)
 		return rc;
@@ -66,6 +73,9 @@ int kt_read_config(const char *dir, char *path, struct volume_config *cfg)
 	case 0:
 		return 0;
 	case -ENOENT:
+		if (a->config)
+			return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "--config %s: no "
+					"such file", path);
 		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
 				"(no %s)", dir, VOLCONF_FILE_NAME);
 	case -EINVAL:

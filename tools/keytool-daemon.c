@@ -47,10 +47,11 @@ static bool daemon_absent(int err)
 	return err == -ENOENT || err == -ECONNREFUSED;
 }
 
-/* --ttl: seconds (1 .. 2^32 - 2) or "never" */
+/* --ttl: a time ("90s", "10m", "8h"; a plain number is seconds) from 1 s
+ * to 2^32 - 2 s, or "never" */
 static int parse_ttl(const char *s, uint32_t *ttl)
 {
-	unsigned long long v;
+	unsigned long long ms;
 
 	if (!s) {
 		*ttl = CLOAKFSD_TTL_DEFAULT;
@@ -60,9 +61,10 @@ static int parse_ttl(const char *s, uint32_t *ttl)
 		*ttl = CLOAKFSD_TTL_NONE;
 		return 0;
 	}
-	if (decimal_parse(s, CLOAKFSD_TTL_NONE - 1, &v) || v == 0)
+	if (duration_parse(s, 1, (CLOAKFSD_TTL_NONE - 1ULL) * 1000, &ms) ||
+	    ms < 1000)
 		return -EINVAL;
-	*ttl = (uint32_t)v;
+	*ttl = (uint32_t)(ms / 1000);
 	return 0;
 }
 
@@ -86,9 +88,9 @@ static int run_unlock(const struct kt_args *a)
 
 	if (parse_ttl(a->ttl, &ttl))
 		return kt_error(KEYTOOL_EXIT_USAGE, "unlock: --ttl takes seconds "
-				"(1 to %u) or 'never', not '%s'",
-				CLOAKFSD_TTL_NONE - 1, a->ttl);
-	rc = kt_read_config(dir, path, &cfg);
+				"(1 to %u; or a time: 90s, 10m, 8h, 1d) or "
+				"'never', not '%s'", CLOAKFSD_TTL_NONE - 1, a->ttl);
+	rc = kt_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	if (!realpath(dir, abs))
@@ -122,7 +124,7 @@ out:
 
 const struct kt_command kt_cmd_unlock = {
 	.name = "unlock",
-	.synopsis = "[--ttl SECONDS] CIPHERDIR",
+	.synopsis = "[--ttl TIME] CIPHERDIR",
 	.summary = "open a keyslot and hand the key to cloakfsd",
 	.help =
 		"Open the volume with a passphrase and give its master key to the key\n"
@@ -130,11 +132,12 @@ const struct kt_command kt_cmd_unlock = {
 		"the volume's key id until it expires, is locked, or the daemon exits.\n"
 		"A mount of the volume then needs no passphrase.\n"
 		"\n"
-		"  --ttl SECONDS        lifetime of the key in the daemon, or 'never'\n"
+		"  --ttl TIME           lifetime of the key in the daemon: seconds, or\n"
+		"                       90s, 10m, 8h, 1d, or 'never'\n"
 		"                       (default: the daemon's; it may shorten it)\n"
 		"  --passfile FILE      the passphrase: first line of FILE\n"
 		"  --extpass CMD        the passphrase: first line CMD prints\n",
-	.opts = KT_OPT_PASS | KT_OPT_TTL,
+	.opts = KT_OPT_PASS | KT_OPT_TTL | KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_unlock,
@@ -181,7 +184,7 @@ static int run_lock(const struct kt_args *a)
 		return kt_error(KEYTOOL_EXIT_USAGE, "lock: give CIPHERDIR or --all "
 				"(try %s lock --help)", KT_PROG);
 	dir = a->args[0];
-	rc = kt_read_config(dir, path, &cfg);
+	rc = kt_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
@@ -225,7 +228,7 @@ const struct kt_command kt_cmd_lock = {
 		"\n"
 		"  --all                every key the daemon holds and every mount\n"
 		"                       that registered with it\n",
-	.opts = KT_OPT_ALL,
+	.opts = KT_OPT_ALL | KT_OPT_CONFIG,
 	.min_args = 0,
 	.max_args = 1,
 	.run = run_lock,

@@ -18,7 +18,7 @@ static int run_backup(const struct kt_args *a)
 	struct volume_config cfg;
 	char path[PATH_MAX], err[512];
 	struct stat st;
-	int rc = kt_read_config(dir, path, &cfg);
+	int rc = kt_read_config(a, dir, path, &cfg);
 
 	if (rc)
 		return rc;
@@ -49,7 +49,7 @@ const struct kt_command kt_cmd_backup = {
 		"volume.\n"
 		"\n"
 		"  --force              replace FILE if it exists\n",
-	.opts = KT_OPT_FORCE,
+	.opts = KT_OPT_FORCE | KT_OPT_CONFIG,
 	.min_args = 2,
 	.max_args = 2,
 	.run = run_backup,
@@ -61,7 +61,7 @@ static int run_restore(const struct kt_args *a)
 	struct volume_config backup;
 	char path[PATH_MAX], err[512];
 	struct stat st;
-	int rc = kt_config_path(dir, path);
+	int rc = kt_config_path(a, dir, path);
 
 	if (rc)
 		return rc;
@@ -104,7 +104,7 @@ const struct kt_command kt_cmd_restore = {
 		"made no longer open the volume afterwards; removed ones open it again.\n"
 		"\n"
 		"  --force              restore even over another volume's config\n",
-	.opts = KT_OPT_FORCE,
+	.opts = KT_OPT_FORCE | KT_OPT_CONFIG,
 	.min_args = 2,
 	.max_args = 2,
 	.run = run_restore,

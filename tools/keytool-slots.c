@@ -39,12 +39,12 @@ static int seal_error(const char *dir, int rc)
 }
 
 /* the start of each command that rewrites the config: lock, then read */
-static int lock_and_read_config(const char *dir, char *path,
-				struct volume_config *cfg)
+static int lock_and_read_config(const struct kt_args *a, const char *dir,
+				char *path, struct volume_config *cfg)
 {
 	int rc = kt_lock_volume(dir);
 
-	return rc ? rc : kt_read_config(dir, path, cfg);
+	return rc ? rc : kt_read_config(a, dir, path, cfg);
 }
 
 /* what add- and change-passphrase seal into a new keyslot */
@@ -91,7 +91,7 @@ static int run_add(const struct kt_args *a)
 	char path[PATH_MAX];
 	int rc, added;
 
-	rc = lock_and_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	if (volconf_slot_count(&cfg) >= VOLCONF_MAX_KEYSLOTS)
@@ -129,7 +129,7 @@ const struct kt_command kt_cmd_add = {
 		"  --kdf-time S         calibrate Argon2id to S seconds (default: the\n"
 		"                       cost of the slot that opened)\n"
 		"  --kdf-memory MiB     Argon2id memory for that calibration\n",
-	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_KDF,
+	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_KDF | KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_add,
@@ -143,7 +143,7 @@ static int run_change(const struct kt_args *a)
 	char path[PATH_MAX];
 	int rc;
 
-	rc = lock_and_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	if (a->slot >= 0 && (rc = check_slot_used(dir, &cfg, a->slot)))
@@ -187,7 +187,8 @@ const struct kt_command kt_cmd_change = {
 		"  --kdf-time S         calibrate Argon2id to S seconds (default: keep\n"
 		"                       the slot's cost)\n"
 		"  --kdf-memory MiB     Argon2id memory for that calibration\n",
-	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_KDF | KT_OPT_SLOT,
+	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_KDF | KT_OPT_SLOT |
+		KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_change,
@@ -238,7 +239,7 @@ static int run_remove(const struct kt_args *a)
 	if (parse_slot(a->args[1], &slot))
 		return kt_error(KEYTOOL_EXIT_USAGE, "remove-slot: '%s' is not a "
 				"slot number", a->args[1]);
-	rc = lock_and_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	rc = check_slot_used(dir, &cfg, slot);
@@ -264,7 +265,7 @@ const struct kt_command kt_cmd_remove = {
 		"\n"
 		"  --passfile FILE      the existing passphrase: first line of FILE\n"
 		"  --extpass CMD        the existing passphrase: first line CMD prints\n",
-	.opts = KT_OPT_PASS,
+	.opts = KT_OPT_PASS | KT_OPT_CONFIG,
 	.min_args = 2,
 	.max_args = 2,
 	.run = run_remove,
@@ -278,7 +279,7 @@ static int run_remove_pass(const struct kt_args *a)
 	uint8_t *vmk = NULL;
 	int rc, opened;
 
-	rc = lock_and_read_config(dir, path, &cfg);
+	rc = lock_and_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
@@ -301,7 +302,7 @@ const struct kt_command kt_cmd_remove_pass = {
 		"\n"
 		"  --passfile FILE      the passphrase to remove: first line of FILE\n"
 		"  --extpass CMD        the passphrase to remove: first line CMD prints\n",
-	.opts = KT_OPT_PASS,
+	.opts = KT_OPT_PASS | KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_remove_pass,
@@ -315,7 +316,7 @@ static int run_test(const struct kt_args *a)
 	uint8_t *vmk = NULL;
 	int rc, slot;
 
-	rc = kt_read_config(dir, path, &cfg);
+	rc = kt_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	if (a->slot >= 0 && (rc = check_slot_used(dir, &cfg, a->slot)))
@@ -338,7 +339,7 @@ const struct kt_command kt_cmd_test = {
 		"  --slot N             try keyslot N only\n"
 		"  --passfile FILE      the passphrase: first line of FILE\n"
 		"  --extpass CMD        the passphrase: first line CMD prints\n",
-	.opts = KT_OPT_PASS | KT_OPT_SLOT,
+	.opts = KT_OPT_PASS | KT_OPT_SLOT | KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_test,

@@ -124,9 +124,10 @@ static int run_init(const struct kt_args *a)
 				NAMES_DEFAULT_NAME_MAX, a->name_max);
 	p.sector_size = a->sector_size;
 	p.name_max = a->name_max;
+	p.config_path = a->config;
 	rc = check_cipher_usable(p.cipher);
 	if (!rc)
-		rc = kt_config_path(dir, path);
+		rc = kt_config_path(a, dir, path);
 	if (!rc)
 		rc = check_init_target(dir, &absent);
 	if (!rc)
@@ -198,7 +199,8 @@ const struct kt_command kt_cmd_init = {
 		"                       the passphrase: first line of FILE\n"
 		"  --extpass CMD, --new-extpass CMD\n"
 		"                       the passphrase: first line CMD prints\n",
-	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_FORMAT | KT_OPT_KDF,
+	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_FORMAT | KT_OPT_KDF |
+		KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_init,
@@ -210,7 +212,7 @@ static int run_info(const struct kt_args *a)
 	struct volume_config cfg;
 	char path[PATH_MAX], id[2 * VOLCONF_KEY_ID_SIZE + 1], cost[64];
 	unsigned int n;
-	int rc = kt_read_config(dir, path, &cfg);
+	int rc = kt_read_config(a, dir, path, &cfg);
 
 	if (rc)
 		return rc;
@@ -250,7 +252,7 @@ const struct kt_command kt_cmd_info = {
 		"Show the format version, uuid, cipher, name settings, sector size,\n"
 		"key identifier and the keyslots (numbered from 0) with their KDF\n"
 		"costs. Needs no passphrase; the config is fully validated.\n",
-	.opts = 0,
+	.opts = KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_info,

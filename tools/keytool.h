@@ -30,6 +30,7 @@ enum {
 	KT_OPT_FORCE = 1u << 5,      /* --force */
 	KT_OPT_TTL = 1u << 6,        /* --ttl */
 	KT_OPT_ALL = 1u << 7,        /* --all */
+	KT_OPT_CONFIG = 1u << 8,     /* --config */
 };
 
 struct kt_args {
@@ -44,6 +45,7 @@ struct kt_args {
 	int slot;               /* -1: not given */
 	bool force, all;
 	const char *ttl;        /* --ttl as given; NULL: not given */
+	const char *config;     /* --config FILE; NULL: CIPHERDIR/cloakfs.conf */
 	char **args;            /* positional arguments */
 	int nargs;
 };
@@ -71,15 +73,16 @@ int kt_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* hex of n bytes into out (2n + 1) */
 void kt_hex(const uint8_t *p, size_t n, char *out);
 
-/* "<dir>/cloakfs.conf" into path (PATH_MAX bytes) */
-int kt_config_path(const char *dir, char *path);
+/* --config FILE, else "<dir>/cloakfs.conf", into path (PATH_MAX bytes) */
+int kt_config_path(const struct kt_args *a, const char *dir, char *path);
 
 /*
  * Read and validate dir's config. Errors: no such directory or no config
  * (BAD_VOLUME), a config the library refuses (BAD_VOLUME, with its
  * message: file, line, field), I/O (ERROR).
  */
-int kt_read_config(const char *dir, char *path, struct volume_config *cfg);
+int kt_read_config(const struct kt_args *a, const char *dir, char *path,
+		   struct volume_config *cfg);
 
 /*
  * Ask for an existing passphrase (from a->pass) and open a keyslot of

@@ -59,7 +59,11 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 	uint8_t *vmk = NULL, nonce[NAMES_DIRNONCE_SIZE];
 	int rc, dirfd;
 
-	rc = volume_config_path(dir, path, sizeof(path));
+	if (p->config_path)
+		rc = snprintf(path, sizeof(path), "%s", p->config_path) <
+		     (int)sizeof(path) ? 0 : -ENAMETOOLONG;
+	else
+		rc = volume_config_path(dir, path, sizeof(path));
 	if (rc)
 		return seterr(err, errlen, rc, "%s: path too long", dir);
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -68,6 +72,12 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 	if (faccessat(dirfd, VOLCONF_FILE_NAME, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
 		rc = seterr(err, errlen, -EEXIST, "%s: already a cloakfs volume",
 			    dir);
+		goto out;
+	}
+	if (p->config_path &&
+	    faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+		rc = seterr(err, errlen, -EEXIST, "%s: exists (a config of "
+			    "another volume?)", path);
 		goto out;
 	}
 	if (faccessat(dirfd, NAMES_DIRNONCE_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -133,12 +143,20 @@ int volume_unlock(const char *dir, const char *pass, size_t passlen,
 		  char *err, size_t errlen)
 {
 	char path[4096];
+	int rc = volume_config_path(dir, path, sizeof(path));
+
+	if (rc)
+		return seterr(err, errlen, rc, "%s: path too long", dir);
+	return volume_unlock_config(path, pass, passlen, cfg, keys, err, errlen);
+}
+
+int volume_unlock_config(const char *path, const char *pass, size_t passlen,
+			 struct volume_config *cfg, struct volume_keys **keys,
+			 char *err, size_t errlen)
+{
 	uint8_t *vmk, id[KEYS_KEY_ID_SIZE];
 	int rc, slot;
 
-	rc = volume_config_path(dir, path, sizeof(path));
-	if (rc)
-		return seterr(err, errlen, rc, "%s: path too long", dir);
 	rc = volconf_read(path, cfg, err, errlen);
 	if (rc)
 		return rc;

@@ -19,6 +19,8 @@ struct volume_create_params {
 	uint32_t name_max;    /* 0: NAMES_DEFAULT_NAME_MAX */
 	struct keyslot_cost cost; /* opslimit 0: calibrate (kdf_seconds) */
 	double kdf_seconds;   /* 0: KEYSLOT_DEFAULT_SECONDS */
+	const char *config_path; /* NULL: <dir>/cloakfs.conf; else a file that
+				    must not exist yet (an external config) */
 };
 
 /* "<dir>/cloakfs.conf" into out; -ENAMETOOLONG */
@@ -43,5 +45,10 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 int volume_unlock(const char *dir, const char *pass, size_t passlen,
 		  struct volume_config *cfg, struct volume_keys **keys,
 		  char *err, size_t errlen);
+
+/* the same with the config at path (an external config, --config) */
+int volume_unlock_config(const char *path, const char *pass, size_t passlen,
+			 struct volume_config *cfg, struct volume_keys **keys,
+			 char *err, size_t errlen);
 
 #endif

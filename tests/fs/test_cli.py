@@ -178,6 +178,70 @@ def mounted(mnt):
         return any(l.split()[1] == mnt for l in f)
 
 
+def test_idle_units(vol):
+    for bad in ("10x", "-5m", "5 m", "1e3", "2h30m", "m", "366d"):
+        r = run("--idle", bad, vol.cipherdir, vol.mnt)
+        assert r.returncode == EXIT_USAGE and b"--idle" in r.stderr and b"10m" in r.stderr, bad
+        r = run("-o", "idle=" + bad, vol.cipherdir, vol.mnt)
+        assert r.returncode == EXIT_USAGE and b"idle" in r.stderr, bad
+    # 3s, with a unit: unmounted when unused
+    vol.mount("--idle", "3s")
+    write_file(os.path.join(vol.mnt, "f"), b"x")
+    deadline = time.monotonic() + 20
+    while mounted(vol.mnt) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not mounted(vol.mnt)
+    assert vol.proc.wait(timeout=10) == 0
+    vol.proc = None
+    # 10m: still mounted a few seconds later
+    vol.mount("-o", "idle=10m")
+    time.sleep(4)
+    assert mounted(vol.mnt)
+    vol.umount()
+
+
+def test_ro_flag(vol):
+    vol.mount()
+    write_file(os.path.join(vol.mnt, "kept"), b"before")
+    vol.umount()
+    for opt in (["--ro"], ["-o", "ro"]):
+        vol.mount(*opt)
+        assert read_file(os.path.join(vol.mnt, "kept")) == b"before"
+        expect_errno(errno.EROFS, write_file, os.path.join(vol.mnt, "new"), b"x")
+        expect_errno(errno.EROFS, os.unlink, os.path.join(vol.mnt, "kept"))
+        with open("/proc/mounts") as f:
+            [opts] = [l.split()[3] for l in f if l.split()[1] == vol.mnt]
+        assert opts.split(",")[0] == "ro", opts
+        vol.umount()
+
+
+def test_external_config(vol, tmp_path):
+    vol.mount()
+    write_file(os.path.join(vol.mnt, "doc"), b"synced ciphertext")
+    vol.umount()
+    # the config moves out of the (synced) ciphertext directory
+    conf = str(tmp_path / "vol.conf")
+    shutil.move(os.path.join(vol.cipherdir, "cloakfs.conf"), conf)
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_BAD_VOLUME and b"not a cloakfs volume" in r.stderr
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, "--config",
+            str(tmp_path / "missing.conf"), vol.cipherdir, vol.mnt)
+    assert r.returncode == EXIT_BAD_VOLUME and b"missing.conf: no such file" in r.stderr
+    for opt in (["--config", conf], ["-o", "config=" + conf]):
+        vol.mount(*opt)
+        assert read_file(os.path.join(vol.mnt, "doc")) == b"synced ciphertext"
+        write_file(os.path.join(vol.mnt, "new"), b"written")
+        vol.umount()
+    assert "cloakfs.conf" not in os.listdir(vol.cipherdir)
+    # in the background too (the config is read before it detaches)
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, "--config", conf,
+            vol.cipherdir, vol.mnt)
+    assert r.returncode == 0, r.stderr
+    assert read_file(os.path.join(vol.mnt, "new")) == b"written"
+    assert fusermount_u(vol.mnt) == 0
+    assert wait_gone(vol.cipherdir)
+
+
 def test_idle_unmount(vol):
     vol.mount("--idle", "0.04")  # 2.4 seconds
     p = os.path.join(vol.mnt, "f")

@@ -243,6 +243,19 @@ def test_keyslot_gap(dmg):
     assert rep["findings"] == [], rep
 
 
+def test_external_config(dmg, tmp_path):
+    # the config kept outside the cipherdir (--config), as the mount takes it
+    conf = str(tmp_path / "ext.conf")
+    shutil.move(os.path.join(dmg.cipherdir, "cloakfs.conf"), conf)
+    rc, rep, err = dmg.fsck()
+    assert rc == 8 and "not a cloakfs volume" in err
+    rc, rep, err = dmg.fsck("--config", str(tmp_path / "missing.conf"))
+    assert rc == 8 and "missing.conf: no such file" in err
+    rc, rep, err = dmg.fsck("--config", conf)
+    assert rc == 0, err
+    assert rep["findings"] == [] and rep["summary"]["files"] > 0, rep
+
+
 def test_key_id_mismatch(dmg):
     dmg.forge("keyid")
     check_repair(dmg, "key-id-mismatch", check_rc=4, repair_rc=4, after_rc=4)

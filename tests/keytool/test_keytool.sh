@@ -380,4 +380,27 @@ fails 1 'nodir: No such file' "restore into a missing directory" "$kt" restore-h
 same_file "config untouched by failed restores" "$conf" vol.bak
 no_temp "no temp file after everything" vol
 
+# ---- --config FILE: the config outside the (synced) cipherdir ------------
+mkdir private
+ok "init --config" "$kt" init "${KDF[@]}" --passfile p1 --config private/ext.conf evol
+check "the config is where --config says" -f private/ext.conf
+check "and not in the cipherdir" ! -e evol/cloakfs.conf
+check "the cipherdir has the root nonce" -f evol/.cloakfs.dir
+fails 4 'evol: not a cloakfs volume' "info without --config" "$kt" info evol
+ok "info --config" "$kt" info --config private/ext.conf evol
+out_has "info names the config" '^config: +private/ext.conf$'
+fails 4 'config missing.conf: no such file' "info --config with a missing file" \
+	"$kt" info --config missing.conf evol
+ok "add-passphrase --config" "$kt" add-passphrase --config private/ext.conf --passfile p1 --new-passfile p2 evol
+ok "test-passphrase --config" "$kt" test-passphrase --config private/ext.conf --passfile p2 evol
+out_has "the added slot" 'keyslot 1$'
+ok "remove-passphrase --config" "$kt" remove-passphrase --config private/ext.conf --passfile p1 evol
+ok "backup-header --config" "$kt" backup-header --config private/ext.conf evol ext.bak
+same_file "backup of the external config" ext.bak private/ext.conf
+check "still no config in the cipherdir" ! -e evol/cloakfs.conf
+fails 5 'private/ext.conf: exists' "init --config over an existing config" \
+	"$kt" init "${KDF[@]}" --passfile p1 --config private/ext.conf evol2
+check "no volume made beside it" ! -e evol2/.cloakfs.dir
+fails 3 'option --config does not apply' "status --config" "$kt" status --config x
+
 finish test_keytool

@@ -41,6 +41,8 @@ check "no daemon was started by status or lock" ! -S "$CLOAKFSD_SOCKET"
 # ---- usage ---------------------------------------------------------------
 fails 3 "--ttl takes seconds" "--ttl 0" "$kt" unlock --ttl 0 --passfile p1 vol
 fails 3 "--ttl takes seconds" "--ttl abc" "$kt" unlock --ttl abc --passfile p1 vol
+fails 3 "--ttl takes seconds" "--ttl 0.5s" "$kt" unlock --ttl 0.5s --passfile p1 vol
+fails 3 "--ttl takes seconds" "--ttl 10y" "$kt" unlock --ttl 10y --passfile p1 vol
 fails 3 "not both" "lock DIR --all" "$kt" lock --all vol
 fails 3 "give CIPHERDIR or --all" "lock without arguments" "$kt" lock
 fails 3 "unexpected argument" "status with an argument" "$kt" status vol
@@ -56,6 +58,9 @@ out_has "no key after a wrong passphrase" '^0 keys held$'
 ok "unlock --ttl 100" "$kt" unlock --ttl 100 --passfile p1 vol
 out_has "unlock line" "^vol: unlocked with keyslot 0 \\(key id $keyid, expires: (100|[5-9][0-9])s\\)\$"
 ok "keycheck: the daemon holds the master key under the key id" "$keycheck" vol
+ok "unlock --ttl 2m (a unit)" "$kt" unlock --ttl 2m --passfile p1 vol
+out_has "2 minutes" "expires: (120|1[01][0-9])s\\)\$"
+ok "unlock --ttl 100" "$kt" unlock --ttl 100 --passfile p1 vol
 ok "unlock vol2 --ttl never from stdin" bash -c "'$kt' unlock --ttl never vol2 <p2"
 out_has "no expiry" "expires: never\\)\$"
 ok "keycheck vol2" "$keycheck" vol2

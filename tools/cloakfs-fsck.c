@@ -36,8 +36,9 @@ static const char usage_text[] =
 	"                    " FSCK_LOST_FOUND "/ (never on a mounted volume)\n"
 	"  --deep            also decrypt every sector of every file\n"
 	"  --json            findings and summary as one JSON object on stdout\n"
-	"  --progress        show progress (on a terminal it is shown anyway\n"
-	"                    once a check takes more than a second)\n"
+	"  --progress        show progress from the start (on a terminal it\n"
+	"                    is shown anyway once a check takes more than a\n"
+	"                    second; never when stderr is not a terminal)\n"
 	"  -h, --help        this text\n"
 	"  -V, --version     the version\n"
 	"\n"
@@ -148,6 +149,8 @@ static void run(struct fsck *f, const struct passphrase_source *src,
 		return;
 	}
 	fsck_progress_start(f);
+	if (f->deep)
+		fsck_progress_count(f); /* --deep reads every byte: say how far */
 	fsck_walk(f);
 	if (!f->operational_error)
 		fsck_nonces_report(f);

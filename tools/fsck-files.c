@@ -158,12 +158,14 @@ static int read_all(struct fsck *f, int fd, uint64_t *done)
 		while (!rc && off < size) {
 			ssize_t n = fileio_read(&cf, f->deep_buf, DEEP_BUF, off);
 
-			if (n < 0)
+			if (n < 0) {
 				rc = (int)n;
-			else if (n == 0)
+			} else if (n == 0) {
 				break;
-			else
+			} else {
 				off += (uint64_t)n;
+				fsck_progress_bytes((uint64_t)n);
+			}
 		}
 		fileio_close(&cf);
 	}
@@ -193,6 +195,7 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 	int fd, rc;
 
 	*why = '\0';
+	fsck_progress_file((uint64_t)st->st_size);
 	if (st->st_size == 0)
 		return FC_COUNT; /* an empty file has no header */
 	if (st->st_size < HEADER_SIZE) {

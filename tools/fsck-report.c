@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cloakfs-fsck output: one line per finding (or one JSON object), the
- * summary with counts by class, and the progress line. See fsck.h.
+ * cloakfs-fsck output: one line per finding (or one JSON object) and the
+ * summary with counts by class (the progress line is fsck-progress.c's).
+ * See fsck.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "tools/fsck.h"
 
@@ -56,64 +55,6 @@ static const char *const severity_names[] = { "error", "warning", "quarantined" 
 const char *fsck_class_name(enum fsck_class c)
 {
 	return c < FC_COUNT ? classes[c].name : "?";
-}
-
-/* ---- progress ---------------------------------------------------------- */
-
-static struct {
-	bool tty, forced, shown;
-	struct timespec start, last;
-	unsigned long entries;
-} prog;
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-void fsck_progress_start(struct fsck *f)
-{
-	prog.tty = isatty(STDERR_FILENO);
-	prog.forced = f->progress_forced;
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	prog.last = prog.start;
-}
-
-void fsck_progress_clear(void)
-{
-	if (prog.shown && prog.tty) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
-	prog.shown = false;
-}
-
-void fsck_progress_tick(struct fsck *f, const char *cpath)
-{
-	struct timespec now;
-
-	prog.entries++;
-	if (!prog.tty && !prog.forced)
-		return;
-	if (prog.entries % 64)
-		return; /* the clock costs more than an entry */
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	/* small volumes finish before anything is shown */
-	if (!prog.forced && since(&prog.start, &now) < 1.0)
-		return;
-	if (since(&prog.last, &now) < (prog.tty ? 0.2 : 1.0))
-		return;
-	prog.last = now;
-	if (prog.tty)
-		fprintf(stderr, "\r%lu entries, %lu dirs, %lu findings: %.40s\033[K",
-			prog.entries, f->dirs, f->errors + f->warnings + f->notes,
-			cpath);
-	else
-		fprintf(stderr, "%s: %lu entries, %lu dirs, %lu findings\n",
-			FSCK_PROG, prog.entries, f->dirs,
-			f->errors + f->warnings + f->notes);
-	fflush(stderr);
-	prog.shown = true;
 }
 
 /* ---- text and JSON ----------------------------------------------------- */

@@ -147,9 +147,21 @@ void fsck_output_begin(struct fsck *f);
 /* summary line (or the JSON tail); returns the exit status */
 int fsck_output_end(struct fsck *f);
 
-/* progress: call per entry; shown on a tty after a second, or forced */
+/* ---- fsck-progress.c -------------------------------------------------- */
+
+/*
+ * The progress line on a terminal (nothing when stderr is not one): after
+ * a second, or at once with --progress; redrawn at least once a second.
+ */
 void fsck_progress_start(struct fsck *f);
+/* count the bytes of every file first, for a percentage (--deep) */
+void fsck_progress_count(struct fsck *f);
+/* per entry, before it is checked */
 void fsck_progress_tick(struct fsck *f, const char *cpath);
+/* a regular file of size bytes is being checked; then bytes of it read */
+void fsck_progress_file(uint64_t size);
+void fsck_progress_bytes(uint64_t n);
+/* wipe the line before other output */
 void fsck_progress_clear(void);
 
 /* ---- fsck-config.c ---------------------------------------------------- */

@@ -7,7 +7,9 @@
  * "w:SUBSTR" does so for a write that reaches past byte 32 (past a file
  * header: data). The control file is re-read on every call, so a test
  * switches faults on and off while the filesystem stays mounted. No
- * control file: no faults.
+ * control file: no faults. "slow:SUBSTR" makes such reads wait 100 ms and
+ * then succeed, as a slow disk would (cloakfs-fsck's progress test: one
+ * large file that takes seconds to check).
  *
  * Calls that make or find entries fail by name: "fail:CALL" makes CALL
  * return -1/EIO without doing anything, "after:CALL" lets it succeed and
@@ -31,8 +33,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* kind: 'r' for a read, 'w' for a write past the first 32 bytes */
-static int fd_is_faulty(int fd, char kind)
+/* kind: 'r' for a read, 'w' for a write past the first 32 bytes, 's'
+ * for a read to slow down */
+static int fd_matches(int fd, char kind)
 {
 	const char *ctl = getenv("CLOAKFS_EIO_CTL");
 	char link[64], path[4096], line[4096];
@@ -64,6 +67,10 @@ static int fd_is_faulty(int fd, char kind)
 			if (kind != 'w')
 				continue;
 			sub += 2;
+		} else if (strncmp(line, "slow:", 5) == 0) {
+			if (kind != 's')
+				continue;
+			sub += 5;
 		} else if (kind != 'r') {
 			continue;
 		}
@@ -72,6 +79,14 @@ static int fd_is_faulty(int fd, char kind)
 	}
 	fclose(f);
 	return hit;
+}
+
+/* a read: slowed down, and then failing or not */
+static int fd_is_faulty(int fd, char kind)
+{
+	if (kind == 'r' && fd_matches(fd, 's'))
+		usleep(100000);
+	return fd_matches(fd, kind);
 }
 
 #define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))

@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 
 import pytest
 
@@ -530,6 +531,75 @@ def test_usage_and_operational_errors(dmg, tmp_path):
     assert rc == 8 and "wrong passphrase" in err and rep["summary"]["operational_error"]
     rc, rep, err = run_fsck(str(tmp_path), passfile=dmg.passfile)
     assert rc == 8 and "not a cloakfs volume" in err
+
+
+def run_on_pty(cmd, env, timeout=120):
+    """cmd with stderr on a pseudo-terminal (stdout a pipe): its exit
+    status, stdout, and what the terminal received"""
+    import pty
+    import select
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([master], [], [], 0.5)
+        if r:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: every writer closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    out = p.stdout.read()
+    rc = p.wait(timeout=timeout)
+    return rc, out.decode(errors="replace"), seen.decode(errors="replace")
+
+
+PROGRESS = re.compile(r"(\d+) entries, ([\d.]+ (?:B|KiB|MiB|GiB))(?: of ([\d.]+ \w+) \((\d+)%\))?, "
+                      r"(\d+) findings: ([^\s\x1b]*)")
+
+
+@pytest.mark.skipif(not os.environ.get("CLOAKFS_EIO_PRELOAD"), reason="no read-slowing preload")
+def test_progress_on_a_terminal(volume_factory, tmp_path):
+    """--deep on one large file whose reads are slowed down (LD_PRELOAD):
+    the line on the terminal advances in bytes inside that file, with a
+    percentage of the total; redirected stderr gets no progress at all"""
+    v = volume_factory("aes256-xts")
+    for i in range(20):
+        write_file(v.path("small%02d" % i), b"s" * 1000)
+    with open(v.path("big.bin"), "wb") as f:
+        for _ in range(32):
+            f.write(os.urandom(1 << 20))
+    v.umount()
+    big = max((os.path.getsize(os.path.join(v.cipherdir, n)), n) for n in os.listdir(v.cipherdir))[1]
+    ctl = tmp_path / "ctl"
+    ctl.write_text("slow:%s\n" % big)
+    env = dict(os.environ, LD_PRELOAD=os.environ["CLOAKFS_EIO_PRELOAD"], CLOAKFS_EIO_CTL=str(ctl))
+    cmd = [FSCK, "--deep", "--progress", "--passfile", v.passfile, v.cipherdir]
+    rc, out, tty = run_on_pty(cmd, env)
+    assert rc == 0, (out, tty)
+    assert "0 errors" in out
+    lines = [m for m in PROGRESS.finditer(tty)]
+    assert lines, repr(tty[-2000:])
+    # within the one large file: several redraws with growing bytes
+    in_big = [m for m in lines if big.startswith(m.group(6)) and m.group(6)]
+    assert len({m.group(2) for m in in_big}) >= 3, repr(tty[-3000:])
+    # the total is known with --deep: a percentage that grows
+    pcts = [int(m.group(4)) for m in lines if m.group(4)]
+    assert pcts and pcts == sorted(pcts) and pcts[-1] > pcts[0], pcts
+    assert lines[-1].group(3) == "32.0 MiB", lines[-1].group(0)  # 32 MiB and 20 small files
+    assert tty.endswith("\r\x1b[K") or "\x1b[K" in tty.rsplit("\r", 1)[-1]
+    # not a terminal: nothing but the summary, even with --progress
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env, timeout=120)
+    assert r.returncode == 0 and r.stderr == b"", r.stderr[-500:]
 
 
 def test_large_clean_volume(volume_factory):

@@ -17,6 +17,7 @@
 #include "daemon/server.h"
 #include "daemon/sockpath.h"
 #include "daemon/syslog_sink.h"
+#include "tools/exitcodes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,9 +29,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
-#define EXIT_RUNNING 3
+/* the tools' one table (tools/exitcodes.h, cloakfsd(1) EXIT STATUS) */
+#define EXIT_RUNTIME CLOAKFS_EXIT_ERROR
+#define EXIT_USAGE CLOAKFS_EXIT_USAGE
+#define EXIT_RUNNING CLOAKFS_EXIT_REFUSED
 
 struct options {
 	bool foreground;

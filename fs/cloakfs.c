@@ -32,6 +32,7 @@
 #include "fs/logsink.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
+#include "tools/exitcodes.h"
 #include "tools/passphrase.h"
 #include "volume/names.h"
 #include "volume/volume.h"
@@ -39,17 +40,6 @@
 #include "daemon/client.h"
 #include "fs/keywatch.h"
 #endif
-
-/* exit codes (cloakfs(1), EXIT STATUS); the keytool's numbers where shared */
-enum {
-	CLOAKFS_EXIT_OK = 0,
-	CLOAKFS_EXIT_ERROR = 1,       /* anything else */
-	CLOAKFS_EXIT_WRONG_PASS = 2,  /* no keyslot opened */
-	CLOAKFS_EXIT_USAGE = 3,       /* bad command line */
-	CLOAKFS_EXIT_BAD_VOLUME = 4,  /* not a volume, damaged or unknown config */
-	CLOAKFS_EXIT_NO_PASS = 6,     /* no passphrase could be read */
-	CLOAKFS_EXIT_MOUNT = 9,       /* mountpoint missing or busy, no FUSE */
-};
 
 #define ATTR_TIMEOUT 1.0
 
@@ -123,7 +113,7 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 	if (rc >= 0 && *err) /* slots set aside above the cost ceiling */
 		log_warn("%s/%s: %s", o->cipherdir, VOLCONF_FILE_NAME, err);
 	if (rc == -EACCES)
-		return fail(CLOAKFS_EXIT_WRONG_PASS, "%s: wrong passphrase (no "
+		return fail(CLOAKFS_EXIT_AUTH, "%s: wrong passphrase (no "
 			    "keyslot opened)", o->cipherdir);
 	if (rc < 0)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", o->cipherdir,
@@ -498,8 +488,10 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	if (!realpath(o.cipherdir, absdir)) {
-		rc = fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", o.cipherdir,
-			  strerror(errno));
+		/* missing: not a volume; unreadable: an error (as the keytool) */
+		rc = fail(errno == ENOENT || errno == ENOTDIR ? CLOAKFS_EXIT_BAD_VOLUME
+							      : CLOAKFS_EXIT_ERROR,
+			  "%s: %s", o.cipherdir, strerror(errno));
 		goto out_opts;
 	}
 	if (!realpath(o.mountpoint, absmnt)) {

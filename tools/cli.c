@@ -15,9 +15,9 @@ int cli_list_drivers(FILE *out)
 		crypto_driver_selftest(i); /* show real results, not "untested" */
 		if (crypto_format_driver_line(i, line, sizeof(line))) {
 			fprintf(stderr, "cannot format driver %u\n", i);
-			return EXIT_FAILURE_GENERIC;
+			return CLOAKFS_EXIT_ERROR;
 		}
 		fprintf(out, "%s\n", line);
 	}
-	return fflush(out) ? EXIT_FAILURE_GENERIC : EXIT_OK;
+	return fflush(out) ? CLOAKFS_EXIT_ERROR : CLOAKFS_EXIT_OK;
 }

@@ -82,7 +82,7 @@ static void usage(FILE *out)
 		"  -V, --version        show the version and exit\n"
 		"\n"
 		"The driver that \"auto\" picks for an algorithm is marked '*'.\n"
-		"Exit status: 0 ok, 1 a driver or measurement failed, 2 bad usage.\n");
+		"Exit status: 0 ok, 1 a driver or measurement failed, 3 bad usage.\n");
 }
 
 __attribute__((format(printf, 1, 2))) _Noreturn static void
@@ -95,7 +95,7 @@ usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs(" (see --help)\n", stderr);
-	exit(EXIT_USAGE);
+	exit(CLOAKFS_EXIT_USAGE);
 }
 
 /*
@@ -256,10 +256,10 @@ static void parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(EXIT_OK);
+			exit(CLOAKFS_EXIT_OK);
 		case 'V':
 			printf(PROG " " CLOAKFS_VERSION "\n");
-			exit(EXIT_OK);
+			exit(CLOAKFS_EXIT_OK);
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -911,7 +911,7 @@ static int run_all(const struct options *opt, struct bench_driver *sel,
 	size_t max_size = 0;
 	unsigned int total = 0, done = 0;
 	uint8_t *src, *dst;
-	int status = EXIT_OK;
+	int status = CLOAKFS_EXIT_OK;
 
 	for (unsigned int i = 0; i < opt->nsizes; i++)
 		if (opt->sizes[i] > max_size)
@@ -923,7 +923,7 @@ static int run_all(const struct options *opt, struct bench_driver *sel,
 		note("out of memory");
 		free(src);
 		free(dst);
-		return EXIT_FAILURE_GENERIC;
+		return CLOAKFS_EXIT_ERROR;
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		enum bench_op ops[2];
@@ -958,7 +958,7 @@ static int run_all(const struct options *opt, struct bench_driver *sel,
 					note("%s %s %zu bytes failed: %s",
 					     bd->info.driver_name, op_names[ops[o]], size,
 					     strerror(-err));
-					status = EXIT_FAILURE_GENERIC;
+					status = CLOAKFS_EXIT_ERROR;
 					continue;
 				}
 				print_row(t, opt, bd, ops[o], size, err == 0, rate);
@@ -978,7 +978,7 @@ int main(int argc, char **argv)
 	struct options opt;
 	struct table t = { 0 };
 	unsigned int n = 0, usable = 0;
-	int err, status = EXIT_OK;
+	int err, status = CLOAKFS_EXIT_OK;
 
 	parse_options(argc, argv, &opt);
 	if (opt.cpu_time)
@@ -990,16 +990,16 @@ int main(int argc, char **argv)
 		const char *msg = crypto_init_error();
 
 		note("crypto init failed: %s", msg && *msg ? msg : strerror(-err));
-		return EXIT_FAILURE_GENERIC;
+		return CLOAKFS_EXIT_ERROR;
 	}
 	if (opt.list)
 		return cli_list_drivers(stdout);
 
 	if (select_drivers(&opt, &sel, &n))
-		return EXIT_FAILURE_GENERIC;
+		return CLOAKFS_EXIT_ERROR;
 	if (core_clock(&opt, &t)) {
 		free(sel);
-		return EXIT_FAILURE_GENERIC;
+		return CLOAKFS_EXIT_ERROR;
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		err = prepare_driver(&sel[i], opt.keysize);
@@ -1007,13 +1007,13 @@ int main(int argc, char **argv)
 			usable++;
 		/* a driver asked for by name that cannot run is an error */
 		else if (opt.ndrivers)
-			status = EXIT_FAILURE_GENERIC;
+			status = CLOAKFS_EXIT_ERROR;
 	}
 	if (usable == 0) {
 		note("no usable driver to measure");
-		status = EXIT_FAILURE_GENERIC;
-	} else if (run_all(&opt, sel, n, &t) != EXIT_OK) {
-		status = EXIT_FAILURE_GENERIC;
+		status = CLOAKFS_EXIT_ERROR;
+	} else if (run_all(&opt, sel, n, &t) != CLOAKFS_EXIT_OK) {
+		status = CLOAKFS_EXIT_ERROR;
 	}
 	for (unsigned int i = 0; i < n; i++)
 		if (sel[i].tfm)

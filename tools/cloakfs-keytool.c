@@ -80,6 +80,9 @@ static void overview(FILE *f)
 		"\nCommands:\n", KT_PROG, KT_PROG);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-18s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\nOptions:\n"
+		"  -h, --help         this help (COMMAND --help: that command's)\n"
+		"  -V, --version      the version\n");
 	fprintf(f, "\nPassphrases come from --passfile FILE, --extpass CMD, a prompt when\n"
 		"stdin is a terminal, else one line of stdin each (existing first).\n"
 		"Exit status: 0 ok, 1 error, 2 wrong passphrase, 3 usage, 4 not a volume\n"
@@ -111,7 +114,7 @@ static const struct kt_command *find_command(const char *name)
 
 static int bad_value(const char *cmd, int val, const char *arg, const char *want)
 {
-	return kt_error(KEYTOOL_EXIT_USAGE, "%s: --%s: %s, not '%s'", cmd,
+	return kt_error(CLOAKFS_EXIT_USAGE, "%s: --%s: %s, not '%s'", cmd,
 			option_name(val), want, arg);
 }
 
@@ -132,7 +135,7 @@ static int set_source(const char *cmd, struct passphrase_source *src,
 	bool is_file = val == O_PASSFILE || val == O_NEW_PASSFILE;
 
 	if (src->file || src->extpass)
-		return kt_error(KEYTOOL_EXIT_USAGE, "%s: give --%spassfile or "
+		return kt_error(CLOAKFS_EXIT_USAGE, "%s: give --%spassfile or "
 				"--%sextpass, not both", cmd,
 				val >= O_NEW_PASSFILE ? "new-" : "",
 				val >= O_NEW_PASSFILE ? "new-" : "");
@@ -198,7 +201,7 @@ static int parse_option(struct kt_args *a, int val, const char *arg)
 		a->config = arg;
 		return 0;
 	}
-	return kt_error(KEYTOOL_EXIT_USAGE, "%s: unknown option", cmd);
+	return kt_error(CLOAKFS_EXIT_USAGE, "%s: unknown option", cmd);
 }
 
 /*
@@ -219,14 +222,14 @@ static int parse_args(const struct kt_command *c, int argc, char **argv,
 		if (val == 'h')
 			return -1;
 		if (val == ':')
-			return kt_error(KEYTOOL_EXIT_USAGE, "%s: option '%s' needs "
+			return kt_error(CLOAKFS_EXIT_USAGE, "%s: option '%s' needs "
 					"an argument", c->name, argv[optind - 1]);
 		if (val == '?')
-			return kt_error(KEYTOOL_EXIT_USAGE, "%s: unknown option '%s' "
+			return kt_error(CLOAKFS_EXIT_USAGE, "%s: unknown option '%s' "
 					"(try %s %s --help)", c->name,
 					argv[optind - 1], KT_PROG, c->name);
 		if (!(option_group(val) & c->opts))
-			return kt_error(KEYTOOL_EXIT_USAGE, "%s: option --%s does "
+			return kt_error(CLOAKFS_EXIT_USAGE, "%s: option --%s does "
 					"not apply (try %s %s --help)", c->name,
 					option_name(val), KT_PROG, c->name);
 		rc = parse_option(a, val, optarg);
@@ -236,11 +239,11 @@ static int parse_args(const struct kt_command *c, int argc, char **argv,
 	a->args = argv + optind;
 	a->nargs = argc - optind;
 	if (a->nargs > c->max_args)
-		return kt_error(KEYTOOL_EXIT_USAGE, "%s: unexpected argument '%s' "
+		return kt_error(CLOAKFS_EXIT_USAGE, "%s: unexpected argument '%s' "
 				"(try %s %s --help)", c->name, a->args[c->max_args],
 				KT_PROG, c->name);
 	if (a->nargs < c->min_args)
-		return kt_error(KEYTOOL_EXIT_USAGE, "%s: missing argument: usage: "
+		return kt_error(CLOAKFS_EXIT_USAGE, "%s: missing argument: usage: "
 				"%s %s %s", c->name, KT_PROG, c->name, c->synopsis);
 	return 0;
 }
@@ -253,36 +256,36 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		overview(stderr);
-		return KEYTOOL_EXIT_USAGE;
+		return CLOAKFS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		overview(stdout);
-		return KEYTOOL_EXIT_OK;
+		return CLOAKFS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("%s %s\n", KT_PROG, CLOAKFS_VERSION);
-		return KEYTOOL_EXIT_OK;
+		return CLOAKFS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {
 		if (argc == 2) {
 			overview(stdout);
-			return KEYTOOL_EXIT_OK;
+			return CLOAKFS_EXIT_OK;
 		}
 		c = find_command(argv[2]);
 		if (!c)
-			return kt_error(KEYTOOL_EXIT_USAGE, "unknown command '%s' "
+			return kt_error(CLOAKFS_EXIT_USAGE, "unknown command '%s' "
 					"(try %s --help)", argv[2], KT_PROG);
 		command_help(c);
-		return KEYTOOL_EXIT_OK;
+		return CLOAKFS_EXIT_OK;
 	}
 	c = find_command(argv[1]);
 	if (!c)
-		return kt_error(KEYTOOL_EXIT_USAGE, "unknown command '%s' (try %s "
+		return kt_error(CLOAKFS_EXIT_USAGE, "unknown command '%s' (try %s "
 				"--help)", argv[1], KT_PROG);
 	rc = parse_args(c, argc - 1, argv + 1, &a);
 	if (rc == -1) {
 		command_help(c);
-		return KEYTOOL_EXIT_OK;
+		return CLOAKFS_EXIT_OK;
 	}
 	if (rc)
 		return rc;
@@ -292,14 +295,14 @@ int main(int argc, char **argv)
 		return kt_error(KEYTOOL_EXIT_ERROR, "cannot make the process "
 				"non-dumpable: %s", strerror(-rc));
 	if (crypto_init())
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s", crypto_init_error());
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s", crypto_init_error());
 	rc = c->run(&a);
 	if (secmem_unlocked_count())
 		fprintf(stderr, "%s: warning: %lu secret buffer(s) could not be "
 			"locked in memory (RLIMIT_MEMLOCK) and may reach swap\n",
 			KT_PROG, secmem_unlocked_count());
 	if (fflush(stdout) != 0 && rc == 0)
-		rc = kt_error(KEYTOOL_EXIT_ERROR, "writing output: %s",
+		rc = kt_error(CLOAKFS_EXIT_ERROR, "writing output: %s",
 			      strerror(errno));
 	return rc;
 }

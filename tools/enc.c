@@ -82,16 +82,16 @@ static int parse_hex(struct enc_run *r, const char *what, const char *hex,
 	long got;
 
 	if (n % 2)
-		return fail(r, EXIT_USAGE, "--%s: odd number of hex digits", what);
+		return fail(r, CLOAKFS_EXIT_USAGE, "--%s: odd number of hex digits", what);
 	*out = malloc(n / 2 + 1);
 	if (!*out)
-		return fail(r, EXIT_FAILURE_GENERIC, "out of memory");
+		return fail(r, CLOAKFS_EXIT_ERROR, "out of memory");
 	got = hex_decode_str(hex, *out, n / 2, &bad);
 	if (got < 0)
-		return fail(r, EXIT_USAGE, "--%s: not a hex string (bad character "
+		return fail(r, CLOAKFS_EXIT_USAGE, "--%s: not a hex string (bad character "
 			    "at position %zu)", what, bad + 1);
 	*len = (size_t)got;
-	return EXIT_OK;
+	return CLOAKFS_EXIT_OK;
 }
 
 /* the whole of in_fd into r->in, r->len */
@@ -106,7 +106,7 @@ static int read_all(struct enc_run *r, int fd)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
-			return fail(r, EXIT_FAILURE_GENERIC, "reading input: %s",
+			return fail(r, CLOAKFS_EXIT_ERROR, "reading input: %s",
 				    strerror(errno));
 		if (got == 0)
 			break;
@@ -115,7 +115,7 @@ static int read_all(struct enc_run *r, int fd)
 			uint8_t *nb;
 
 			if (cap >= MAX_INPUT)
-				return fail(r, EXIT_FAILURE_GENERIC,
+				return fail(r, CLOAKFS_EXIT_ERROR,
 					    "input larger than %lu bytes", MAX_INPUT);
 			cap *= 2;
 			nb = realloc(r->in, cap);
@@ -128,9 +128,9 @@ static int read_all(struct enc_run *r, int fd)
 		}
 	}
 	if (!r->in)
-		return fail(r, EXIT_FAILURE_GENERIC, "out of memory reading input");
+		return fail(r, CLOAKFS_EXIT_ERROR, "out of memory reading input");
 	r->len = n;
-	return EXIT_OK;
+	return CLOAKFS_EXIT_OK;
 }
 
 static int write_all(struct enc_run *r, const uint8_t *p, size_t len)
@@ -141,12 +141,12 @@ static int write_all(struct enc_run *r, const uint8_t *p, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return fail(r, EXIT_FAILURE_GENERIC, "writing output: %s",
+			return fail(r, CLOAKFS_EXIT_ERROR, "writing output: %s",
 				    strerror(errno));
 		p += n;
 		len -= (size_t)n;
 	}
-	return EXIT_OK;
+	return CLOAKFS_EXIT_OK;
 }
 
 static int explain_alloc_error(struct enc_run *r, const char *alg,
@@ -160,29 +160,29 @@ static int explain_alloc_error(struct enc_run *r, const char *alg,
 			if (crypto_driver_info(i, &info) || strcmp(info.driver_name, driver))
 				continue;
 			if (alg && strcmp(info.alg_name, alg))
-				return fail(r, EXIT_FAILURE_GENERIC, "driver '%s' "
+				return fail(r, CLOAKFS_EXIT_ERROR, "driver '%s' "
 					    "implements %s, not %s", driver,
 					    info.alg_name, alg);
 			if (err == -ENODEV)
-				return fail(r, EXIT_FAILURE_GENERIC, "driver '%s' needs "
+				return fail(r, CLOAKFS_EXIT_ERROR, "driver '%s' needs "
 					    "CPU features this machine lacks: %s",
 					    driver, info.missing);
 			if (err == -EPERM)
-				return fail(r, EXIT_FAILURE_GENERIC, "driver '%s' is "
+				return fail(r, CLOAKFS_EXIT_ERROR, "driver '%s' is "
 					    "disabled by the crypto policy "
 					    "(CLOAKFS_CRYPTO or crypto.conf)", driver);
 			if (err == -ELIBBAD)
-				return fail(r, EXIT_FAILURE_GENERIC, "driver '%s' failed "
+				return fail(r, CLOAKFS_EXIT_ERROR, "driver '%s' failed "
 					    "its self-test: %s", driver,
 					    info.selftest_reason);
 		}
-		return fail(r, EXIT_FAILURE_GENERIC, "unknown driver '%s' (see %s "
+		return fail(r, CLOAKFS_EXIT_ERROR, "unknown driver '%s' (see %s "
 			    "--list)", driver, prog);
 	}
 	if (err == -ENOENT)
-		return fail(r, EXIT_FAILURE_GENERIC, "unknown algorithm '%s' (see %s "
+		return fail(r, CLOAKFS_EXIT_ERROR, "unknown algorithm '%s' (see %s "
 			    "--list)", alg, prog);
-	return fail(r, EXIT_FAILURE_GENERIC, "no usable driver for '%s' (features "
+	return fail(r, CLOAKFS_EXIT_ERROR, "no usable driver for '%s' (features "
 		    "missing, disabled by policy, variable-time not allowed, or "
 		    "self-test failed)", alg);
 }
@@ -194,11 +194,11 @@ static int check_keylen(struct enc_run *r, size_t klen)
 
 	for (int i = 0; i < 4 && ks[i]; i++) {
 		if (ks[i] == klen)
-			return EXIT_OK;
+			return CLOAKFS_EXIT_OK;
 		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%u",
 			 i ? ", " : "", ks[i]);
 	}
-	return fail(r, EXIT_USAGE, "%s: key is %zu bytes; valid: %s bytes",
+	return fail(r, CLOAKFS_EXIT_USAGE, "%s: key is %zu bytes; valid: %s bytes",
 		    crypto_tfm_alg_name(r->tfm), klen, sizes);
 }
 
@@ -210,21 +210,21 @@ static int hash(struct enc_run *r, const char *alg, int dir, int in_fd,
 	int rc;
 
 	if (dir)
-		return fail(r, EXIT_USAGE, "%s is a hash: no --encrypt/--decrypt", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s is a hash: no --encrypt/--decrypt", alg);
 	if (has_iv || has_aad)
-		return fail(r, EXIT_USAGE, "%s takes no --iv or --aad", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s takes no --iv or --aad", alg);
 	if (!strncmp(alg, "hmac(", 5) != !!r->key)
-		return fail(r, EXIT_USAGE, r->key ? "%s takes no key" :
+		return fail(r, CLOAKFS_EXIT_USAGE, r->key ? "%s takes no key" :
 			    "%s needs --key", alg);
 	if (ds > sizeof(digest))
-		return fail(r, EXIT_FAILURE_GENERIC, "%s: digest too long", alg);
+		return fail(r, CLOAKFS_EXIT_ERROR, "%s: digest too long", alg);
 	if (r->key && crypto_setkey(r->tfm, r->key, r->klen))
-		return fail(r, EXIT_USAGE, "%s: key rejected", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s: key rejected", alg);
 	rc = read_all(r, in_fd);
 	if (rc)
 		return rc;
 	if (crypto_hash_digest(r->tfm, r->in, r->len, digest))
-		return fail(r, EXIT_FAILURE_GENERIC, "%s failed", alg);
+		return fail(r, CLOAKFS_EXIT_ERROR, "%s failed", alg);
 	return write_all(r, digest, ds);
 }
 
@@ -235,22 +235,22 @@ static int aead(struct enc_run *r, const char *alg, int dir)
 	if (dir > 0) {
 		r->out = malloc(len + ts + 1);
 		if (!r->out)
-			return fail(r, EXIT_FAILURE_GENERIC, "out of memory");
+			return fail(r, CLOAKFS_EXIT_ERROR, "out of memory");
 		if (crypto_aead_encrypt(r->tfm, r->iv, r->aad, r->aadlen, r->out,
 					r->in, len, r->out + len))
-			return fail(r, EXIT_FAILURE_GENERIC, "%s: encryption failed",
+			return fail(r, CLOAKFS_EXIT_ERROR, "%s: encryption failed",
 				    alg);
 		return write_all(r, r->out, len + ts);
 	}
 	if (len < ts)
-		return fail(r, EXIT_FAILURE_GENERIC, "input is %zu bytes, shorter "
+		return fail(r, CLOAKFS_EXIT_ERROR, "input is %zu bytes, shorter "
 			    "than the %zu-byte tag", len, ts);
 	r->out = malloc(len + 1);
 	if (!r->out)
-		return fail(r, EXIT_FAILURE_GENERIC, "out of memory");
+		return fail(r, CLOAKFS_EXIT_ERROR, "out of memory");
 	if (crypto_aead_decrypt(r->tfm, r->iv, r->aad, r->aadlen, r->out, r->in,
 				len - ts, r->in + len - ts))
-		return fail(r, EXIT_AUTH, "authentication failed: the ciphertext, "
+		return fail(r, CLOAKFS_EXIT_AUTH, "authentication failed: the ciphertext, "
 			    "tag, AAD, nonce or key is wrong; no output written");
 	return write_all(r, r->out, len - ts);
 }
@@ -262,18 +262,18 @@ static int cipher(struct enc_run *r, const char *alg, int dir)
 	int err;
 
 	if (len < minlen)
-		return fail(r, EXIT_FAILURE_GENERIC, "input is %zu bytes; %s needs "
+		return fail(r, CLOAKFS_EXIT_ERROR, "input is %zu bytes; %s needs "
 			    "at least %u (one block)", len, alg, minlen);
 	if (bs > 1 && !minlen && len % bs)
-		return fail(r, EXIT_FAILURE_GENERIC, "input is %zu bytes; %s needs "
+		return fail(r, CLOAKFS_EXIT_ERROR, "input is %zu bytes; %s needs "
 			    "a multiple of the %u-byte block", len, alg, bs);
 	r->out = malloc(len + 1);
 	if (!r->out)
-		return fail(r, EXIT_FAILURE_GENERIC, "out of memory");
+		return fail(r, CLOAKFS_EXIT_ERROR, "out of memory");
 	err = dir > 0 ? crypto_encrypt(r->tfm, r->iv, r->out, r->in, len) :
 			crypto_decrypt(r->tfm, r->iv, r->out, r->in, len);
 	if (err)
-		return fail(r, EXIT_FAILURE_GENERIC, "%s failed: %s",
+		return fail(r, CLOAKFS_EXIT_ERROR, "%s failed: %s",
 			    dir > 0 ? "encryption" : "decryption", strerror(-err));
 	return write_all(r, r->out, len);
 }
@@ -286,20 +286,20 @@ static int crypt_input(struct enc_run *r, const char *alg, int dir, int in_fd,
 	int rc;
 
 	if (!dir)
-		return fail(r, EXIT_USAGE, "--encrypt or --decrypt is required");
+		return fail(r, CLOAKFS_EXIT_USAGE, "--encrypt or --decrypt is required");
 	if (!r->key)
-		return fail(r, EXIT_USAGE, "--key is required for %s", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "--key is required for %s", alg);
 	if (crypto_tagsize(r->tfm) == 0 && has_aad)
-		return fail(r, EXIT_USAGE, "%s takes no --aad", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s takes no --aad", alg);
 	if (!ivsize && has_iv)
-		return fail(r, EXIT_USAGE, "%s takes no --iv", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s takes no --iv", alg);
 	if (ivsize != r->ivlen && (has_iv || ivsize))
-		return fail(r, EXIT_USAGE, "%s: %s is %zu bytes; it must be %u bytes",
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s: %s is %zu bytes; it must be %u bytes",
 			    alg, crypto_tagsize(r->tfm) ? "nonce (--iv)" : "--iv",
 			    r->ivlen, ivsize);
 	if (crypto_tagsize(r->tfm)) {
 		if (r->klen != 32)
-			return fail(r, EXIT_USAGE, "%s: key is %zu bytes; valid: 32 "
+			return fail(r, CLOAKFS_EXIT_USAGE, "%s: key is %zu bytes; valid: 32 "
 				    "bytes", alg, r->klen);
 	} else {
 		rc = check_keylen(r, r->klen);
@@ -307,7 +307,7 @@ static int crypt_input(struct enc_run *r, const char *alg, int dir, int in_fd,
 			return rc;
 	}
 	if (crypto_setkey(r->tfm, r->key, r->klen))
-		return fail(r, EXIT_USAGE, "%s: key rejected", alg);
+		return fail(r, CLOAKFS_EXIT_USAGE, "%s: key rejected", alg);
 	explicit_bzero(r->key, r->klen);
 
 	rc = read_all(r, in_fd);
@@ -372,40 +372,40 @@ int cloakfs_enc_main(int argc, char **argv, int in_fd, int out_fd, FILE *err)
 		case 'V':
 			out = fdopen(dup(out_fd), "w");
 			if (!out)
-				return fail(&r, EXIT_FAILURE_GENERIC, "writing output: %s",
+				return fail(&r, CLOAKFS_EXIT_ERROR, "writing output: %s",
 					    strerror(errno));
 			if (c == 'h')
 				usage(out);
 			else
 				fprintf(out, "cloakfs-enc %s\n", CLOAKFS_VERSION);
-			return fclose(out) ? fail(&r, EXIT_FAILURE_GENERIC,
+			return fclose(out) ? fail(&r, CLOAKFS_EXIT_ERROR,
 						  "writing output: %s", strerror(errno))
-					   : EXIT_OK;
+					   : CLOAKFS_EXIT_OK;
 		case ':':
-			return fail(&r, EXIT_USAGE, "option '%s' needs an argument "
+			return fail(&r, CLOAKFS_EXIT_USAGE, "option '%s' needs an argument "
 				    "(try --help)", argv[optind - 1]);
 		default:
-			return fail(&r, EXIT_USAGE, "unknown option '%s' (try --help)",
+			return fail(&r, CLOAKFS_EXIT_USAGE, "unknown option '%s' (try --help)",
 				    argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return fail(&r, EXIT_USAGE, "unexpected argument '%s' (input comes "
+		return fail(&r, CLOAKFS_EXIT_USAGE, "unexpected argument '%s' (input comes "
 			    "from stdin)", argv[optind]);
 	if (crypto_init())
-		return fail(&r, EXIT_FAILURE_GENERIC, "%s", crypto_init_error());
+		return fail(&r, CLOAKFS_EXIT_ERROR, "%s", crypto_init_error());
 	if (list) {
 		out = fdopen(dup(out_fd), "w");
 		if (!out)
-			return fail(&r, EXIT_FAILURE_GENERIC, "writing output: %s",
+			return fail(&r, CLOAKFS_EXIT_ERROR, "writing output: %s",
 				    strerror(errno));
 		rc = cli_list_drivers(out);
-		return fclose(out) && rc == EXIT_OK ? EXIT_FAILURE_GENERIC : rc;
+		return fclose(out) && rc == CLOAKFS_EXIT_OK ? CLOAKFS_EXIT_ERROR : rc;
 	}
 	if (!alg && !driver)
-		return fail(&r, EXIT_USAGE, "--alg or --driver is required (try --help)");
+		return fail(&r, CLOAKFS_EXIT_USAGE, "--alg or --driver is required (try --help)");
 	if (dir == -2)
-		return fail(&r, EXIT_USAGE, "give one of --encrypt and --decrypt, not "
+		return fail(&r, CLOAKFS_EXIT_USAGE, "give one of --encrypt and --decrypt, not "
 			    "both");
 
 	r.tfm = crypto_alloc(alg, driver, &e);
@@ -423,7 +423,7 @@ int cloakfs_enc_main(int argc, char **argv, int in_fd, int out_fd, FILE *err)
 	if (verbose)
 		fprintf(err, "%s: %s by driver %s\n", prog, alg,
 			crypto_tfm_driver_name(r.tfm));
-	rc = EXIT_OK;
+	rc = CLOAKFS_EXIT_OK;
 	if (keyhex)
 		rc = parse_hex(&r, "key", keyhex, &r.key, &r.klen);
 	if (!rc && ivhex)

@@ -43,12 +43,12 @@ int kt_config_path(const struct kt_args *a, const char *dir, char *path)
 {
 	if (a->config) {
 		if (snprintf(path, PATH_MAX, "%s", a->config) >= PATH_MAX)
-			return kt_error(KEYTOOL_EXIT_USAGE, "--config %s: path "
+			return kt_error(CLOAKFS_EXIT_USAGE, "--config %s: path "
 					"too long", a->config);
 		return 0;
 	}
 	if (volume_config_path(dir, path, PATH_MAX))
-		return kt_error(KEYTOOL_EXIT_USAGE, "%s: path too long", dir);
+		return kt_error(CLOAKFS_EXIT_USAGE, "%s: path too long", dir);
 	return 0;
 }
 
@@ -62,11 +62,11 @@ int kt_read_config(const struct kt_args *a, const char *dir, char *path,
 	if (rc)
 		return rc;
 	if (stat(dir, &st) < 0)
-		return kt_error(errno == ENOENT ? KEYTOOL_EXIT_BAD_VOLUME
-						: KEYTOOL_EXIT_ERROR,
+		return kt_error(errno == ENOENT ? CLOAKFS_EXIT_BAD_VOLUME
+						: CLOAKFS_EXIT_ERROR,
 				"%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: not a directory", dir);
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a directory", dir);
 	err[0] = '\0';
 	rc = volconf_read(path, cfg, err, sizeof(err));
 	switch (rc) {
@@ -74,19 +74,19 @@ int kt_read_config(const struct kt_args *a, const char *dir, char *path,
 		return 0;
 	case -ENOENT:
 		if (a->config)
-			return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "--config %s: no "
+			return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "--config %s: no "
 					"such file", path);
-		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
 				"(no %s)", dir, VOLCONF_FILE_NAME);
 	case -EINVAL:
 	case -ENOTSUP:
 	case -EBADMSG:
 	case -ELOOP:
 	case -VOLUME_ENOTREG: /* a symlink or FIFO where the config should be */
-		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s",
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s",
 				err[0] ? err : strerror(-rc));
 	default:
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
 	}
 }
 
@@ -103,10 +103,10 @@ static int check_key_id(const char *path, const struct volume_config *cfg,
 		keys_free(keys);
 	}
 	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot derive the key "
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot derive the key "
 				"identifier: %s", path, strerror(-rc));
 	if (memcmp(id, cfg->key_id, sizeof(id)) != 0)
-		return kt_error(KEYTOOL_EXIT_BAD_VOLUME, "%s: key_id does not "
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: key_id does not "
 				"match the unlocked master key", path);
 	return 0;
 }
@@ -124,12 +124,12 @@ int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
 	rc = passphrase_get(&a->pass, PASSPHRASE_EXISTING, prompt, &pass, err,
 			    sizeof(err));
 	if (rc)
-		return kt_error(rc == -ENOMEM ? KEYTOOL_EXIT_ERROR
-					      : KEYTOOL_EXIT_NO_PASS, "%s", err);
+		return kt_error(rc == -ENOMEM ? CLOAKFS_EXIT_ERROR
+					      : CLOAKFS_EXIT_NO_PASS, "%s", err);
 	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
 	if (!vmk) {
 		passphrase_free(&pass);
-		return kt_error(KEYTOOL_EXIT_ERROR, "out of memory");
+		return kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
 	}
 	err[0] = '\0';
 	if (only_slot >= 0) {
@@ -161,9 +161,9 @@ int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
 		secmem_free(vmk);
 		/* wrong passphrase names the volume, other failures the file;
 		 * a slot above the cost ceiling is a damaged (or hostile) config */
-		return kt_error(rc == -EACCES ? KEYTOOL_EXIT_WRONG_PASS
-				: rc == -E2BIG ? KEYTOOL_EXIT_BAD_VOLUME
-					       : KEYTOOL_EXIT_ERROR,
+		return kt_error(rc == -EACCES ? CLOAKFS_EXIT_AUTH
+				: rc == -E2BIG ? CLOAKFS_EXIT_BAD_VOLUME
+					       : CLOAKFS_EXIT_ERROR,
 				"%s: %s", rc == -EACCES ? dir : path,
 				err[0] ? err : strerror(-rc));
 	}
@@ -188,8 +188,8 @@ int kt_new_passphrase(const struct passphrase_source *src, const char *dir,
 	snprintf(prompt, sizeof(prompt), "New passphrase for %s: ", dir);
 	rc = passphrase_get(src, PASSPHRASE_NEW, prompt, out, err, sizeof(err));
 	if (rc)
-		return kt_error(rc == -ENOMEM ? KEYTOOL_EXIT_ERROR
-					      : KEYTOOL_EXIT_NO_PASS, "%s", err);
+		return kt_error(rc == -ENOMEM ? CLOAKFS_EXIT_ERROR
+					      : CLOAKFS_EXIT_NO_PASS, "%s", err);
 	return 0;
 }
 
@@ -227,7 +227,7 @@ int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
 	if (rc) {
 		if (tty)
 			fputc('\n', stderr);
-		return kt_error(rc == -EINVAL ? KEYTOOL_EXIT_USAGE : KEYTOOL_EXIT_ERROR,
+		return kt_error(rc == -EINVAL ? CLOAKFS_EXIT_USAGE : CLOAKFS_EXIT_ERROR,
 				"Argon2id calibration (%g s, %llu MiB) failed: %s",
 				seconds, (unsigned long long)(memory >> 20),
 				strerror(-rc));
@@ -246,7 +246,7 @@ int kt_lock_volume(const char *dir)
 
 	if (fd < 0)
 		return kt_error(errno == ENOENT || errno == ENOTDIR
-					? KEYTOOL_EXIT_BAD_VOLUME : KEYTOOL_EXIT_ERROR,
+					? CLOAKFS_EXIT_BAD_VOLUME : CLOAKFS_EXIT_ERROR,
 				"%s: %s", dir, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if (errno == EWOULDBLOCK) {
@@ -255,7 +255,7 @@ int kt_lock_volume(const char *dir)
 			if (flock(fd, LOCK_EX) == 0)
 				return 0;
 		}
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot lock: %s", dir,
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot lock: %s", dir,
 				strerror(errno));
 	}
 	return 0;
@@ -269,10 +269,10 @@ int kt_write_config(const char *path, const struct volume_config *cfg)
 	err[0] = '\0';
 	rc = volconf_validate(cfg, err, sizeof(err));
 	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: refusing to write an "
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: refusing to write an "
 				"invalid config: %s", path, err);
 	rc = volconf_write_atomic(path, cfg, err, sizeof(err));
 	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
 	return 0;
 }

@@ -30,15 +30,15 @@ static int connect_daemon(bool autostart, struct cloakfsd_client **cl, int *err)
 	if (cloakfsd_socket_path(sock, sizeof(sock)))
 		snprintf(sock, sizeof(sock), "(no socket path)");
 	if (!autostart && (*err == -ENOENT || *err == -ECONNREFUSED))
-		return KEYTOOL_EXIT_DAEMON; /* the caller words "not running" */
+		return CLOAKFS_EXIT_DAEMON; /* the caller words "not running" */
 	if (*err == -EPERM)
-		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: runs as "
+		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: runs as "
 				"another user", sock);
 	if (autostart && *err == -ENOENT)
-		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: not running "
+		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: not running "
 				"and no cloakfsd program found to start (set "
 				"CLOAKFSD_PROGRAM or install it)", sock);
-	return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: %s", sock,
+	return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: %s", sock,
 			strerror(-*err));
 }
 
@@ -87,16 +87,16 @@ static int run_unlock(const struct kt_args *a)
 	int rc, err, slot;
 
 	if (parse_ttl(a->ttl, &ttl))
-		return kt_error(KEYTOOL_EXIT_USAGE, "unlock: --ttl takes seconds "
+		return kt_error(CLOAKFS_EXIT_USAGE, "unlock: --ttl takes seconds "
 				"(1 to %u; or a time: 90s, 10m, 8h, 1d) or "
 				"'never', not '%s'", CLOAKFSD_TTL_NONE - 1, a->ttl);
 	rc = kt_read_config(a, dir, path, &cfg);
 	if (rc)
 		return rc;
 	if (!realpath(dir, abs))
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
 	if (strlen(abs) > CLOAKFSD_PATH_MAX)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: path too long for the key "
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: path too long for the key "
 				"daemon", abs);
 	/* reach the daemon before asking for the passphrase */
 	rc = connect_daemon(true, &cl, &err);
@@ -108,7 +108,7 @@ static int run_unlock(const struct kt_args *a)
 	err = cloakfsd_add(cl, cfg.key_id, abs, vmk, VOLCONF_VMK_SIZE, ttl,
 			   &granted);
 	if (err) {
-		rc = kt_error(KEYTOOL_EXIT_DAEMON, "%s: the key daemon did not take "
+		rc = kt_error(CLOAKFS_EXIT_DAEMON, "%s: the key daemon did not take "
 			      "the key: %s", dir, strerror(-err));
 		goto out;
 	}
@@ -159,7 +159,7 @@ static int lock_all(void)
 	err = cloakfsd_lock_all(cl, &count);
 	cloakfsd_close(cl);
 	if (err)
-		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon: lock all: %s",
+		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon: lock all: %s",
 				strerror(-err));
 	printf("locked %u key%s held by the key daemon, and every mount that "
 	       "registered its own key with it\n", count, count == 1 ? "" : "s");
@@ -176,12 +176,12 @@ static int run_lock(const struct kt_args *a)
 
 	if (a->all) {
 		if (a->nargs)
-			return kt_error(KEYTOOL_EXIT_USAGE, "lock: give CIPHERDIR or "
+			return kt_error(CLOAKFS_EXIT_USAGE, "lock: give CIPHERDIR or "
 					"--all, not both");
 		return lock_all();
 	}
 	if (a->nargs != 1)
-		return kt_error(KEYTOOL_EXIT_USAGE, "lock: give CIPHERDIR or --all "
+		return kt_error(CLOAKFS_EXIT_USAGE, "lock: give CIPHERDIR or --all "
 				"(try %s lock --help)", KT_PROG);
 	dir = a->args[0];
 	rc = kt_read_config(a, dir, path, &cfg);
@@ -190,18 +190,18 @@ static int run_lock(const struct kt_args *a)
 	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
 	rc = connect_daemon(false, &cl, &err);
 	if (rc && daemon_absent(err))
-		return kt_error(KEYTOOL_EXIT_NOT_UNLOCKED, "%s: not unlocked (no "
+		return kt_error(CLOAKFS_EXIT_NOT_UNLOCKED, "%s: not unlocked (no "
 				"key daemon is running)", dir);
 	if (rc)
 		return rc;
 	err = cloakfsd_remove(cl, cfg.key_id);
 	cloakfsd_close(cl);
 	if (err == -ENOENT)
-		return kt_error(KEYTOOL_EXIT_NOT_UNLOCKED, "%s: not unlocked (the "
+		return kt_error(CLOAKFS_EXIT_NOT_UNLOCKED, "%s: not unlocked (the "
 				"key daemon holds no key %s and no mount registered "
 				"it)", dir, id);
 	if (err < 0)
-		return kt_error(KEYTOOL_EXIT_DAEMON, "%s: key daemon: %s", dir,
+		return kt_error(CLOAKFS_EXIT_DAEMON, "%s: key daemon: %s", dir,
 				strerror(-err));
 	if (err == 0)
 		printf("%s: locked (key id %s)\n", dir, id);
@@ -267,11 +267,11 @@ static int run_status(const struct kt_args *a)
 	n = cloakfsd_list(cl, print_key, NULL);
 	cloakfsd_close(cl);
 	if (n < 0)
-		return kt_error(KEYTOOL_EXIT_DAEMON, "key daemon at %s: list: %s",
+		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: list: %s",
 				sock, strerror(-n));
 	printf("%d key%s held\n", n, n == 1 ? "" : "s");
 	if (fflush(stdout) != 0)
-		return kt_error(KEYTOOL_EXIT_ERROR, "writing output: %s",
+		return kt_error(CLOAKFS_EXIT_ERROR, "writing output: %s",
 				strerror(errno));
 	return 0;
 }

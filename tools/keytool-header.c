@@ -24,16 +24,16 @@ static int run_backup(const struct kt_args *a)
 		return rc;
 	if (stat(file, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
-			return kt_error(KEYTOOL_EXIT_REFUSED, "%s: is a directory "
+			return kt_error(CLOAKFS_EXIT_REFUSED, "%s: is a directory "
 					"(give a file name)", file);
 		if (!a->force)
-			return kt_error(KEYTOOL_EXIT_REFUSED, "%s: exists (--force "
+			return kt_error(CLOAKFS_EXIT_REFUSED, "%s: exists (--force "
 					"replaces it)", file);
 	}
 	err[0] = '\0';
 	rc = volconf_backup(path, file, err, sizeof(err));
 	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
 	printf("%s: config backed up to %s (volume %s)\n", dir, file, cfg.uuid);
 	return 0;
 }
@@ -66,9 +66,9 @@ static int run_restore(const struct kt_args *a)
 	if (rc)
 		return rc;
 	if (stat(dir, &st) < 0)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: not a directory", dir);
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: not a directory", dir);
 	rc = kt_lock_volume(dir);
 	if (rc)
 		return rc;
@@ -76,16 +76,16 @@ static int run_restore(const struct kt_args *a)
 	err[0] = '\0';
 	rc = volconf_read(file, &backup, err, sizeof(err));
 	if (rc)
-		return kt_error(rc == -EINVAL || rc == -ENOTSUP ? KEYTOOL_EXIT_BAD_VOLUME
-								: KEYTOOL_EXIT_ERROR,
+		return kt_error(rc == -EINVAL || rc == -ENOTSUP ? CLOAKFS_EXIT_BAD_VOLUME
+								: CLOAKFS_EXIT_ERROR,
 				"%s", err[0] ? err : strerror(-rc));
 	err[0] = '\0';
 	rc = volconf_restore(file, path, a->force, err, sizeof(err));
 	if (rc == -EXDEV)
-		return kt_error(KEYTOOL_EXIT_REFUSED, "%s", err);
+		return kt_error(CLOAKFS_EXIT_REFUSED, "%s", err);
 	if (rc)
-		return kt_error(rc == -EINVAL || rc == -ENOTSUP ? KEYTOOL_EXIT_BAD_VOLUME
-								: KEYTOOL_EXIT_ERROR,
+		return kt_error(rc == -EINVAL || rc == -ENOTSUP ? CLOAKFS_EXIT_BAD_VOLUME
+								: CLOAKFS_EXIT_ERROR,
 				"%s", err[0] ? err : strerror(-rc));
 	printf("%s: config restored from %s (volume %s)\n", dir, file,
 	       backup.uuid);

@@ -28,13 +28,13 @@ static int check_slot_used(const char *dir, const struct volume_config *cfg,
 		if (cfg->slots[i].used)
 			o += (size_t)snprintf(used + o, sizeof(used) - o, "%s%d",
 					      o ? ", " : "", i);
-	return kt_error(KEYTOOL_EXIT_USAGE, "%s: keyslot %d is not in use (used: "
+	return kt_error(CLOAKFS_EXIT_USAGE, "%s: keyslot %d is not in use (used: "
 			"%s)", dir, slot, used);
 }
 
 static int seal_error(const char *dir, int rc)
 {
-	return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot seal the master key: %s",
+	return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot seal the master key: %s",
 			dir, strerror(-rc));
 }
 
@@ -95,7 +95,7 @@ static int run_add(const struct kt_args *a)
 	if (rc)
 		return rc;
 	if (volconf_slot_count(&cfg) >= VOLCONF_MAX_KEYSLOTS)
-		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: all %d keyslots are in "
+		return kt_error(CLOAKFS_EXIT_REFUSED, "%s: all %d keyslots are in "
 				"use (remove one first)", dir, VOLCONF_MAX_KEYSLOTS);
 	rc = new_seal_prepare(a, dir, path, &cfg, -1, &ns);
 	if (rc)
@@ -212,7 +212,7 @@ static int remove_and_write(const char *dir, const char *path,
 	int rc = keyslot_remove(cfg, (unsigned int)slot);
 
 	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot remove keyslot %d: "
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot remove keyslot %d: "
 				"%s", dir, slot, strerror(-rc));
 	rc = kt_write_config(path, cfg);
 	if (rc)
@@ -224,7 +224,7 @@ static int remove_and_write(const char *dir, const char *path,
 
 static int last_slot(const char *dir, int slot)
 {
-	return kt_error(KEYTOOL_EXIT_REFUSED, "%s: keyslot %d is the last one; "
+	return kt_error(CLOAKFS_EXIT_REFUSED, "%s: keyslot %d is the last one; "
 			"removing it would lose the volume", dir, slot);
 }
 
@@ -237,7 +237,7 @@ static int run_remove(const struct kt_args *a)
 	int rc, slot, opened;
 
 	if (parse_slot(a->args[1], &slot))
-		return kt_error(KEYTOOL_EXIT_USAGE, "remove-slot: '%s' is not a "
+		return kt_error(CLOAKFS_EXIT_USAGE, "remove-slot: '%s' is not a "
 				"slot number", a->args[1]);
 	rc = lock_and_read_config(a, dir, path, &cfg);
 	if (rc)

@@ -41,7 +41,7 @@ static int check_cipher_usable(enum volume_cipher c)
 	const struct volume_cipher_info *ci = volume_cipher_info(c);
 
 	if (!crypto_best_driver(ci->xts_alg) || !crypto_best_driver(ci->cts_alg))
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: no usable driver for %s "
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: no usable driver for %s "
 				"or %s on this machine under the crypto policy "
 				"(see cloakfs-enc --list)", ci->name, ci->xts_alg,
 				ci->cts_alg);
@@ -62,14 +62,14 @@ static int check_init_target(const char *dir, bool *absent)
 			*absent = true;
 			return 0;
 		}
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode))
-		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: exists and is not a "
+		return kt_error(CLOAKFS_EXIT_REFUSED, "%s: exists and is not a "
 				"directory", dir);
 	d = opendir(dir);
 	if (!d)
-		return kt_error(KEYTOOL_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -79,10 +79,10 @@ static int check_init_target(const char *dir, bool *absent)
 	}
 	closedir(d);
 	if (has_conf)
-		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: already a cloakfs "
+		return kt_error(CLOAKFS_EXIT_REFUSED, "%s: already a cloakfs "
 				"volume", dir);
 	if (!empty)
-		return kt_error(KEYTOOL_EXIT_REFUSED, "%s: directory not empty "
+		return kt_error(CLOAKFS_EXIT_REFUSED, "%s: directory not empty "
 				"(init needs an empty or new directory)", dir);
 	return 0;
 }
@@ -100,7 +100,7 @@ static int run_init(const struct kt_args *a)
 
 	if ((a->pass.file || a->pass.extpass) &&
 	    (a->newpass.file || a->newpass.extpass))
-		return kt_error(KEYTOOL_EXIT_USAGE, "init: the passphrase comes "
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: the passphrase comes "
 				"from --passfile/--extpass or --new-passfile/"
 				"--new-extpass, not both");
 	if (a->newpass.file || a->newpass.extpass)
@@ -108,18 +108,18 @@ static int run_init(const struct kt_args *a)
 	if (!a->cipher)
 		p.cipher = default_cipher();
 	else if (volume_cipher_by_name(a->cipher, &p.cipher))
-		return kt_error(KEYTOOL_EXIT_USAGE, "init: unknown cipher '%s' "
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown cipher '%s' "
 				"(one of %s)", a->cipher, volume_cipher_list());
 	if (a->sector_size && (a->sector_size < CONTENT_MIN_SECTOR ||
 			       a->sector_size > CONTENT_MAX_SECTOR ||
 			       (a->sector_size & (a->sector_size - 1))))
-		return kt_error(KEYTOOL_EXIT_USAGE, "init: --sector-size must be a "
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --sector-size must be a "
 				"power of two from %u to %u (got %u)",
 				CONTENT_MIN_SECTOR, CONTENT_MAX_SECTOR,
 				a->sector_size);
 	if (a->name_max && (a->name_max < NAMES_MIN_NAME_MAX ||
 			    a->name_max > NAMES_DEFAULT_NAME_MAX))
-		return kt_error(KEYTOOL_EXIT_USAGE, "init: --name-max must be from "
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --name-max must be from "
 				"%d to %d (got %u)", NAMES_MIN_NAME_MAX,
 				NAMES_DEFAULT_NAME_MAX, a->name_max);
 	p.sector_size = a->sector_size;
@@ -138,7 +138,7 @@ static int run_init(const struct kt_args *a)
 		goto out;
 	if (absent) {
 		if (mkdir(dir, 0700) < 0) {
-			rc = kt_error(KEYTOOL_EXIT_ERROR, "%s: cannot create: %s", dir,
+			rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot create: %s", dir,
 				      strerror(errno));
 			goto out;
 		}
@@ -147,14 +147,14 @@ static int run_init(const struct kt_args *a)
 	err[0] = '\0';
 	rc = volume_create(dir, &p, pass.text, pass.len, NULL, err, sizeof(err));
 	if (rc) {
-		rc = kt_error(rc == -EEXIST ? KEYTOOL_EXIT_REFUSED : KEYTOOL_EXIT_ERROR,
+		rc = kt_error(rc == -EEXIST ? CLOAKFS_EXIT_REFUSED : CLOAKFS_EXIT_ERROR,
 			      "%s", err[0] ? err : strerror(-rc));
 		goto out;
 	}
 	err[0] = '\0';
 	rc = volconf_read(path, &cfg, err, sizeof(err));
 	if (rc) {
-		rc = kt_error(KEYTOOL_EXIT_ERROR, "%s: written but unreadable: %s",
+		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: written but unreadable: %s",
 			      path, err);
 		created = false; /* leave the evidence */
 		goto out;
@@ -239,7 +239,7 @@ static int run_info(const struct kt_args *a)
 		printf("  slot %u:    %s\n", i, cost);
 	}
 	if (fflush(stdout) != 0)
-		return kt_error(KEYTOOL_EXIT_ERROR, "writing output: %s",
+		return kt_error(CLOAKFS_EXIT_ERROR, "writing output: %s",
 				strerror(errno));
 	return 0;
 }

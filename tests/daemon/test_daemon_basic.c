@@ -363,25 +363,25 @@ static void test_config_errors(void)
 		fputs(cases[i].text, f);
 		fclose(f);
 		status = td_run(args, err, sizeof(err));
-		CHECK(status == 2, "case %zu: exit %d", i, status);
+		CHECK(status == 3, "case %zu: exit %d", i, status);
 		CHECK(strstr(err, conf) && strstr(err, cases[i].expect),
 		      "case %zu: message '%s' lacks '%s'", i, err, cases[i].expect);
 	}
 	{
 		const char *args[] = { "--config", "/nonexistent/c.conf", NULL };
 
-		CHECK(td_run(args, err, sizeof(err)) == 2 && strstr(err, "/nonexistent/c.conf"),
+		CHECK(td_run(args, err, sizeof(err)) == 3 && strstr(err, "/nonexistent/c.conf"),
 		      "missing --config file: %s", err);
 	}
 	{
 		const char *args[] = { "--bogus", NULL };
 
-		CHECK(td_run(args, err, sizeof(err)) == 2, "bad option");
+		CHECK(td_run(args, err, sizeof(err)) == 3, "bad option");
 	}
 	{
 		const char *args[] = { "--socket", "rel/sock", NULL };
 
-		CHECK(td_run(args, err, sizeof(err)) == 2, "relative --socket");
+		CHECK(td_run(args, err, sizeof(err)) == 3, "relative --socket");
 	}
 	{
 		const char *args[] = { "--version", NULL };
@@ -409,7 +409,7 @@ static void test_single_instance_and_stale(void)
 		const char *args[] = { "--foreground", "--socket", d.sock, "--config", d.conf, NULL };
 
 		status = td_run(args, err, sizeof(err));
-		CHECK(status == 3 && strstr(err, "another cloakfsd is running"),
+		CHECK(status == 5 && strstr(err, "another cloakfsd is running"),
 		      "second daemon refused: %d %s", status, err);
 	}
 	fd = td_connect(d.sock);

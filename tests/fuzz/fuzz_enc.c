@@ -85,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = cloakfs_enc_main(argc, argv, pipefd[0], null_fd, messages);
 	close(pipefd[0]);
 	fflush(messages);
-	if (rc != EXIT_OK && rc != EXIT_FAILURE_GENERIC && rc != EXIT_USAGE &&
-	    rc != EXIT_AUTH)
+	if (rc != CLOAKFS_EXIT_OK && rc != CLOAKFS_EXIT_ERROR && rc != CLOAKFS_EXIT_USAGE &&
+	    rc != CLOAKFS_EXIT_AUTH)
 		fuzz_fail("exit code outside tools/exitcodes.h");
 	return 0;
 }

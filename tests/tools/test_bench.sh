@@ -43,12 +43,12 @@ run --version
 check "--version exits 0 (got $rc)" test "$rc" -eq 0
 check "--version prints the program name" grep -q '^cloakfs-bench ' "$tmp/out"
 
-# bad usage: exit 2, exactly one error line, nothing on stdout
+# bad usage: exit 3, exactly one error line, nothing on stdout
 for bad in --no-such-option -Z --size "--size 0" "--size abc" \
 	   "--seconds -1" "--runs 0" "--ghz x" "--keysize 0" extra-arg; do
 	# shellcheck disable=SC2086 # split "--size 0" into two arguments
 	run $bad
-	check "'$bad' exits 2 (got $rc)" test "$rc" -eq 2
+	check "'$bad' exits 3 (got $rc)" test "$rc" -eq 3
 	lines=$(wc -l <"$tmp/err")
 	check "'$bad' prints one error line (got $lines)" test "$lines" -eq 1
 	check "'$bad' prints nothing on stdout" test ! -s "$tmp/out"

@@ -107,8 +107,16 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 			    sizeof(err));
 	if (rc)
 		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));
+	/* Argon2id takes seconds by design: say so before the silence */
+	if (isatty(STDERR_FILENO)) {
+		fprintf(stderr, "cloakfs: deriving the key from the passphrase "
+			"(Argon2id, a few seconds)... ");
+		fflush(stderr);
+	}
 	rc = volume_unlock_config(confpath, pass.text, pass.len, &cfg, &keys,
 				  err, sizeof(err));
+	if (isatty(STDERR_FILENO))
+		fputs(rc >= 0 ? "done\n" : "\n", stderr);
 	passphrase_free(&pass);
 	if (rc >= 0 && *err) /* slots set aside above the cost ceiling */
 		log_warn("%s/%s: %s", o->cipherdir, VOLCONF_FILE_NAME, err);
@@ -147,6 +155,55 @@ static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
 	}
 #endif
 	return unlock_with_passphrase(fs, o, confpath);
+}
+
+/* an executable name in $PATH? (libfuse runs fusermount3 from there) */
+static int in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name) <
+				 (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return 1;
+		p += n + (p[n] == ':');
+	}
+	return 0;
+}
+
+/*
+ * FUSE usable? Each cause gets its own advice: the device missing (module
+ * not loaded, or a container without it), the device not ours to open,
+ * or, for a user who is not root, the setuid helper fusermount3 missing.
+ */
+static int check_fuse(void)
+{
+	if (access("/dev/fuse", R_OK | W_OK) != 0) {
+		if (errno == ENOENT)
+			return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available: "
+				    "/dev/fuse does not exist; load the module "
+				    "(modprobe fuse, as root) or, in a container, "
+				    "pass the device in (--device /dev/fuse)");
+		if (errno == EACCES || errno == EPERM)
+			return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available: "
+				    "/dev/fuse: permission denied; its mode is "
+				    "normally 0666 (ls -l /dev/fuse): ask the "
+				    "administrator, or join the group that owns "
+				    "it");
+		return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available: "
+			    "/dev/fuse: %s", strerror(errno));
+	}
+	/* as libfuse looks for it: its install directory, then PATH */
+	if (geteuid() != 0 && access("/usr/bin/fusermount3", X_OK) != 0 &&
+	    access("/bin/fusermount3", X_OK) != 0 && !in_path("fusermount3"))
+		return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available: "
+			    "fusermount3 (which mounts for users who are not "
+			    "root) is not installed; install the fuse3 package");
+	return 0;
 }
 
 /* does directory path hold anything but "." and ".."? 1, 0 or -errno */
@@ -215,11 +272,7 @@ static int check_mountpoint(const char *absmnt, const char *absdir,
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: not empty (its "
 			    "files would be hidden while mounted; give -o "
 			    "nonempty to mount over them)", absmnt);
-	if (access("/dev/fuse", R_OK | W_OK) != 0)
-		return fail(CLOAKFS_EXIT_MOUNT, "FUSE is not available (/dev/fuse: "
-			    "%s); load the fuse module or install fuse3",
-			    strerror(errno));
-	return 0;
+	return check_fuse();
 }
 
 static int open_root(struct cloakfs *fs, const char *dir)

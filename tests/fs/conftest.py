@@ -10,7 +10,9 @@ is a writable tmpfs, since fsync on a real disk makes the tests slow).
 """
 import errno
 import os
+import pty
 import re
+import select
 import shutil
 import subprocess
 import tempfile
@@ -240,3 +242,30 @@ def write_file(path, data, mode="wb"):
 def read_file(path):
     with open(path, "rb") as f:
         return f.read()
+
+
+def run_on_pty(cmd, env, timeout=120):
+    """cmd with stderr on a pseudo-terminal (stdout a pipe): its exit
+    status, stdout, and what the terminal received"""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=slave, env=env)
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([master], [], [], 0.5)
+        if r:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: every writer closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    out = p.stdout.read()
+    rc = p.wait(timeout=timeout)
+    return rc, out.decode(errors="replace"), seen.decode(errors="replace")

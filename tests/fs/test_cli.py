@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from conftest import CLOAKFS, Volume, expect_errno, fusermount_u, read_file, write_file
+from conftest import (CLOAKFS, Volume, expect_errno, fusermount_u, read_file, run_on_pty,
+                      write_file)
 
 EXIT_WRONG_PASS, EXIT_USAGE, EXIT_BAD_VOLUME, EXIT_NO_PASS, EXIT_MOUNT = 2, 3, 4, 6, 9
 
@@ -104,6 +105,56 @@ def test_errors_reach_the_terminal(vol, tmp_path):
     r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.mnt)
     assert r.returncode == EXIT_BAD_VOLUME and b"sector_size" in r.stderr
     assert not os.path.ismount(vol.mnt)
+
+
+def test_deriving_the_key_is_said_on_a_terminal(vol):
+    cmd = [CLOAKFS, "--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.mnt]
+    rc, _, tty = run_on_pty(cmd, None)
+    assert rc == 0, tty
+    assert "deriving the key from the passphrase (Argon2id" in tty and "done" in tty, tty
+    assert fusermount_u(vol.mnt) == 0 and wait_gone(vol.cipherdir)
+    # not a terminal: not a word
+    r = run(*cmd[1:])
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    assert fusermount_u(vol.mnt) == 0 and wait_gone(vol.cipherdir)
+
+
+NOBODY = [shutil.which("setpriv") or "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("setpriv"),
+                    reason="needs root, unshare and setpriv (a private mount namespace)")
+@pytest.mark.parametrize("cause,setup,want", [
+    # no device at all: an empty /dev
+    ("missing", "mkdir $T/shm && mount --bind /dev/shm $T/shm && mount -t tmpfs tmpfs /dev && "
+     "mkdir /dev/shm && mount --move $T/shm /dev/shm",
+     [b"/dev/fuse does not exist", b"modprobe fuse"]),
+    # a device the user may not open
+    ("permission", "touch $T/fuse && chmod 600 $T/fuse && mount --bind $T/fuse /dev/fuse",
+     [b"/dev/fuse: permission denied", b"ls -l /dev/fuse"]),
+    # no fusermount3 for a user who is not root
+    ("no fusermount3", "touch $T/fuse && chmod 666 $T/fuse && mount --bind $T/fuse /dev/fuse && "
+     "touch $T/fm && chmod 644 $T/fm && "
+     "for f in /usr/bin/fusermount3 /bin/fusermount3; do [ -e $f ] && mount --bind $T/fm $f; done; "
+     "export PATH=/nonexistent",
+     [b"fusermount3", b"install the fuse3 package"]),
+])
+def test_fuse_unavailable_says_why(vol, tmp_path, cause, setup, want):
+    # the ordinary user owns the volume and the mountpoint
+    os.chmod(vol.top, 0o755)
+    os.chmod(vol.passfile, 0o644)
+    subprocess.run(["chown", "-R", "65534:65534", vol.cipherdir, vol.mnt], check=True)
+    t = tmp_path / "t"
+    t.mkdir()
+    os.chmod(tmp_path, 0o755)
+    script = "set -e; T=%s; %s; exec %s %s --no-cloakfsd --passfile %s %s %s" % (
+        t, setup, " ".join(NOBODY), CLOAKFS, vol.passfile, vol.cipherdir, vol.mnt)
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert r.returncode == EXIT_MOUNT, (cause, r.returncode, r.stderr)
+    assert r.stderr.count(b"\n") == 1, r.stderr
+    for w in want:
+        assert w in r.stderr, (cause, r.stderr)
 
 
 def test_background_and_extpass(vol):

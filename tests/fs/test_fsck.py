@@ -20,7 +20,7 @@ import time
 import pytest
 
 from conftest import (CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u,
-                      read_file, scratch_base, write_file)
+                      read_file, run_on_pty, scratch_base, write_file)
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
@@ -531,35 +531,6 @@ def test_usage_and_operational_errors(dmg, tmp_path):
     assert rc == 8 and "wrong passphrase" in err and rep["summary"]["operational_error"]
     rc, rep, err = run_fsck(str(tmp_path), passfile=dmg.passfile)
     assert rc == 8 and "not a cloakfs volume" in err
-
-
-def run_on_pty(cmd, env, timeout=120):
-    """cmd with stderr on a pseudo-terminal (stdout a pipe): its exit
-    status, stdout, and what the terminal received"""
-    import pty
-    import select
-    master, slave = pty.openpty()
-    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=slave, env=env)
-    os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        r, _, _ = select.select([master], [], [], 0.5)
-        if r:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: every writer closed the terminal
-                break
-            if not chunk:
-                break
-            seen += chunk
-        elif p.poll() is not None:
-            break
-    os.close(master)
-    out = p.stdout.read()
-    rc = p.wait(timeout=timeout)
-    return rc, out.decode(errors="replace"), seen.decode(errors="replace")
 
 
 PROGRESS = re.compile(r"(\d+) entries, ([\d.]+ (?:B|KiB|MiB|GiB))(?: of ([\d.]+ \w+) \((\d+)%\))?, "

@@ -135,4 +135,5 @@ if [ "$keep" = 1 ]; then
 	echo
 	echo "kept: $cipher (mount it again with: $cloakfs --passfile $pass $cipher $mnt)"
 fi
-echo "demo: done"
+echo "demo: done. The programs are built in $builddir/ (fs/, tools/, daemon/);"
+echo "      to use them by name: sudo meson install -C $builddir (README.md, Install)"

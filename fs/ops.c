@@ -31,6 +31,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/readahead.h"
+#include "fs/state.h"
 #include "fs/xattr.h"
 #include "volume/dirops.h"
 #include "volume/header.h"
@@ -1461,6 +1462,10 @@ static void fs_access(fuse_req_t req, fuse_ino_t ino, int mask)
 static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			const char *value, size_t size, int flags)
 {
+	if (ino == FUSE_ROOT_ID && fs_state_is_name(name)) {
+		fuse_reply_err(req, EPERM); /* the mount's state (state.h) */
+		return;
+	}
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);
@@ -1495,6 +1500,11 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			size_t size)
 {
+	if (ino == FUSE_ROOT_ID && fs_state_is_name(name)) {
+		/* the mount's state (state.h): not use, so no fs_of() */
+		fs_state_reply(req, fuse_req_userdata(req), size);
+		return;
+	}
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
 	const struct volume_keys *keys = keyring_enter(&fs->keyring);

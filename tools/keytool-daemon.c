@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/xattr.h>
 
 #include "crypto/secmem.h"
 #include "daemon/client.h"
 #include "tools/decimal.h"
 #include "tools/keytool.h"
+#include "tools/mountinfo.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
@@ -245,6 +247,49 @@ static int print_key(const struct cloakfsd_key_info *info, void *arg)
 	return 0;
 }
 
+/* one cloakfs mount of /proc/self/mountinfo: its state, asked of it */
+static int print_mount(const struct mountinfo_entry *e, void *arg)
+{
+	unsigned int *n = arg;
+	char value[32];
+	const char *state;
+	ssize_t len;
+
+	if (strcmp(e->fstype, "fuse.cloakfs") != 0)
+		return 0;
+	if (!*n)
+		printf("%-9s  %-30s  %s\n", "STATE", "MOUNTPOINT", "VOLUME");
+	(*n)++;
+	/* the root answers "locked" or "unlocked" (fs/state.h) */
+	len = getxattr(e->mountpoint, "user.cloakfs.state", value,
+		       sizeof(value) - 1);
+	if (len >= 0) {
+		value[len] = '\0';
+		state = value;
+	} else if (errno == EACCES || errno == EPERM) {
+		state = "no access"; /* another user's mount */
+	} else if (errno == ENOTCONN) {
+		state = "dead"; /* its process is gone: fusermount3 -u it */
+	} else {
+		state = "unknown"; /* a cloakfs that does not tell */
+	}
+	printf("%-9s  %-30s  %s\n", state, e->mountpoint, e->source);
+	return 0;
+}
+
+/* the cloakfs mounts and whether they are locked; 0 or an exit code */
+static int list_mounts(void)
+{
+	unsigned int n = 0;
+	int rc = mountinfo_each(print_mount, &n);
+
+	if (rc < 0)
+		return kt_error(CLOAKFS_EXIT_ERROR, "/proc/self/mountinfo: %s",
+				strerror(-rc));
+	printf("%u cloakfs mount%s\n", n, n == 1 ? "" : "s");
+	return 0;
+}
+
 static int run_status(const struct kt_args *a)
 {
 	struct cloakfsd_client *cl;
@@ -256,9 +301,9 @@ static int run_status(const struct kt_args *a)
 		snprintf(sock, sizeof(sock), "(no socket path)");
 	rc = connect_daemon(false, &cl, &err);
 	if (rc && daemon_absent(err)) {
-		printf("cloakfsd is not running (socket %s): no volume is "
-		       "unlocked\n", sock);
-		return 0;
+		printf("cloakfsd is not running (socket %s): it holds no "
+		       "key\n", sock);
+		return list_mounts();
 	}
 	if (rc)
 		return rc;
@@ -270,6 +315,9 @@ static int run_status(const struct kt_args *a)
 		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: list: %s",
 				sock, strerror(-n));
 	printf("%d key%s held\n", n, n == 1 ? "" : "s");
+	rc = list_mounts();
+	if (rc)
+		return rc;
 	if (fflush(stdout) != 0)
 		return kt_error(CLOAKFS_EXIT_ERROR, "writing output: %s",
 				strerror(errno));
@@ -279,11 +327,15 @@ static int run_status(const struct kt_args *a)
 const struct kt_command kt_cmd_status = {
 	.name = "status",
 	.synopsis = "",
-	.summary = "list the keys cloakfsd holds (no key bytes)",
+	.summary = "list cloakfsd's keys and the cloakfs mounts, locked or not",
 	.help =
 		"Show the key daemon's pid and socket, then one line per key it holds:\n"
-		"key id, time left ('never' for no expiry) and volume path. Starts no\n"
-		"daemon.\n",
+		"key id, time left ('never' for no expiry) and volume path. Then one\n"
+		"line per cloakfs mount (from /proc/self/mountinfo): its state as the\n"
+		"mount tells it (locked: cloakfsd took the key away, files answer\n"
+		"'Permission denied'; unlocked; no access: another user's mount),\n"
+		"mountpoint and volume. Starts no daemon; asking does not count as use\n"
+		"for a mount's --idle.\n",
 	.opts = 0,
 	.min_args = 0,
 	.max_args = 0,

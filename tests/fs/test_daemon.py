@@ -6,6 +6,7 @@ operations with EACCES; unlocked again, it works again. Runs a private
 cloakfsd on a socket in the test's directory."""
 import errno
 import os
+import re
 import subprocess
 import time
 
@@ -86,6 +87,52 @@ def mount_from_daemon(v, env):
                               stdin=subprocess.DEVNULL, stdout=err, stderr=err)
     err.close()
     v.wait_for_mount()
+
+
+def status_of(env, mnt):
+    """the state cloakfs-keytool status shows for the mount at mnt"""
+    out = keytool(env, "status")
+    rows = [l.split() for l in out.splitlines() if mnt in l.split()]
+    assert len(rows) == 1, out
+    return rows[0], out
+
+
+def wait_state(env, mnt, want):
+    def check():
+        row, out = status_of(env, mnt)
+        assert row[0] == want, out
+    eventually(check)
+
+
+def test_status_lists_mounts_locked_or_not(env):
+    a = Volume("aes256-xts", tag="status-a")
+    b = Volume("speck128-xts", tag="status-b")
+    try:
+        keytool(env, "unlock", "--passfile", a.passfile, a.cipherdir)
+        mount_from_daemon(a, env)
+        b.mount("--idle", "1h")  # with a passphrase: cloakfsd cannot lock it
+        row, out = status_of(env, a.mnt)
+        assert row == ["unlocked", a.mnt, a.cipherdir], out
+        assert "STATE" in out and "MOUNTPOINT" in out and "VOLUME" in out
+        row, _ = status_of(env, b.mnt)
+        assert row == ["unlocked", b.mnt, b.cipherdir]
+        keytool(env, "lock", a.cipherdir)
+        wait_state(env, a.mnt, "locked")
+        expect_errno(errno.EACCES, os.listdir, a.mnt)  # what "locked" means
+        assert status_of(env, b.mnt)[0][0] == "unlocked"
+        # the state name is the mount's, not a stored attribute
+        expect_errno(errno.EPERM, os.setxattr, b.mnt, "user.cloakfs.state", b"unlocked")
+        assert "user.cloakfs.state" not in os.listxattr(b.mnt)
+        keytool(env, "unlock", "--passfile", a.passfile, a.cipherdir)
+        wait_state(env, a.mnt, "unlocked")
+        a.umount()
+        b.umount()
+        out = keytool(env, "status")
+        assert a.mnt not in out and b.mnt not in out
+        assert re.search(r"^\d+ cloakfs mounts?$", out, re.M), out
+    finally:
+        a.destroy()
+        b.destroy()
 
 
 def test_key_from_daemon_lock_unlock(env):

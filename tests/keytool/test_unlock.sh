@@ -31,7 +31,8 @@ keyid2=$(sed -n 's/^key id: *//p' "$tmp/out")
 
 # ---- no daemon running ---------------------------------------------------
 ok "status without a daemon" "$kt" status
-out_has "says so" '^cloakfsd is not running .*no volume is unlocked$'
+out_has "says so" '^cloakfsd is not running .*it holds no key$'
+out_has "and counts the cloakfs mounts" '^[0-9]+ cloakfs mounts?$'
 fails 8 '^cloakfs-keytool: vol: not unlocked \(no key daemon is running\)$' \
 	"lock without a daemon" "$kt" lock vol
 ok "lock --all without a daemon" "$kt" lock --all

@@ -228,30 +228,49 @@ static int last_slot(const char *dir, int slot)
 			"removing it would lose the volume", dir, slot);
 }
 
-static int run_remove(const struct kt_args *a)
+/*
+ * remove-slot N (slot) and remove-passphrase (slot -1: the slot the
+ * passphrase opens). Either way a passphrase must open the volume, and
+ * the last slot stays.
+ */
+static int remove_slot(const struct kt_args *a, int slot)
 {
 	const char *dir = a->args[0];
 	struct volume_config cfg;
 	char path[PATH_MAX];
 	uint8_t *vmk = NULL;
-	int rc, slot, opened;
+	int rc, opened;
+
+	rc = lock_and_read_config(a, dir, path, &cfg);
+	if (rc)
+		return rc;
+	if (slot >= 0) {
+		/* refused before the passphrase is asked for */
+		rc = check_slot_used(dir, &cfg, slot);
+		if (rc)
+			return rc;
+		if (volconf_slot_count(&cfg) == 1)
+			return last_slot(dir, slot);
+	}
+	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
+	secmem_free(vmk); /* proof of a passphrase, and its slot, suffice */
+	if (rc)
+		return rc;
+	if (slot < 0)
+		slot = opened;
+	if (volconf_slot_count(&cfg) == 1)
+		return last_slot(dir, slot);
+	return remove_and_write(dir, path, &cfg, slot);
+}
+
+static int run_remove(const struct kt_args *a)
+{
+	int slot;
 
 	if (parse_slot(a->args[1], &slot))
 		return kt_error(CLOAKFS_EXIT_USAGE, "remove-slot: '%s' is not a "
 				"slot number", a->args[1]);
-	rc = lock_and_read_config(a, dir, path, &cfg);
-	if (rc)
-		return rc;
-	rc = check_slot_used(dir, &cfg, slot);
-	if (rc)
-		return rc;
-	if (volconf_slot_count(&cfg) == 1)
-		return last_slot(dir, slot);
-	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
-	secmem_free(vmk); /* only proof of a passphrase is needed */
-	if (rc)
-		return rc;
-	return remove_and_write(dir, path, &cfg, slot);
+	return remove_slot(a, slot);
 }
 
 const struct kt_command kt_cmd_remove = {
@@ -273,22 +292,7 @@ const struct kt_command kt_cmd_remove = {
 
 static int run_remove_pass(const struct kt_args *a)
 {
-	const char *dir = a->args[0];
-	struct volume_config cfg;
-	char path[PATH_MAX];
-	uint8_t *vmk = NULL;
-	int rc, opened;
-
-	rc = lock_and_read_config(a, dir, path, &cfg);
-	if (rc)
-		return rc;
-	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
-	secmem_free(vmk); /* the slot number is all that is needed */
-	if (rc)
-		return rc;
-	if (volconf_slot_count(&cfg) == 1)
-		return last_slot(dir, opened);
-	return remove_and_write(dir, path, &cfg, opened);
+	return remove_slot(a, -1);
 }
 
 const struct kt_command kt_cmd_remove_pass = {

@@ -229,6 +229,16 @@ def mounted(mnt):
         return any(l.split()[1] == mnt for l in f)
 
 
+def wait_idle_unmount(vol, timeout=20):
+    """the mount goes by itself, and its process exits 0"""
+    deadline = time.monotonic() + timeout
+    while mounted(vol.mnt) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not mounted(vol.mnt)
+    assert vol.proc.wait(timeout=10) == 0
+    vol.proc = None
+
+
 def test_idle_units(vol):
     for bad in ("10x", "-5m", "5 m", "1e3", "2h30m", "m", "366d"):
         r = run("--idle", bad, vol.cipherdir, vol.mnt)
@@ -238,12 +248,7 @@ def test_idle_units(vol):
     # 3s, with a unit: unmounted when unused
     vol.mount("--idle", "3s")
     write_file(os.path.join(vol.mnt, "f"), b"x")
-    deadline = time.monotonic() + 20
-    while mounted(vol.mnt) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not mounted(vol.mnt)
-    assert vol.proc.wait(timeout=10) == 0
-    vol.proc = None
+    wait_idle_unmount(vol)
     # 10m: still mounted a few seconds later
     vol.mount("-o", "idle=10m")
     time.sleep(4)
@@ -301,12 +306,7 @@ def test_idle_unmount(vol):
     time.sleep(5)
     assert mounted(vol.mnt)  # an open file keeps it mounted
     os.close(fd)
-    deadline = time.monotonic() + 15
-    while mounted(vol.mnt) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not mounted(vol.mnt)
-    assert vol.proc.wait(timeout=10) == 0
-    vol.proc = None
+    wait_idle_unmount(vol)
 
 
 def test_allow_other_ownership_and_permissions(vol):

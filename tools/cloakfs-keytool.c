@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 	/* before any passphrase or key: no core file, no same-uid ptrace */
 	rc = secmem_no_dump();
 	if (rc)
-		return kt_error(KEYTOOL_EXIT_ERROR, "cannot make the process "
+		return kt_error(CLOAKFS_EXIT_ERROR, "cannot make the process "
 				"non-dumpable: %s", strerror(-rc));
 	if (crypto_init())
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s", crypto_init_error());

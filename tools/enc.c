@@ -414,7 +414,7 @@ int cloakfs_enc_main(int argc, char **argv, int in_fd, int out_fd, FILE *err)
 	alg = crypto_tfm_alg_name(r.tfm);
 	/* the tool en/decrypts messages: a bare block cipher has no mode */
 	if (crypto_tfm_type(r.tfm) == CRYPTO_TYPE_CIPHER) {
-		rc = fail(&r, EXIT_USAGE, "%s is a single-block cipher, not a "
+		rc = fail(&r, CLOAKFS_EXIT_USAGE, "%s is a single-block cipher, not a "
 			  "mode: name a mode over it, e.g. xts(%s), cbc(%s) or "
 			  "ecb(%s) (try --list)", alg, alg, alg, alg);
 		run_free(&r);

@@ -98,15 +98,15 @@ printf 'short' >"$tmp/short"
 fails "xts short input" "needs at least 16" "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" --encrypt <"$tmp/short"
 fails "cbc partial block" "multiple of the 16-byte block" "$enc" --alg 'cbc(aes)' --key "${k64:0:64}" --iv "$iv16" --encrypt <"$tmp/short"
 fails "no direction" "--encrypt or --decrypt is required" "$enc" --alg 'xts(aes)' --key "$k64" --iv "$iv16" </dev/null
-# a single-block cipher is not a mode: a usage error (exit 2), not an abort
+# a single-block cipher is not a mode: a usage error (exit 3), not an abort
 # (the crypto layer aborts on an operation of another type; fuzz_enc found it)
-usage_error() { # usage_error DESCRIPTION PATTERN COMMAND...: exit 2, one line
+usage_error() { # usage_error DESCRIPTION PATTERN COMMAND...: exit 3, one line
 	local what=$1 pat=$2; shift 2
 	checks=$((checks + 1))
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
-	if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qE -- "$pat" "$tmp/err"; then
-		failed=$((failed + 1)); echo "FAIL: $what: exit $rc (want 2), stderr was:"; cat "$tmp/err"
+	if [ $rc -ne 3 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qE -- "$pat" "$tmp/err"; then
+		failed=$((failed + 1)); echo "FAIL: $what: exit $rc (want 3), stderr was:"; cat "$tmp/err"
 	fi
 }
 head -c 32 /dev/zero >"$tmp/zero32"

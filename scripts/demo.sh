@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
 . scripts/deps.sh
-cloakfs_install_deps
+cloakfs_install_deps "${cloakfs_demo_deps[@]}"
 builddir=build
 if [ -f "$builddir/build.ninja" ]; then
 	meson setup --reconfigure "$builddir" >/dev/null

@@ -1,18 +1,29 @@
 #!/bin/bash
-# Install the Debian packages cloakfs needs to build and test, only those
-# missing. Sourced by test.sh and demo.sh; run as root or with sudo.
-# debhelper and bash-completion: scripts/ci-package.sh builds the Debian
-# package (its build dependencies are the rest of this list).
+# The Debian packages cloakfs needs, and an installer for those missing.
+# Sourced by demo.sh (the demo's packages only), test.sh and the ci-*.sh
+# scripts (the rest as well); installing needs root or sudo, checking
+# does not, so an ordinary user runs everything once they are installed.
+
+# build the filesystem and tools, and run the demo
+cloakfs_demo_deps=(gcc libc6-dev meson ninja-build pkg-config libconfig-dev
+	libsodium-dev libfuse3-dev fuse3 xxd)
+# the test suite: pytest for the FUSE tests and what they drive (git, tar,
+# gdb's gcore, setpriv in util-linux), the oracle libraries (OpenSSL,
+# libgcrypt), the ARM cross builds under qemu-user, valgrind, and clang
+# with its sanitizer runtimes for ci-fuzz.sh
+cloakfs_test_deps=(python3 python3-pytest git tar gdb util-linux
+	libssl-dev openssl libgcrypt20-dev valgrind
+	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user
+	libc6-dev-arm64-cross libc6-dev-armhf-cross
+	clang libclang-rt-14-dev llvm-14
+	debhelper bash-completion)
+# (debhelper and bash-completion: scripts/ci-package.sh builds the Debian
+# package; its build dependencies are the rest of these lists)
+
+# cloakfs_install_deps PKG...: install those of PKG that are missing
 cloakfs_install_deps() {
-	local pkgs=(gcc libc6-dev meson ninja-build pkg-config libconfig-dev
-		libsodium-dev libfuse3-dev fuse3 libssl-dev openssl libgcrypt20-dev
-		xxd python3 gdb gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user
-		libc6-dev-arm64-cross libc6-dev-armhf-cross
-		python3-pytest git tar valgrind
-		debhelper bash-completion
-		"$@")
 	local missing=() p
-	for p in "${pkgs[@]}"; do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 			missing+=("$p")
 	done

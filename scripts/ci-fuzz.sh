@@ -4,7 +4,7 @@
 # every saved crash in tests/fuzz/regressions/<target>/, then fuzz each
 # target for CLOAKFS_FUZZ_SECONDS (default 45), two at a time, from its
 # seed corpus in tests/fuzz/corpus/<target>/. Prints executions and
-# coverage per target and ends with "N passed, N failed", one per target
+# coverage per target and ends with "N passed, N failed, 0 skipped", one per target
 # (a failed replay or a crash fails it; the crashing input is saved and
 # its path printed). Called by scripts/test.sh with its BUILDDIR.
 #   scripts/ci-fuzz.sh BUILDDIR
@@ -20,13 +20,14 @@ targets=(${CLOAKFS_FUZZ_TARGETS:-fuzz_config fuzz_header fuzz_names fuzz_daemon_
 
 give_up() { # give_up WHY: every target counts as failed
 	echo "ci-fuzz.sh: $1"
-	echo "0 passed, ${#targets[@]} failed"
+	echo "0 passed, ${#targets[@]} failed, 0 skipped"
 	exit 1
 }
 
 start=$(date +%s)
-# clang 14 and its runtime (libFuzzer, sanitizers); llvm-14 symbolizes reports
-cloakfs_install_deps clang libclang-rt-14-dev llvm-14 || give_up "installing dependencies failed"
+# clang 14 and its runtime (libFuzzer, sanitizers), llvm-14 to symbolize
+# reports: in cloakfs_test_deps
+cloakfs_install_deps "${cloakfs_demo_deps[@]}" "${cloakfs_test_deps[@]}" || give_up "installing dependencies failed"
 
 if [ -f "$fuzzdir/build.ninja" ]; then
 	meson setup --reconfigure "$fuzzdir" >/dev/null
@@ -117,5 +118,5 @@ for t in "${targets[@]}"; do
 	fi
 done
 echo "ci-fuzz.sh: $(( $(date +%s) - start )) s"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, 0 skipped"
 [ "$failed" -eq 0 ]

@@ -1,8 +1,8 @@
 #!/bin/bash
 # CI section (scripts/test.sh runs every scripts/ci-*.sh BUILDDIR): the
 # unit and FUSE tests on an AddressSanitizer + UndefinedBehaviorSanitizer
-# build, with leaks at exit as errors. Ends with "N passed, N failed" and
-# exits non-zero on failure.
+# build, with leaks at exit as errors. Ends with "N passed, N failed, N
+# skipped" (scripts/count_tests.py) and exits non-zero on failure.
 #   scripts/ci-sanitize.sh [BUILDDIR]   (builds in BUILDDIR-asan)
 #
 # - LeakSanitizer checks every process that exits normally: the test
@@ -24,8 +24,8 @@ asan=$builddir-asan
 . scripts/deps.sh
 
 start=$(date +%s)
-fail() { echo "ci-sanitize.sh: $1"; echo "0 passed, 1 failed"; exit 1; }
-cloakfs_install_deps || fail "installing dependencies failed"
+fail() { echo "ci-sanitize.sh: $1"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+cloakfs_install_deps "${cloakfs_demo_deps[@]}" "${cloakfs_test_deps[@]}" || fail "installing dependencies failed"
 export CLOAKFS_CRYPTO_CONFIG=""
 unset CLOAKFS_CRYPTO
 
@@ -60,24 +60,13 @@ while read -r t; do
 done < <(meson test -C "$asan" --list --no-rebuild --suite crypto --suite volume \
 	--suite daemon --suite keytool --suite tools --suite fs 2>/dev/null)
 [ ${#tests[@]} -gt 0 ] || fail "no tests in $asan"
+rm -f "$asan/meson-logs/asan.json"
 TEST_QUICK=1 CLOAKFS_FSX_OPS=${CLOAKFS_FSX_OPS:-20000} \
 	meson test -C "$asan" --print-errorlogs --num-processes 2 \
 	--timeout-multiplier 3 --logbase asan --no-rebuild "${tests[@]}"
 status=$?
 
-read -r passed failed skipped < <(python3 - "$asan/meson-logs/asan.json" <<'PY'
-import json, sys
-p = f = s = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): p += 1
-    elif r == "SKIP": s += 1
-    else: f += 1
-print(p, f, s)
-PY
-)
-[ -n "${passed:-}" ] || { passed=0; failed=1; skipped=0; }
-[ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
-echo "ci-sanitize.sh: $(($(date +%s) - start)) s, $skipped skipped"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "ci-sanitize.sh: $(($(date +%s) - start)) s"
+python3 scripts/count_tests.py --prefix "asan: " "$asan/meson-logs/asan.json"
+counted=$?
+[ "$status" -eq 0 ] && [ "$counted" -eq 0 ]

@@ -3,7 +3,8 @@
 # crypto and volume tests under valgrind memcheck, on the plain build
 # BUILDDIR that test.sh has built (built here if it is not). Any memcheck
 # error or leak (definite, indirect or possible) fails the test. Ends with
-# "N passed, N failed" and exits non-zero on failure.
+# "N passed, N failed, N skipped" (scripts/count_tests.py) and exits
+# non-zero on failure.
 #   scripts/ci-valgrind.sh [BUILDDIR]
 #
 # Cut to fit the CI budget (valgrind runs 20-50 times slower): the long
@@ -20,8 +21,8 @@ builddir=${1:-build-test}
 . scripts/deps.sh
 
 start=$(date +%s)
-fail() { echo "ci-valgrind.sh: $1"; echo "0 passed, 1 failed"; exit 1; }
-cloakfs_install_deps || fail "installing dependencies failed"
+fail() { echo "ci-valgrind.sh: $1"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+cloakfs_install_deps "${cloakfs_demo_deps[@]}" "${cloakfs_test_deps[@]}" || fail "installing dependencies failed"
 export CLOAKFS_CRYPTO_CONFIG=""
 unset CLOAKFS_CRYPTO
 
@@ -54,25 +55,11 @@ if [ "${CLOAKFS_CI_CT:-0}" = 1 ]; then
 		--no-rebuild --suite ct || status=1
 fi
 
-count_log() { # count_log FILE: prints "passed failed skipped"
-	python3 - "$1" <<'PY'
-import json, sys
-p = f = s = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): p += 1
-    elif r == "SKIP": s += 1
-    else: f += 1
-print(p, f, s)
-PY
-}
-passed=0 failed=0 skipped=0
+logs=()
 for log in memcheck-valgrind memcheck-ct; do
-	[ -f "$builddir/meson-logs/$log.json" ] || continue
-	read -r p f s < <(count_log "$builddir/meson-logs/$log.json")
-	passed=$((passed + ${p:-0})) failed=$((failed + ${f:-1})) skipped=$((skipped + ${s:-0}))
+	[ -f "$builddir/meson-logs/$log.json" ] && logs+=("$builddir/meson-logs/$log.json")
 done
-[ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
-echo "ci-valgrind.sh: $(($(date +%s) - start)) s, $skipped skipped"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "ci-valgrind.sh: $(($(date +%s) - start)) s"
+python3 scripts/count_tests.py --prefix "memcheck: " "${logs[@]}"
+counted=$?
+[ "$status" -eq 0 ] && [ "$counted" -eq 0 ]

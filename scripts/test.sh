@@ -1,7 +1,9 @@
 #!/bin/bash
 # Run every cloakfs test on a fresh Debian 12 machine: install what is
 # missing, configure, build with -Werror, run the suite, and end with one
-# line "N passed, N failed". Exit status non-zero if anything failed.
+# line "N passed, N failed, N skipped", the skipped tests (with their
+# reasons) and the failed ones listed above it. A pytest module counts per
+# test case. Exit status non-zero if anything failed.
 #   scripts/test.sh [BUILDDIR]      (default: build-test)
 set -u
 cd "$(dirname "$0")/.."
@@ -10,7 +12,7 @@ builddir=${1:-build-test}
 . scripts/deps.sh
 
 start=$(date +%s)
-cloakfs_install_deps || { echo "test.sh: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
+cloakfs_install_deps "${cloakfs_demo_deps[@]}" "${cloakfs_test_deps[@]}" || { echo "test.sh: installing dependencies failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 # the tests must not see the machine's own crypto policy
 export CLOAKFS_CRYPTO_CONFIG=""
@@ -20,32 +22,46 @@ if [ -d "$builddir" ] && [ -f "$builddir/build.ninja" ]; then
 	meson setup --reconfigure "$builddir" -Dwerror=true >/dev/null
 else
 	meson setup "$builddir" -Dwerror=true --buildtype=debugoptimized >/dev/null
-fi || { echo "test.sh: meson setup failed"; echo "0 passed, 1 failed"; exit 1; }
+fi || { echo "test.sh: meson setup failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 if ! ninja -C "$builddir"; then
 	echo "test.sh: build failed"
-	echo "0 passed, 1 failed"
+	echo "0 passed, 1 failed, 0 skipped"
 	exit 1
 fi
 
-meson test -C "$builddir" --print-errorlogs --num-processes 2
-status=$?
-
-# count from meson's JSON log: one result per test
-count_log() { # count_log FILE: prints "passed failed skipped"
-	python3 - "$1" <<'PY'
-import json, sys
-p = f = s = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): p += 1
-    elif r == "SKIP": s += 1
-    else: f += 1
-print(p, f, s)
-PY
+# Every section adds its counts; its skipped and failed tests are listed
+# at the end, above the closing line.
+passed=0 failed=0 skipped=0
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+tally() { # tally NAME STATUS FILE: add the counts of FILE's closing line
+	local name=$1 status=$2 file=$3 line p f s
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$file" | tail -1)
+	if [ -z "$line" ]; then
+		echo "fail: $name (exit status $status, no closing line)" >>"$summary"
+		failed=$((failed + 1))
+		return
+	fi
+	read -r p _ f _ s _ <<<"${line//,/}"
+	grep -E '^(skip|fail): ' "$file" >>"$summary"
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "fail: $name (exit status $status)" >>"$summary"
+		f=1
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
 }
-read -r passed failed skipped < <(count_log "$builddir/meson-logs/testlog.json")
-[ -n "${passed:-}" ] || { passed=0; failed=1; skipped=0; }
-[ "$status" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+# count_log NAME STATUS LOG [PREFIX]: tally a meson JSON log
+count_log() {
+	local out
+	out=$(mktemp)
+	python3 scripts/count_tests.py ${4:+--prefix "$4"} "$3" >"$out" 2>&1
+	tally "$1" "$2" "$out"
+	rm -f "$out"
+}
+
+rm -f "$builddir/meson-logs/testlog.json"
+meson test -C "$builddir" --print-errorlogs --num-processes 2
+count_log "meson test" $? "$builddir/meson-logs/testlog.json"
 
 # ---- ARM cross builds under qemu-user ------------------------------------
 # Both ARM targets build next to the native build dir (BUILDDIR-aarch64,
@@ -66,6 +82,7 @@ cross_runs=(
 )
 cross_failed_build() { # cross_failed_build WHAT: one failure, logged
 	echo "test.sh: $1 failed"
+	echo "fail: $1" >>"$summary"
 	failed=$((failed + 1))
 }
 if [ "${CLOAKFS_TEST_CROSS:-1}" != 0 ]; then
@@ -90,47 +107,32 @@ if [ "${CLOAKFS_TEST_CROSS:-1}" != 0 ]; then
 			echo "== $target, QEMU_CPU=$cpu${policy:+, CLOAKFS_CRYPTO=$policy}: ${suites/,/ + }"
 			suite_args=()
 			for s in ${suites//,/ }; do suite_args+=(--suite "$s"); done
+			rm -f "$xdir/meson-logs/$log.json"
 			env QEMU_CPU="$cpu" ${policy:+CLOAKFS_CRYPTO=$policy} TEST_QUICK=1 \
 				meson test -C "$xdir" --print-errorlogs --num-processes 2 \
 				--logbase "$log" "${suite_args[@]}"
-			xstatus=$?
-			read -r p f s < <(count_log "$xdir/meson-logs/$log.json")
-			[ -n "${p:-}" ] || { p=0; f=1; s=0; }
-			[ "$xstatus" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-			passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+			count_log "$target $log" $? "$xdir/meson-logs/$log.json" "$target $log: "
 		done
 	done
 fi
 
 # ---- extra sections: scripts/ci-*.sh BUILDDIR --------------------------
 # Each script (fuzzing, sanitizer builds, valgrind, ...) runs its own checks
-# and ends with a line "N passed, N failed"; that line counts here. A
-# script that exits non-zero without such a line counts as one failure.
+# and ends with a line "N passed, N failed[, N skipped]", with "skip: NAME:
+# REASON" and "fail: NAME" lines for its tests above it; those count here.
+# A script that exits non-zero without such a line counts as one failure.
 # CLOAKFS_TEST_EXTRA=0 skips this section.
 if [ "${CLOAKFS_TEST_EXTRA:-1}" != 0 ]; then
 	for script in scripts/ci-*.sh; do
-		[ -f "$script" ] || continue
 		echo "== $script"
 		out=$(mktemp)
 		bash "$script" "$builddir" 2>&1 | tee "$out"
-		xstatus=${PIPESTATUS[0]}
-		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
+		tally "$script" "${PIPESTATUS[0]}" "$out"
 		rm -f "$out"
-		if [ -n "$line" ]; then
-			read -r p _ f _ <<<"$line"
-			f=${f%,}
-			[ "$xstatus" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-		else
-			p=0 f=1
-		fi
-		passed=$((passed + p)) failed=$((failed + f))
 	done
 fi
 
 echo "test.sh: $(( $(date +%s) - start )) s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
+sed 's/^/  /' "$summary"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -57,7 +57,8 @@ long test_vmlck_kb(int pid);
  */
 int test_mapping_locked(const void *p);
 
-/* print "<name>: N checks, N failed" and return the exit code */
+/* print "<name>: N checks, N failed" and return the exit code: 1 when a
+ * check failed or none ran */
 int test_finish(const char *name);
 
 #endif

@@ -14,6 +14,7 @@ import pty
 import re
 import select
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -56,6 +57,42 @@ def scratch_base():
     return tempfile.gettempdir()
 
 
+def reachable_by_all(path):
+    """every directory from / down to path lets other users through"""
+    p = os.path.realpath(path)
+    while True:
+        if not os.stat(p).st_mode & stat.S_IXOTH:
+            return False
+        if p == "/":
+            return True
+        p = os.path.dirname(p)
+
+
+def scratch_for_all():
+    """a scratch base that processes of another uid can reach (the test
+    runs them): scratch_base(), unless that sits in a private directory"""
+    base = scratch_base()
+    return base if reachable_by_all(base) else "/tmp"
+
+
+@pytest.fixture
+def copy_for_others():
+    """copy(path): a copy of the executable path, in a new 0755 directory
+    in /tmp, for a process of another uid, which cannot run one from a
+    build in a private directory (a clone in /root)"""
+    top = tempfile.mkdtemp(prefix="cloakfs-exe-", dir="/tmp")
+    os.chmod(top, 0o755)
+
+    def copy(path):
+        dst = os.path.join(top, os.path.basename(path))
+        shutil.copy(path, dst)
+        os.chmod(dst, 0o755)
+        return dst
+
+    yield copy
+    shutil.rmtree(top, ignore_errors=True)
+
+
 def fusermount_u(mnt, lazy=False):
     args = ["fusermount3", "-u", "-q"] + (["-z"] if lazy else []) + [mnt]
     return subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
@@ -64,11 +101,12 @@ def fusermount_u(mnt, lazy=False):
 class Volume:
     """One volume with its mountpoint; mount() runs cloakfs -f."""
 
-    def __init__(self, cipher="speck128-xts", sector=None, name_max=None, tag="vol"):
+    def __init__(self, cipher="speck128-xts", sector=None, name_max=None, tag="vol",
+                 base=None):
         self.cipher = cipher
         self.sector = sector or 4096
         self.block = BLOCK[cipher]
-        self.top = tempfile.mkdtemp(prefix="cloakfs-%s-" % tag, dir=scratch_base())
+        self.top = tempfile.mkdtemp(prefix="cloakfs-%s-" % tag, dir=base or scratch_base())
         self.cipherdir = os.path.join(self.top, "cipher")
         self.mnt = os.path.join(self.top, "mnt")
         self.passfile = os.path.join(self.top, "pass")

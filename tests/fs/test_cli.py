@@ -13,7 +13,7 @@ import time
 import pytest
 
 from conftest import (CLOAKFS, Volume, expect_errno, fusermount_u, read_file, run_on_pty,
-                      write_file)
+                      scratch_for_all, write_file)
 
 EXIT_WRONG_PASS, EXIT_USAGE, EXIT_BAD_VOLUME, EXIT_NO_PASS, EXIT_MOUNT = 2, 3, 4, 6, 9
 
@@ -309,7 +309,18 @@ def test_idle_unmount(vol):
     wait_idle_unmount(vol)
 
 
-def test_allow_other_ownership_and_permissions(vol):
+@pytest.mark.skipif(os.geteuid() != 0,
+                    reason="needs root: mounts with allow_other and works in it as uid 1000")
+def test_allow_other_ownership_and_permissions():
+    # uid 1000 works in the mount: the volume sits where it can get to
+    vol = Volume("speck128-xts", tag="cli", base=scratch_for_all())
+    try:
+        allow_other_ownership_and_permissions(vol)
+    finally:
+        vol.destroy()
+
+
+def allow_other_ownership_and_permissions(vol):
     os.chmod(vol.top, 0o755)
     vol.mount("-o", "allow_other")
     os.chmod(vol.mnt, 0o777)

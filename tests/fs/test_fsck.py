@@ -20,7 +20,8 @@ import time
 import pytest
 
 from conftest import (CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u,
-                      read_file, run_on_pty, scratch_base, write_file)
+                      read_file, run_on_pty, scratch_base, scratch_for_all,
+                      write_file)
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
@@ -60,9 +61,9 @@ def classes(report):
 class Damaged:
     """a copy of the template volume, damaged by a test"""
 
-    def __init__(self, template):
+    def __init__(self, template, base=None):
         self.t = template
-        self.top = tempfile.mkdtemp(prefix="cloakfs-fsck-", dir=scratch_base())
+        self.top = tempfile.mkdtemp(prefix="cloakfs-fsck-", dir=base or scratch_base())
         self.cipherdir = os.path.join(self.top, "cipher")
         self.mnt = os.path.join(self.top, "mnt")
         os.mkdir(self.mnt)
@@ -466,22 +467,28 @@ def test_special_file(dmg):
     assert f["path"] == "/docs/null" and f["severity"] == "warning"
 
 
-def test_unreadable(dmg):
-    if os.geteuid() != 0 or not shutil.which("setpriv"):
-        pytest.skip("needs root and setpriv to check as another user")
-    dmg.passfile = os.path.join(dmg.top, "pass")
-    write_file(dmg.passfile, (PASSPHRASE + "\n").encode())
-    os.chmod(dmg.passfile, 0o600)
-    subprocess.run(["chown", "-R", "65534:65534", dmg.top], check=True)
-    os.chmod(dmg.c("docs/sub"), 0)
-    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", FSCK,
-           "--json", "--no-cloakfsd", "--passfile", dmg.passfile, dmg.cipherdir]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    rep = json.loads(r.stdout)
-    assert r.returncode == 4 and "unreadable" in classes(rep), (rep, r.stderr)
-    os.chmod(dmg.c("docs/sub"), 0o700)
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert r.returncode == 0, r.stdout
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="needs root and setpriv to check as another user")
+def test_unreadable(template, copy_for_others):
+    # fsck runs as uid 65534: its copy, on a volume that uid can reach
+    fsck = copy_for_others(FSCK)
+    dmg = Damaged(template, base=scratch_for_all())
+    try:
+        dmg.passfile = os.path.join(dmg.top, "pass")
+        write_file(dmg.passfile, (PASSPHRASE + "\n").encode())
+        os.chmod(dmg.passfile, 0o600)
+        subprocess.run(["chown", "-R", "65534:65534", dmg.top], check=True)
+        os.chmod(dmg.c("docs/sub"), 0)
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", fsck,
+               "--json", "--no-cloakfsd", "--passfile", dmg.passfile, dmg.cipherdir]
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        rep = json.loads(r.stdout)
+        assert r.returncode == 4 and "unreadable" in classes(rep), (rep, r.stderr)
+        os.chmod(dmg.c("docs/sub"), 0o700)
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert r.returncode == 0, r.stdout
+    finally:
+        dmg.destroy()
 
 
 def test_several_classes_at_once_and_text_output(dmg):

@@ -151,9 +151,22 @@ def long_name(enc):
 
 
 def poke(path, off, data):
+    """write data at off; it must change the file (damage that is no
+    damage would make the test pass or fail by luck)"""
     with open(path, "r+b") as f:
         f.seek(off)
+        assert f.read(len(data)) != data, "%s: poke at %d changes nothing" % (path, off)
+        f.seek(off)
         f.write(data)
+
+
+def flip(path, off):
+    """invert every bit of the byte at off (a change whatever it was)"""
+    with open(path, "r+b") as f:
+        f.seek(off)
+        old = f.read(1)
+        f.seek(off)
+        f.write(bytes([old[0] ^ 0xFF]))
 
 
 def lf_contents(d):
@@ -427,7 +440,7 @@ def test_hard_links_share_a_nonce(dmg):
 
 def test_deep(dmg):
     # a tiny file's padding no longer decrypts to zeros: only --deep sees it
-    poke(dmg.c("docs/tiny"), 40, b"\xff")
+    flip(dmg.c("docs/tiny"), 40)
     rc, rep, _ = dmg.fsck()
     assert rc == 0, rep
     check_repair(dmg, "content-unreadable", check_rc=4, repair_rc=4, after_rc=4,

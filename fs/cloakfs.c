@@ -557,6 +557,8 @@ int main(int argc, char **argv)
 	atomic_store(&fs.readahead_kb, o.readahead_kb);
 	fs.timeout = ATTR_TIMEOUT;
 	fs.chown_new = geteuid() == 0;
+	fs.test_skip_fsync = getenv("CLOAKFS_TEST_SKIP_FSYNC") &&
+			     strcmp(getenv("CLOAKFS_TEST_SKIP_FSYNC"), "1") == 0;
 	fs_touch(&fs);
 	if (config_path(&o, absdir, confpath, sizeof(confpath))) {
 		rc = fail(CLOAKFS_EXIT_USAGE, "%s: path too long", o.config ?

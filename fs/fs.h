@@ -53,6 +53,10 @@ struct cloakfs {
 	double timeout;            /* entry and attribute cache, seconds */
 	int chown_new;             /* running as root: new entries get the
 				    * caller's uid/gid */
+	int test_skip_fsync;       /* test-only: $CLOAKFS_TEST_SKIP_FSYNC=1
+				    * makes fsync, fdatasync and O_SYNC
+				    * writes skip their sync, to show that
+				    * the durability test sees it */
 
 	/* for --idle: last request time and open handles */
 	atomic_llong last_use;     /* CLOCK_MONOTONIC seconds */

@@ -1112,7 +1112,7 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		if (!n)
 			n = fileio_write(&in->file->cf, buf, size, pos);
 		/* O_SYNC/O_DSYNC handles: the ciphertext descriptor is shared */
-		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) &&
+		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) && !fs->test_skip_fsync &&
 		    fdatasync(in->file->fd) != 0)
 			n = -errno;
 		filestate_unlock(in);
@@ -1157,7 +1157,7 @@ static void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 
 	(void)fi;
 	pthread_mutex_lock(&in->lock);
-	if (in->file &&
+	if (in->file && !fs->test_skip_fsync &&
 	    (datasync ? fdatasync(in->file->fd) : fsync(in->file->fd)) != 0)
 		err = -errno;
 	pthread_mutex_unlock(&in->lock);

@@ -9,6 +9,7 @@ import os
 import random
 import socket
 import stat
+import time
 
 import pytest
 
@@ -285,58 +286,105 @@ def test_concurrent_writers(d):
         assert data[i * 1000:(i + 1) * 1000] == bytes([(k * 37 + 4) & 0xFF]) * 1000, i
 
 
-def _reader(path, seconds, q):
-    import time
-    end = time.monotonic() + seconds
-    seen = set()
-    while time.monotonic() < end:
-        seen |= set(read_file(path))
-    q.put(sorted(seen))
+RECORDS, RECLEN, RECOFF = 10, 4000, 7
+FINAL = 100
+
+
+def _direct_reader(path, started, mixed_seen, writer_done, q):
+    """whole-file O_DIRECT reads (each one reaches cloakfs) until the
+    writer is done; a read holding records of two rounds shows it ran
+    between two writes"""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+    seen, mixed = set(), 0
+    try:
+        while True:
+            done = writer_done.is_set()
+            data = os.pread(fd, RECOFF + RECORDS * RECLEN, 0)
+            seen |= set(data)
+            if len(set(data[RECOFF:])) > 1:
+                mixed += 1
+                mixed_seen.set()
+            started.set()
+            if done:
+                break
+    finally:
+        os.close(fd)
+    q.put((sorted(seen), mixed))
 
 
 def test_concurrent_read_write(d):
+    # a writer rewrites ten unaligned records, round after round, while a
+    # reader reads the whole file; both with O_DIRECT, so each request
+    # meets the other's in cloakfs (no page cache between them)
     p = os.path.join(d, "rw")
-    write_file(p, b"\x01" * 40000)
+    write_file(p, b"\x01" * (RECOFF + RECORDS * RECLEN))
+    started, mixed_seen, writer_done = (multiprocessing.Event() for _ in range(3))
     q = multiprocessing.Queue()
-    r = multiprocessing.Process(target=_reader, args=(p, 1.5, q))
+    r = multiprocessing.Process(target=_direct_reader, args=(p, started, mixed_seen, writer_done, q))
     r.start()
-    fd = os.open(p, os.O_RDWR)
-    for v in range(1, 101):
-        for i in range(10):
-            os.pwrite(fd, bytes([v]) * 4000, i * 4000 + 7)
-    os.close(fd)
-    r.join()
-    # a reader may see old and new records side by side (as on any Linux
-    # filesystem), but never a byte nobody wrote: no half-re-encrypted sector
-    assert set(q.get()) <= set(range(0, 101))
+    rounds = 0
+    try:
+        assert started.wait(120), "the reader did not start"
+        fd = os.open(p, os.O_RDWR | os.O_DIRECT)
+        try:
+            # until the reader has seen a state between two rounds (an
+            # event; the deadline only guards against a hang)
+            deadline = time.monotonic() + 120
+            while not mixed_seen.is_set() and time.monotonic() < deadline:
+                v = 2 + rounds % (FINAL - 2)
+                for i in range(RECORDS):
+                    os.pwrite(fd, bytes([v]) * RECLEN, RECOFF + i * RECLEN)
+                rounds += 1
+            for i in range(RECORDS):
+                os.pwrite(fd, bytes([FINAL]) * RECLEN, RECOFF + i * RECLEN)
+        finally:
+            os.close(fd)
+    finally:
+        writer_done.set()
+        r.join()
+    assert r.exitcode == 0
+    seen, mixed = q.get()
+    assert mixed > 0, "the reader never saw records of two rounds in %d rounds" % rounds
+    # old and new records side by side, as on any Linux filesystem, but
+    # never a byte nobody wrote: no half-re-encrypted sector
+    assert set(seen) <= set(range(1, FINAL + 1)), sorted(set(seen) - set(range(1, FINAL + 1)))
     data = read_file(p)
-    assert data[:7] == b"\x01" * 7 and data[7:40007] == bytes([100]) * 40000
+    assert data[:RECOFF] == b"\x01" * RECOFF and data[RECOFF:] == bytes([FINAL]) * (RECORDS * RECLEN)
 
 
 WRITER_BYTES = {0, 0x40, 0x41, 0x42, 0x43}
 
 
-def _cold_reader(path, size, seed, seconds, q):
+def _cold_reader(path, size, seed, stop, window, acked, q):
     """preads of random ranges with the page cache dropped first, so each
-    one reaches the daemon, side by side with the other readers"""
-    import time
+    one reaches the daemon, side by side with the other readers, until
+    stop; a read that began and ended inside one writer window (an odd
+    window number: the writer's handle open with data written) raises
+    acked to that window"""
     rng = random.Random(seed)
     want = random.Random(1234).randbytes(size)
     bad = reads = 0
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+
+    def cold_pread(fd, n, off):
+        before = window.value
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        got = os.pread(fd, n, off)
+        if before % 2 and window.value == before:
+            with acked.get_lock():
+                acked.value = max(acked.value, before)
+        return got
+
+    while not stop.is_set():
         fd = os.open(path, os.O_RDONLY)
         for _ in range(8):
             off = rng.randrange(size)
             # within the first size bytes: the writer changes what follows
             n = min(rng.choice([1, 4096, 5000, 65536, 1 << 20]), size - off)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            got = os.pread(fd, n, off)
+            got = cold_pread(fd, n, off)
             reads += 1
             bad += got != want[off:off + n]
             # the writer's region: its bytes or holes, never a torn sector
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            got = os.pread(fd, 80000, size + rng.randrange(8000))
+            got = cold_pread(fd, 80000, size + rng.randrange(8000))
             bad += not set(got) <= WRITER_BYTES
             reads += 1
         os.close(fd)
@@ -345,28 +393,42 @@ def _cold_reader(path, size, seed, seconds, q):
 
 def test_concurrent_reads_of_one_file(d):
     # READs of one file decrypt side by side (shared io lock) while another
-    # handle opens, writes, truncates and closes the same file beyond them
+    # handle opens, writes, truncates and closes the same file beyond them;
+    # in each round the writer holds its handle, data written, until a
+    # reader has read the file from start to end of that window
     p = os.path.join(d, "big")
     size = 8 << 20
     write_file(p, random.Random(1234).randbytes(size))
     q = multiprocessing.Queue()
-    readers = [multiprocessing.Process(target=_cold_reader, args=(p, size, k, 2.0, q))
+    stop = multiprocessing.Event()
+    window = multiprocessing.Value("q", 0, lock=False)
+    acked = multiprocessing.Value("q", 0)
+    readers = [multiprocessing.Process(target=_cold_reader,
+                                       args=(p, size, k, stop, window, acked, q))
                for k in range(3)]
     for r in readers:
         r.start()
-    rounds = 0
-    while any(r.is_alive() for r in readers):
-        fd = os.open(p, os.O_RDWR)
-        os.pwrite(fd, bytes([0x40 + rounds % 4]) * 70000, size + rounds % 3000)
-        os.ftruncate(fd, size + (rounds % 5) * 4096)
-        os.close(fd)
-        rounds += 1
+    try:
+        for rounds in range(24):
+            fd = os.open(p, os.O_RDWR)
+            os.pwrite(fd, bytes([0x40 + rounds % 4]) * 70000, size + rounds % 3000)
+            window.value = 2 * rounds + 1
+            deadline = time.monotonic() + 120  # against a hang only
+            while acked.value < window.value:
+                assert time.monotonic() < deadline, "no read within writer window %d" % rounds
+                assert all(r.is_alive() for r in readers), "a reader died"
+                time.sleep(0.001)
+            os.ftruncate(fd, size + (rounds % 5) * 4096)
+            os.close(fd)
+            window.value = 2 * rounds + 2
+    finally:
+        stop.set()
+        for r in readers:
+            r.join()
     for r in readers:
-        r.join()
         assert r.exitcode == 0
         reads, bad = q.get()
-        assert bad == 0 and reads > 0
-    assert rounds > 3  # the writer ran beside the readers
+        assert bad == 0
     os.truncate(p, size)
     assert read_file(p) == random.Random(1234).randbytes(size)
 

@@ -130,3 +130,43 @@ def test_foreign_and_damaged_entries(volume_factory):
     v.umount()
     log = v.stderr()
     assert log.count("undecodable entry") == 1 and log.count("is damaged") == 1
+
+
+def _lister(paths, go, count):
+    go.wait()
+    for _ in range(count):
+        for p in paths:
+            os.listdir(p)
+
+
+def test_undecodable_logged_once_by_concurrent_listers(volume_factory):
+    """several processes list directories with an undecodable entry at
+    once: the warning is still logged once per directory (the flag that
+    says so is the directory's, under its lock; the ThreadSanitizer run
+    watches it)"""
+    import multiprocessing
+    v = volume_factory("speck128-xts")
+    dirs = [v.path("dir%02d" % i) for i in range(24)]
+    for d in dirs:
+        os.mkdir(d)
+        write_file(os.path.join(d, "good"), b"x")
+    v.umount()
+    cdirs = [c for c in v.cipher_files() if os.path.isdir(c)]
+    assert len(cdirs) == len(dirs)
+    for c in cdirs:
+        for i in range(3):
+            with open(os.path.join(c, "A" * 42 + "BCD"[i]), "w"):
+                pass
+    v.allowed_stderr = [r"skipping undecodable entry"]
+    v.mount()
+    go = multiprocessing.Event()
+    procs = [multiprocessing.Process(target=_lister, args=(dirs, go, 3)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    go.set()
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    assert all(os.listdir(d) == ["good"] for d in dirs)
+    v.umount()
+    assert v.stderr().count("undecodable entry") == len(dirs), v.stderr()

@@ -8,10 +8,10 @@
 cloakfs_demo_deps=(gcc libc6-dev meson ninja-build pkg-config libconfig-dev
 	libsodium-dev libfuse3-dev fuse3 xxd)
 # the test suite: pytest for the FUSE tests and what they drive (git, tar,
-# gdb's gcore, setpriv in util-linux), the oracle libraries (OpenSSL,
-# libgcrypt), the ARM cross builds under qemu-user, valgrind, and clang
-# with its sanitizer runtimes for ci-fuzz.sh
-cloakfs_test_deps=(python3 python3-pytest git tar gdb util-linux
+# gdb's gcore, setpriv in util-linux, setfacl in acl), the oracle
+# libraries (OpenSSL, libgcrypt), the ARM cross builds under qemu-user,
+# valgrind, and clang with its sanitizer runtimes for ci-fuzz.sh
+cloakfs_test_deps=(python3 python3-pytest git tar gdb util-linux acl
 	libssl-dev openssl libgcrypt20-dev valgrind
 	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user
 	libc6-dev-arm64-cross libc6-dev-armhf-cross

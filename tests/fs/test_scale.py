@@ -18,7 +18,7 @@ import time
 import pytest
 
 from conftest import (CLOAKFS, FSX, MKVOL, PASSPHRASE, Volume, fusermount_u,
-                      scratch_base)
+                      scratch_base, scratch_for_all)
 
 EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
@@ -57,7 +57,7 @@ class UserMount:
     user must execute is copied where it can reach it."""
 
     def __init__(self):
-        self.top = tempfile.mkdtemp(prefix="cloakfs-scale-", dir=scratch_base())
+        self.top = tempfile.mkdtemp(prefix="cloakfs-scale-", dir=scratch_for_all())
         os.chmod(self.top, 0o755)
         self.bin = os.path.join(self.top, "bin")
         os.mkdir(self.bin)

@@ -1042,8 +1042,9 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 }
 
-/* damage found in a file's header or sectors: say so once per inode */
-static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what)
+/* 1 for the first warning about in, 0 after (names_warned, under in->lock:
+ * READDIRs and READs of one inode run side by side) */
+static int first_warning(struct fs_inode *in)
 {
 	int first;
 
@@ -1051,7 +1052,13 @@ static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what
 	first = !in->names_warned;
 	in->names_warned = 1;
 	pthread_mutex_unlock(&in->lock);
-	if (first)
+	return first;
+}
+
+/* damage found in a file's header or sectors: say so once per inode */
+static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what)
+{
+	if (first_warning(in))
 		log_warn("%s: file inode %llu is damaged (%s gave EIO; run "
 			 "cloakfs-fsck)", fs->cipherdir,
 			 (unsigned long long)in->ino, what);
@@ -1333,13 +1340,11 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				break;
 			}
 			if (r <= 0) {
-				if (r < 0 && !dir->names_warned) {
-					dir->names_warned = 1;
+				if (r < 0 && first_warning(dir))
 					log_warn("%s: skipping undecodable entry %s "
 						 "(%s); more in this directory are "
 						 "not logged", fs->cipherdir, name,
 						 strerror(-r));
-				}
 				dh->entry = NULL;
 				dh->offset = next;
 				continue;

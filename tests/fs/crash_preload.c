@@ -29,6 +29,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "preload_fdpath.h"
+
 #define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
 static pthread_mutex_t crash_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,18 +41,13 @@ static int tracked(int fd, char *base, size_t cap)
 {
 	const char *dir = getenv("CLOAKFS_CRASH_DIR");
 	const char *shadow = getenv("CLOAKFS_CRASH_SHADOW");
-	char link[64], path[PATH_MAX];
+	char path[PATH_MAX];
 	size_t dlen;
 	struct stat st;
-	ssize_t n;
 
-	if (!dir || !shadow || !*dir || !*shadow)
+	if (!dir || !shadow || !*dir || !*shadow ||
+	    preload_fd_path(fd, path, sizeof(path)) != 0)
 		return 0;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n <= 0)
-		return 0;
-	path[n] = '\0';
 	dlen = strlen(dir);
 	if (strncmp(path, dir, dlen) != 0 || path[dlen] != '/')
 		return 0;

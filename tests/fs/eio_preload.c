@@ -33,23 +33,19 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "preload_fdpath.h"
+
 /* kind: 'r' for a read, 'w' for a write past the first 32 bytes, 's'
  * for a read to slow down */
 static int fd_matches(int fd, char kind)
 {
 	const char *ctl = getenv("CLOAKFS_EIO_CTL");
-	char link[64], path[4096], line[4096];
-	ssize_t n;
+	char path[4096], line[4096];
 	FILE *f;
 	int hit = 0;
 
-	if (!ctl)
+	if (!ctl || preload_fd_path(fd, path, sizeof(path)) != 0)
 		return 0;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n <= 0)
-		return 0;
-	path[n] = '\0';
 	/* fopen would recurse into read(): use the raw syscall wrappers */
 	int cfd = open(ctl, O_RDONLY | O_CLOEXEC);
 	if (cfd < 0)

@@ -32,8 +32,8 @@ fi
 # Every section adds its counts; its skipped and failed tests are listed
 # at the end, above the closing line.
 passed=0 failed=0 skipped=0
-summary=$(mktemp)
-trap 'rm -f "$summary"' EXIT
+summary=$(mktemp) timings=$(mktemp)
+trap 'rm -f "$summary" "$timings"' EXIT
 tally() { # tally NAME STATUS FILE: add the counts of FILE's closing line
 	local name=$1 status=$2 file=$3 line p f s
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$file" | tail -1)
@@ -59,9 +59,17 @@ count_log() {
 	rm -f "$out"
 }
 
+section_start=$(date +%s)
+took() { # took NAME: how long the section took (the budget: 20 minutes in all)
+	echo "test.sh: $1: $(( $(date +%s) - section_start )) s" | tee -a "$timings"
+	section_start=$(date +%s)
+}
+echo "test.sh: setup and build: $(( section_start - start )) s" >>"$timings"
+
 rm -f "$builddir/meson-logs/testlog.json"
 meson test -C "$builddir" --print-errorlogs --num-processes 2
 count_log "meson test" $? "$builddir/meson-logs/testlog.json"
+took "meson test"
 
 # ---- ARM cross builds under qemu-user ------------------------------------
 # Both ARM targets build next to the native build dir (BUILDDIR-aarch64,
@@ -114,6 +122,7 @@ if [ "${CLOAKFS_TEST_CROSS:-1}" != 0 ]; then
 			count_log "$target $log" $? "$xdir/meson-logs/$log.json" "$target $log: "
 		done
 	done
+	took "ARM cross builds and runs"
 fi
 
 # ---- extra sections: scripts/ci-*.sh BUILDDIR --------------------------
@@ -129,10 +138,12 @@ if [ "${CLOAKFS_TEST_EXTRA:-1}" != 0 ]; then
 		bash "$script" "$builddir" 2>&1 | tee "$out"
 		tally "$script" "${PIPESTATUS[0]}" "$out"
 		rm -f "$out"
+		took "$script"
 	done
 fi
 
-echo "test.sh: $(( $(date +%s) - start )) s"
+cat "$timings"
+echo "test.sh: $(( $(date +%s) - start )) s; CPU time (user, system) of what it ran: $(times | tail -1)"
 sed 's/^/  /' "$summary"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

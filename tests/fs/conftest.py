@@ -93,6 +93,14 @@ def copy_for_others():
     shutil.rmtree(top, ignore_errors=True)
 
 
+def preload_env(lib, **extra):
+    """the environment of a mount with the test shim lib preloaded"""
+    env = dict(os.environ, LD_PRELOAD=lib, **extra)
+    # a sanitizer build wants its runtime first; the shims only wrap libc
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
+    return env
+
+
 def fusermount_u(mnt, lazy=False):
     args = ["fusermount3", "-u", "-q"] + (["-z"] if lazy else []) + [mnt]
     return subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import Volume, fusermount_u, read_file, write_file
+from conftest import Volume, fusermount_u, preload_env, read_file, write_file
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
@@ -55,14 +55,6 @@ def fsck_after_crash(v):
 
 def content(seed, size):
     return random.Random(seed).randbytes(size)
-
-
-def preload_env(lib, **extra):
-    """the environment of a mount with lib preloaded"""
-    env = dict(os.environ, LD_PRELOAD=lib, **extra)
-    # a sanitizer build wants its runtime first; the shims only wrap libc
-    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
-    return env
 
 
 # ---- crashes -----------------------------------------------------------------

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from conftest import (CLOAKFS, FSX, MKVOL, PASSPHRASE, Volume, fusermount_u,
-                      scratch_base, scratch_for_all)
+                      preload_env, scratch_base, scratch_for_all)
 
 EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
@@ -301,10 +301,7 @@ def test_failed_create_leaves_nothing(volume_factory, long_name):
     was (no entry, no sidecar, no temporary directory); fsck is clean"""
     v = volume_factory("speck128-xts", mount=False, tag="mkfail")
     ctl = os.path.join(v.top, "fault.ctl")
-    env = dict(os.environ, LD_PRELOAD=EIO_PRELOAD, CLOAKFS_EIO_CTL=ctl)
-    # under ASan the shim comes before the sanitizer's runtime
-    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
-    v.mount(env=env)
+    v.mount(env=preload_env(EIO_PRELOAD, CLOAKFS_EIO_CTL=ctl))
     os.mkdir(v.path("d"))
     src = v.path("d", "src")
     open(src, "w").close()

@@ -24,8 +24,8 @@ import xml.etree.ElementTree as ET
 
 
 def last_line(text):
-    lines = [l.strip() for l in (text or "").splitlines() if l.strip()]
-    return lines[-1] if lines else "no reason given"
+    lines = [l.strip(" !") for l in (text or "").splitlines() if l.strip(" !")]
+    return lines[-1].replace("_pytest.outcomes.Exit: ", "") if lines else "no reason given"
 
 
 def junit_path(cmd):

@@ -356,16 +356,20 @@ def allow_other_ownership_and_permissions(vol):
     vol.umount()
 
 
+# mount.fuse3 lives in /sbin, outside an ordinary user's PATH
+MOUNT_FUSE3 = shutil.which("mount.fuse3", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin")
+
+
 def mount_fuse3_env():
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(CLOAKFS) + ":" + env.get("PATH", "/usr/bin:/bin")
     return env
 
 
-@pytest.mark.skipif(shutil.which("mount.fuse3") is None, reason="mount.fuse3 missing")
+@pytest.mark.skipif(MOUNT_FUSE3 is None, reason="mount.fuse3 missing")
 def test_mount_fuse3(vol):
     """what mount(8) runs for an fstab line of type fuse.cloakfs"""
-    r = subprocess.run(["mount.fuse3", vol.cipherdir, vol.mnt, "-t", "cloakfs", "-o",
+    r = subprocess.run([MOUNT_FUSE3, vol.cipherdir, vol.mnt, "-t", "cloakfs", "-o",
                         "passfile=%s,nocloakfsd,noauto,nofail,_netdev,x-systemd.automount"
                         % vol.passfile], env=mount_fuse3_env(),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
@@ -378,8 +382,10 @@ def test_mount_fuse3(vol):
     assert wait_gone(vol.cipherdir)
 
 
-@pytest.mark.skipif(shutil.which("mount") is None or shutil.which("mount.fuse3") is None,
+@pytest.mark.skipif(shutil.which("mount") is None or MOUNT_FUSE3 is None,
                     reason="mount(8) or mount.fuse3 missing")
+@pytest.mark.skipif(os.geteuid() != 0,
+                    reason="needs root: mount(8) takes another fstab (-T) from root only")
 def test_fstab(vol, tmp_path):
     """a real fstab line through mount(8), which finds cloakfs on the
     standard PATH only: a link in /usr/local/bin stands in for the install"""

@@ -192,7 +192,7 @@ else
 fi
 
 # ---- add-passphrase ------------------------------------------------------
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 2 'vol: wrong passphrase \(no keyslot opened\)' "add with a wrong passphrase" \
 	"$kt" add-passphrase --passfile bad --new-passfile p2 vol
 same_file "config untouched after a wrong passphrase" "$conf" before
@@ -226,7 +226,7 @@ fails 3 'vol: keyslot 5 is not in use \(used: 0, 1, 2, 3\)' "--slot beyond the s
 fails 3 'slot number from 0 to 7' "--slot 8" "$kt" test-passphrase --slot 8 --passfile p1 vol
 
 # ---- change-passphrase ---------------------------------------------------
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 2 'vol: wrong passphrase' "change with a wrong old passphrase" \
 	"$kt" change-passphrase --passfile bad --new-passfile p1 vol
 same_file "config byte-identical after a failed change" "$conf" before
@@ -253,7 +253,7 @@ out_has "slot 1 has the new cost" '^  slot 1: +Argon2id, [0-9]+ pass(es)?, 16 Mi
 out_has "still 4 slots" '^keyslots: +4 of 8$'
 
 # ---- remove-slot ---------------------------------------------------------
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 2 'vol: wrong passphrase' "remove with a wrong passphrase" "$kt" remove-slot --passfile bad vol 0
 same_file "config untouched after a failed remove" "$conf" before
 fails 3 "'x' is not a slot number" "remove-slot x" "$kt" remove-slot --passfile p1 vol x
@@ -280,7 +280,7 @@ ok "info" "$kt" info vol
 out_has "one slot left" '^keyslots: +1 of 8$'
 out_has "it is slot 3" '^  slot 3: '
 check "the config keeps the gap as empty groups" "$(grep -c '^  { },\?$' "$conf")" = 3
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 5 'vol: keyslot 3 is the last one' "the last slot is never removed" \
 	"$kt" remove-slot --passfile p4 vol 3
 fails 5 'vol: keyslot 3 is the last one' "remove-passphrase refuses the last slot" \
@@ -316,7 +316,7 @@ for i in 1 2 3 4 5 6 7; do
 done
 ok "info" "$kt" info vol
 out_has "eight slots" '^keyslots: +8 of 8$'
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 5 'vol: all 8 keyslots are in use' "a ninth slot is refused" \
 	"$kt" add-passphrase --passfile p4 --new-passfile p1 vol
 same_file "config untouched after refusing a ninth slot" "$conf" before
@@ -360,7 +360,7 @@ ok "old passphrase opens again" "$kt" test-passphrase --passfile p4 vol
 ok "removed slot opens again" "$kt" test-passphrase --passfile s7 vol
 fails 2 'wrong passphrase' "passphrase set after the backup no longer opens" \
 	"$kt" test-passphrase --passfile p1 vol
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 5 "vol.bak: backup is of volume $uuid, but emptydir/cloakfs.conf belongs to volume" \
 	"restore of another volume's backup" "$kt" restore-header vol.bak emptydir
 ok "other volume's config untouched" "$kt" test-passphrase --passfile p1 emptydir

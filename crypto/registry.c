@@ -110,6 +110,18 @@ int crypto_register_driver(struct crypto_registry *reg,
 	return 0;
 }
 
+int crypto_register_drivers(struct crypto_registry *reg,
+			    const struct crypto_driver *drv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int err = crypto_register_driver(reg, &drv[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static const struct {
 	const char *mode;
 	const char *alg_fmt; /* printf format over the child's alg name */
@@ -233,6 +245,18 @@ int crypto_register_testvecs(struct crypto_registry *reg,
 	if (reg->ntv >= MAX_TESTVECS)
 		return -ENOSPC;
 	reg->tv[reg->ntv++] = tv;
+	return 0;
+}
+
+int crypto_register_testvec_sets(struct crypto_registry *reg,
+				 const struct crypto_testvecs *tv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int err = crypto_register_testvecs(reg, &tv[i]);
+
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

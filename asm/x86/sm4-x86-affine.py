@@ -22,8 +22,13 @@ Prints asm/x86/sm4-x86-affine.h and checks every map for all 256 inputs against 
 Run: python3 asm/x86/sm4-x86-affine.py crypto/sm4/sm4-sbox.c \
        > asm/x86/sm4-x86-affine.h
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "crypto", "internal"))
+import gf256 as gf  # noqa: E402
 
 AES_POLY = 0x11b
 SM4_POLY = 0x1f5
@@ -35,78 +40,33 @@ AES_MA = [(0xf1 << i | 0xf1 >> (8 - i)) & 0xff for i in range(8)]
 AES_C = 0x63
 
 
-def gmul(a, b, poly):
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        b >>= 1
-        a <<= 1
-        if a & 0x100:
-            a ^= poly
-    return r
-
-
-def ginv(x, poly):
-    return next((y for y in range(256) if gmul(x, y, poly) == 1), 0)
-
-
-def apply(m, x):
-    return sum((bin(m[i] & x).count('1') & 1) << i for i in range(8))
-
-
-def from_columns(cols):
-    """matrix whose column j (image of bit j) is cols[j]"""
-    return [sum(((cols[j] >> i) & 1) << j for j in range(8)) for i in range(8)]
-
-
-def mul(m, n):
-    return from_columns([apply(m, apply(n, 1 << j)) for j in range(8)])
-
-
-def inverse(m):
-    return from_columns([next(x for x in range(256) if apply(m, x) == 1 << j)
-                         for j in range(8)])
-
-
-def gfni_qword(m):
-    """GF2P8AFFINEQB: result bit i = parity(x & byte[7 - i] of the qword)"""
-    return sum(m[i] << (8 * (7 - i)) for i in range(8))
-
-
-def nibble_tables(m, c):
-    lo = [apply(m, n) ^ c for n in range(16)]
-    hi = [apply(m, n << 4) for n in range(16)]
-    return lo, hi
-
-
 def main():
     text = open(sys.argv[1]).read()
     sbox = [int(v, 16) for v in re.findall(r'0x([0-9a-f]{2})', text)][:256]
     assert len(sbox) == 256
     # beta: the smallest root of f in the AES field
     beta = next(b for b in range(2, 256) if is_root(b))
-    t = from_columns([pow_g(beta, j) for j in range(8)])
-    t_inv = inverse(t)
-    m_in, c_in = mul(t, SM4_A), apply(t, SM4_C)
-    m_out = mul(SM4_A, t_inv)
-    m_out_aes = mul(m_out, inverse(AES_MA))
-    c_out_aes = apply(m_out_aes, AES_C) ^ SM4_C
-    aes_sbox = [apply(AES_MA, ginv(v, AES_POLY)) ^ AES_C for v in range(256)]
+    t = gf.from_columns([pow_g(beta, j) for j in range(8)])
+    t_inv = gf.matinv(t)
+    m_in, c_in = gf.matmul(t, SM4_A), gf.matvec(t, SM4_C)
+    m_out = gf.matmul(SM4_A, t_inv)
+    m_out_aes = gf.matmul(m_out, gf.matinv(AES_MA))
+    c_out_aes = gf.matvec(m_out_aes, AES_C) ^ SM4_C
+    aes_sbox = [gf.matvec(AES_MA, gf.finv(v, AES_POLY)) ^ AES_C for v in range(256)]
     for x in range(256):
-        assert apply(SM4_A, ginv(apply(SM4_A, x) ^ SM4_C, SM4_POLY)) ^ SM4_C == sbox[x]
-        y = apply(m_in, x) ^ c_in
-        assert apply(m_out, ginv(y, AES_POLY)) ^ SM4_C == sbox[x]
-        assert apply(m_out_aes, aes_sbox[y]) ^ c_out_aes == sbox[x]
-    in_lo, in_hi = nibble_tables(m_in, c_in)
-    out_lo, out_hi = nibble_tables(m_out_aes, c_out_aes)
+        assert gf.matvec(SM4_A, gf.finv(gf.matvec(SM4_A, x) ^ SM4_C, SM4_POLY)) ^ SM4_C == sbox[x]
+        y = gf.matvec(m_in, x) ^ c_in
+        assert gf.matvec(m_out, gf.finv(y, AES_POLY)) ^ SM4_C == sbox[x]
+        assert gf.matvec(m_out_aes, aes_sbox[y]) ^ c_out_aes == sbox[x]
+    in_lo, in_hi = gf.nibble_tables(m_in, c_in)
+    out_lo, out_hi = gf.nibble_tables(m_out_aes, c_out_aes)
     for x in range(256):
         y = in_lo[x & 15] ^ in_hi[x >> 4]
         assert out_lo[aes_sbox[y] & 15] ^ out_hi[aes_sbox[y] >> 4] == sbox[x]
     print(HEADER % beta, end='')
-    print('#define SM4_GFNI_IN_MATRIX 0x%016xull' % gfni_qword(m_in))
+    print('#define SM4_GFNI_IN_MATRIX 0x%016xull' % gf.gfni_qword(m_in))
     print('#define SM4_GFNI_IN_CONST 0x%02x' % c_in)
-    print('#define SM4_GFNI_OUT_MATRIX 0x%016xull' % gfni_qword(m_out))
+    print('#define SM4_GFNI_OUT_MATRIX 0x%016xull' % gf.gfni_qword(m_out))
     print('#define SM4_GFNI_OUT_CONST 0x%02x' % SM4_C)
     print()
     print('/* VPSHUFB nibble tables (AES-NI path): map(x) = LO[x & 15] ^ HI[x >> 4] */')
@@ -136,7 +96,7 @@ HEADER = """/* SPDX-License-Identifier: MIT */
 def pow_g(b, k):
     r = 1
     for _ in range(k):
-        r = gmul(r, b, AES_POLY)
+        r = gf.fmul(r, b, AES_POLY)
     return r
 
 

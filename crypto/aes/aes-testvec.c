@@ -17,23 +17,10 @@
  */
 #include "crypto/aes/aes-internal.h"
 #include "crypto/internal/registry.h"
-
-/* SP 800-38A F.1-F.5: the same four plaintext blocks everywhere */
-#define SP800_38A_PTEXT                                                      \
-	"6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"   \
-	"30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710"
+#include "crypto/internal/testvec-data.h"
 
 /* IEEE 1619 vectors 4, 10, 11: bytes 00..ff, twice */
-#define XTS_PTEXT_256 \
-	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" \
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" \
-	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f" \
-	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f" \
-	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f" \
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" \
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf" \
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
-#define XTS_PTEXT_512 XTS_PTEXT_256 XTS_PTEXT_256
+#define XTS_PTEXT_512 TV_HEX_SEQ_256 TV_HEX_SEQ_256
 
 static const struct cipher_testvec aes_tv[] = {
 	/* C.1 AES-128 */
@@ -64,7 +51,7 @@ static const struct cipher_testvec ecb_aes_tv[] = {
 	{
 		.key = "2b7e151628aed2a6abf7158809cf4f3c",
 		.iv = NULL,
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "3ad77bb40d7a3660a89ecaf32466ef97f5d3d58503b9699de785895a96fdbaaf"
 		  "43b1cd7f598ece23881b00e3ed0306887b0c785e27e8ad3f8223207104725dd4",
 	},
@@ -72,7 +59,7 @@ static const struct cipher_testvec ecb_aes_tv[] = {
 	{
 		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
 		.iv = NULL,
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "bd334f1d6e45f25ff712a214571fa5cc974104846d0ad3ad7734ecb3ecee4eef"
 		  "ef7afd2270e2e60adce0ba2face6444e9a4b41ba738d6c72fb16691603c18e0e",
 	},
@@ -80,7 +67,7 @@ static const struct cipher_testvec ecb_aes_tv[] = {
 	{
 		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
 		.iv = NULL,
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "f3eed1bdb5d2a03c064b5a7e3db181f8591ccb10d410ed26dc5ba74a31362870"
 		  "b6ed21b99ca6f4f9f153e7b1beafed1d23304b7a39f9f3ff067d8d8f9e24ecc7",
 	},
@@ -91,7 +78,7 @@ static const struct cipher_testvec cbc_aes_tv[] = {
 	{
 		.key = "2b7e151628aed2a6abf7158809cf4f3c",
 		.iv = "000102030405060708090a0b0c0d0e0f",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2"
 		  "73bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7",
 	},
@@ -99,7 +86,7 @@ static const struct cipher_testvec cbc_aes_tv[] = {
 	{
 		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
 		.iv = "000102030405060708090a0b0c0d0e0f",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "4f021db243bc633d7178183a9fa071e8b4d9ada9ad7dedf4e5e738763f69145a"
 		  "571b242012fb7ae07fa9baac3df102e008b0e27988598881d920a9e64f5615cd",
 	},
@@ -107,7 +94,7 @@ static const struct cipher_testvec cbc_aes_tv[] = {
 	{
 		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
 		.iv = "000102030405060708090a0b0c0d0e0f",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d"
 		  "39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b",
 	},
@@ -118,7 +105,7 @@ static const struct cipher_testvec cfb_aes_tv[] = {
 	{
 		.key = "2b7e151628aed2a6abf7158809cf4f3c",
 		.iv = "000102030405060708090a0b0c0d0e0f",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "3b3fd92eb72dad20333449f8e83cfb4ac8a64537a0b3a93fcde3cdad9f1ce58b"
 		  "26751f67a3cbb140b1808cf187a4f4dfc04b05357c5d1c0eeac4c66f9ff7f2e6",
 	},
@@ -126,7 +113,7 @@ static const struct cipher_testvec cfb_aes_tv[] = {
 	{
 		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
 		.iv = "000102030405060708090a0b0c0d0e0f",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "cdc80d6fddf18cab34c25909c99a417467ce7f7f81173621961a2b70171d3d7a"
 		  "2e1e8a1dd59b88b1c8e60fed1efac4c9c05f9f9ca9834fa042ae8fba584b09ff",
 	},
@@ -134,7 +121,7 @@ static const struct cipher_testvec cfb_aes_tv[] = {
 	{
 		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
 		.iv = "000102030405060708090a0b0c0d0e0f",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "dc7e84bfda79164b7ecd8486985d386039ffed143b28b1c832113c6331e5407b"
 		  "df10132415e54b92a13ed0a8267ae2f975a385741ab9cef82031623d55b1e471",
 	},
@@ -145,7 +132,7 @@ static const struct cipher_testvec ctr_aes_tv[] = {
 	{
 		.key = "2b7e151628aed2a6abf7158809cf4f3c",
 		.iv = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff"
 		  "5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee",
 	},
@@ -153,7 +140,7 @@ static const struct cipher_testvec ctr_aes_tv[] = {
 	{
 		.key = "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
 		.iv = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "1abc932417521ca24f2b0459fe7e6e0b090339ec0aa6faefd5ccc2c6f4ce8e94"
 		  "1e36b26bd1ebc670d1bd1d665620abf74f78a7f6d29809585a97daec58c6b050",
 	},
@@ -161,7 +148,7 @@ static const struct cipher_testvec ctr_aes_tv[] = {
 	{
 		.key = "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
 		.iv = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
-		.ptext = SP800_38A_PTEXT,
+		.ptext = TV_SP800_38A_PTEXT,
 		.ctext = "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"
 		  "2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6",
 	},
@@ -386,11 +373,6 @@ static const struct crypto_testvecs aes_testvecs[] = {
 /* see aes-internal.h */
 int aes_register_testvecs(struct crypto_registry *reg)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(aes_testvecs); i++) {
-		int err = crypto_register_testvecs(reg, &aes_testvecs[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return crypto_register_testvec_sets(reg, aes_testvecs,
+					    ARRAY_SIZE(aes_testvecs));
 }

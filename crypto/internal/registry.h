@@ -13,6 +13,7 @@
 #ifndef CLOAKFS_CRYPTO_INTERNAL_REGISTRY_H
 #define CLOAKFS_CRYPTO_INTERNAL_REGISTRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "crypto/crypto.h"
@@ -60,6 +61,10 @@ struct crypto_registry;
  */
 int crypto_register_driver(struct crypto_registry *reg,
 			   const struct crypto_driver *drv);
+
+/* crypto_register_driver for each of drv[0..n), stopping at an error */
+int crypto_register_drivers(struct crypto_registry *reg,
+			    const struct crypto_driver *drv, size_t n);
 
 /*
  * Register an instance of a mode template ("xts", "ecb", "cbc", "cfb",
@@ -119,6 +124,10 @@ struct crypto_testvecs {
 
 int crypto_register_testvecs(struct crypto_registry *reg,
 			     const struct crypto_testvecs *tv);
+
+/* crypto_register_testvecs for each of tv[0..n), stopping at an error */
+int crypto_register_testvec_sets(struct crypto_registry *reg,
+				 const struct crypto_testvecs *tv, size_t n);
 
 /* all registered vector sets for an algorithm (several sources may add) */
 unsigned int crypto_find_testvecs(const char *alg_name,

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "crypto/internal/bitslice.h"
 #include "crypto/internal/registry.h"
 #include "crypto/sm4/sm4-generic.h"
 #include "crypto/sm4/sm4-internal.h"
@@ -153,31 +154,6 @@ static void crypt_two(const struct sm4_generic_ctx *c, int dec, uint8_t *dst,
 
 /* ---- up to 16 blocks, S-box inputs packed per round ------------------ */
 
-static inline void swapmove(uint64_t *a, uint64_t *b, unsigned int n,
-			    uint64_t m)
-{
-	uint64_t t = ((*a >> n) ^ *b) & m;
-
-	*b ^= t;
-	*a ^= t << n;
-}
-
-/*
- * Within each byte lane L, bit j of word i <-> bit i of word j:
- * afterwards word i holds bit i of all 64 bytes. Its own inverse.
- */
-static void transpose_bytes8(uint64_t w[8])
-{
-	static const unsigned char lo2[4] = { 0, 1, 4, 5 };
-
-	for (unsigned int i = 0; i < 8; i += 2)
-		swapmove(&w[i], &w[i + 1], 1, 0x5555555555555555ull);
-	for (unsigned int i = 0; i < 4; i++)
-		swapmove(&w[lo2[i]], &w[lo2[i] + 2], 2, 0x3333333333333333ull);
-	for (unsigned int i = 0; i < 4; i++)
-		swapmove(&w[i], &w[i + 4], 4, 0x0f0f0f0f0f0f0f0full);
-}
-
 static void crypt_sixteen(const struct sm4_generic_ctx *c, int dec,
 			  uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -200,9 +176,9 @@ static void crypt_sixteen(const struct sm4_generic_ctx *c, int dec,
 			p[i] = (uint64_t)(x1[e] ^ x2[e] ^ x3[e] ^ k) << 32 |
 			       (x1[o] ^ x2[o] ^ x3[o] ^ k);
 		}
-		transpose_bytes8(p);
+		bs_transpose_bytes8(p);
 		sm4_sbox_bs(s, p);
-		transpose_bytes8(s);
+		bs_transpose_bytes8(s);
 		for (unsigned int i = 0; i < 8; i++) {
 			x0[2 * i] ^= sm4_l((uint32_t)(s[i] >> 32));
 			x0[2 * i + 1] ^= sm4_l((uint32_t)s[i]);
@@ -219,16 +195,6 @@ static void crypt_sixteen(const struct sm4_generic_ctx *c, int dec,
 
 /* ---- up to 64 blocks, fully bitsliced -------------------------------- */
 
-/* a[q] bit j <-> a[j] bit q (64x64 bit matrix transpose, in place) */
-static void transpose64(uint64_t a[64])
-{
-	uint64_t m = 0x00000000ffffffffull;
-
-	for (unsigned int j = 32; j; j >>= 1, m ^= m << j)
-		for (unsigned int k = 0; k < 64; k = ((k | j) + 1) & ~j)
-			swapmove(&a[k], &a[k | j], j, m);
-}
-
 static void crypt_sixtyfour(const struct sm4_generic_ctx *c, int dec,
 			    uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -244,8 +210,8 @@ static void crypt_sixtyfour(const struct sm4_generic_ctx *c, int dec,
 		st[j] = j < n ? load_be64(src + 16 * j) : 0;
 		st[64 + j] = j < n ? load_be64(src + 16 * j + 8) : 0;
 	}
-	transpose64(st);
-	transpose64(st + 64);
+	bs_transpose64(st);
+	bs_transpose64(st + 64);
 	for (unsigned int r = 0; r < SM4_ROUNDS; r++) {
 		const uint64_t *m = c->rkmask[dec ? SM4_ROUNDS - 1 - r : r];
 		uint64_t *x0 = x[r & 3];
@@ -262,8 +228,8 @@ static void crypt_sixtyfour(const struct sm4_generic_ctx *c, int dec,
 				 s[(b + 14) & 31] ^ s[(b + 8) & 31];
 	}
 	/* slot i holds X[32 + i]: rows come back as X32:X33 and X34:X35 */
-	transpose64(st);
-	transpose64(st + 64);
+	bs_transpose64(st);
+	bs_transpose64(st + 64);
 	for (size_t j = 0; j < n; j++) {
 		store_be64(dst + 16 * j, rol64(st[64 + j], 32));
 		store_be64(dst + 16 * j + 8, rol64(st[j], 32));
@@ -355,11 +321,7 @@ int sm4_generic_register(struct crypto_registry *reg)
 		},
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++) {
-		int err = crypto_register_driver(reg, &drivers[i]);
+	int err = crypto_register_drivers(reg, drivers, ARRAY_SIZE(drivers));
 
-		if (err)
-			return err;
-	}
-	return sm4_register_testvecs(reg);
+	return err ? err : sm4_register_testvecs(reg);
 }

@@ -5,6 +5,7 @@
  * libgcrypt 1.10.1; the few that libgcrypt produced are labelled so.
  */
 #include "crypto/internal/registry.h"
+#include "crypto/internal/testvec-data.h"
 #include "crypto/sm4/sm4-internal.h"
 
 #define K0123 "0123456789abcdeffedcba9876543210"
@@ -24,40 +25,7 @@
  * (and its 16-block one when decrypting the last 32): generated with
  * libgcrypt 1.10.1 (ECB), plaintext bytes 0x00, 0x01, ... mod 256.
  */
-#define PT_528 \
-	"000102030405060708090a0b0c0d0e0f" \
-	"101112131415161718191a1b1c1d1e1f" \
-	"202122232425262728292a2b2c2d2e2f" \
-	"303132333435363738393a3b3c3d3e3f" \
-	"404142434445464748494a4b4c4d4e4f" \
-	"505152535455565758595a5b5c5d5e5f" \
-	"606162636465666768696a6b6c6d6e6f" \
-	"707172737475767778797a7b7c7d7e7f" \
-	"808182838485868788898a8b8c8d8e8f" \
-	"909192939495969798999a9b9c9d9e9f" \
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" \
-	"b0b1b2b3b4b5b6b7b8b9babbbcbdbebf" \
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf" \
-	"d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" \
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeef" \
-	"f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff" \
-	"000102030405060708090a0b0c0d0e0f" \
-	"101112131415161718191a1b1c1d1e1f" \
-	"202122232425262728292a2b2c2d2e2f" \
-	"303132333435363738393a3b3c3d3e3f" \
-	"404142434445464748494a4b4c4d4e4f" \
-	"505152535455565758595a5b5c5d5e5f" \
-	"606162636465666768696a6b6c6d6e6f" \
-	"707172737475767778797a7b7c7d7e7f" \
-	"808182838485868788898a8b8c8d8e8f" \
-	"909192939495969798999a9b9c9d9e9f" \
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeaf" \
-	"b0b1b2b3b4b5b6b7b8b9babbbcbdbebf" \
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf" \
-	"d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" \
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeef" \
-	"f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff" \
-	"000102030405060708090a0b0c0d0e0f"
+#define PT_528 TV_HEX_SEQ_256 TV_HEX_SEQ_256 TV_HEX_SEQ_16
 #define CT_528 \
 	"06989c613da668ad2a8df782e1a8f96a" \
 	"4b910651754b5553f10cfa0c8a09e9e5" \
@@ -332,11 +300,6 @@ static const struct crypto_testvecs sm4_testvecs[] = {
 
 int sm4_register_testvecs(struct crypto_registry *reg)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(sm4_testvecs); i++) {
-		int err = crypto_register_testvecs(reg, &sm4_testvecs[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return crypto_register_testvec_sets(reg, sm4_testvecs,
+					    ARRAY_SIZE(sm4_testvecs));
 }

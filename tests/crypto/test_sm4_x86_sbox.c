@@ -3,11 +3,10 @@
  * The affine maps that the x86 SM4 cores wrap around the AES field
  * inversion (asm/x86/sm4-x86-affine.h, derived by sm4-x86-affine.py),
  * checked for all 256 inputs against the GB/T 32907-2016 S-box table:
- *  1. in portable C, emulating GF2P8AFFINEQB / GF2P8AFFINEINVQB (Intel
- *     SDM vol. 2: result bit i = parity(matrix byte 7 - i AND x) XOR
- *     imm bit i; INV first inverts x in GF(2^8) mod 0x11b) and the
- *     AESENCLAST path (AES SubBytes, FIPS-197 5.1.1, between the VPSHUFB
- *     nibble tables), so the constants are checked on any machine;
+ *  1. in portable C, through the models of GF2P8AFFINEQB /
+ *     GF2P8AFFINEINVQB and AES SubBytes in gf256_emul.h (the AESENCLAST
+ *     path: AES SubBytes between the VPSHUFB nibble tables), so the
+ *     constants are checked on any machine;
  *  2. on the instructions, through each core's tau (sm4_tau_<isa>) that
  *     this CPU can run (CLOAKFS_CRYPTO=nocpu:... hides cores), with all
  *     four byte positions of the word holding different inputs.
@@ -18,59 +17,12 @@
 #include "asm/x86/sm4-x86-affine.h"
 #include "crypto/crypto.h"
 #include "crypto/sm4/sm4-internal.h"
+#include "gf256_emul.h"
 #include "testutil.h"
 
 #if defined(CLOAKFS_SM4_X86_CORES)
 #include "asm/x86/sm4-x86.h"
 #endif
-
-static uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-	uint8_t r = 0;
-
-	while (b) {
-		if (b & 1)
-			r ^= a;
-		a = (uint8_t)(a << 1 ^ (a & 0x80 ? 0x1b : 0));
-		b >>= 1;
-	}
-	return r;
-}
-
-/* x^254 = x^-1 in the AES field (0 -> 0) */
-static uint8_t gf_inv(uint8_t x)
-{
-	uint8_t r = 1;
-
-	for (int i = 0; i < 254; i++)
-		r = gf_mul(r, x);
-	return r;
-}
-
-static uint8_t affine(uint64_t matrix, uint8_t imm, uint8_t x)
-{
-	uint8_t r = 0;
-
-	for (int i = 0; i < 8; i++) {
-		uint8_t row = (uint8_t)(matrix >> (8 * (7 - i)));
-
-		r |= (uint8_t)((__builtin_popcount(row & x) & 1) << i);
-	}
-	return r ^ imm;
-}
-
-static uint8_t aes_sbox(uint8_t x)
-{
-	uint8_t b = gf_inv(x), r = 0x63;
-
-	for (int i = 0; i < 8; i++) {
-		unsigned int bit = (b >> i ^ b >> ((i + 4) & 7) ^ b >> ((i + 5) & 7) ^
-				    b >> ((i + 6) & 7) ^ b >> ((i + 7) & 7)) & 1;
-
-		r ^= (uint8_t)(bit << i);
-	}
-	return r;
-}
 
 static void check_constants(void)
 {
@@ -80,13 +32,15 @@ static void check_constants(void)
 	static const uint8_t out_hi[16] = { SM4_AESNI_OUT_HI };
 	unsigned int bad_gfni = 0, bad_aesni = 0;
 
-	CHECK(aes_sbox(0x00) == 0x63 && aes_sbox(0x53) == 0xed,
+	CHECK(emul_aes_sbox(0x00) == 0x63 && emul_aes_sbox(0x53) == 0xed,
 	      "AES S-box emulation (FIPS-197 5.1.1 examples)");
 	for (unsigned int x = 0; x < 256; x++) {
-		uint8_t y = affine(SM4_GFNI_IN_MATRIX, SM4_GFNI_IN_CONST, (uint8_t)x);
-		uint8_t g = affine(SM4_GFNI_OUT_MATRIX, SM4_GFNI_OUT_CONST, gf_inv(y));
+		uint8_t y = emul_gf2p8affine(SM4_GFNI_IN_MATRIX, SM4_GFNI_IN_CONST,
+					     (uint8_t)x);
+		uint8_t g = emul_gf2p8affineinv(SM4_GFNI_OUT_MATRIX,
+						SM4_GFNI_OUT_CONST, y);
 		uint8_t n = in_lo[x & 15] ^ in_hi[x >> 4];
-		uint8_t s = aes_sbox(n);
+		uint8_t s = emul_aes_sbox(n);
 		uint8_t a = out_lo[s & 15] ^ out_hi[s >> 4];
 
 		bad_gfni += g != sm4_sbox[x];

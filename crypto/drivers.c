@@ -10,6 +10,7 @@
 #include "crypto/aes/aes-generic.h"
 #include "crypto/aes/aes-neonbs-glue.h"
 #include "crypto/aes/aes-x86-glue.h"
+#include "crypto/camellia/camellia-generic.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
 #include "crypto/sha512/sha512.h"
@@ -23,6 +24,7 @@
 
 static int (*const registrars[])(struct crypto_registry *) = {
 	aes_generic_register,
+	camellia_generic_register,
 	chacha20poly1305_generic_register,
 	sha512_generic_register,
 	sm4_generic_register,

@@ -22,11 +22,12 @@
 #define MAX_DRIVERS 32
 
 static const char *const algs[] = {
-	"cbc(aes)", "cbc(sm4)", "cbc(speck128)", "cbc(speck64)",
-	"cfb(aes)", "cfb(sm4)", "chacha20", "ctr(aes)", "ctr(sm4)",
-	"ctr(speck128)", "cts(cbc(aes))", "cts(cbc(sm4))", "cts(cbc(speck128))",
-	"ecb(aes)", "ecb(sm4)", "ecb(speck128)", "ecb(speck64)",
-	"xts(aes)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
+	"cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cbc(speck128)", "cbc(speck64)",
+	"cfb(aes)", "cfb(camellia)", "cfb(sm4)", "chacha20", "ctr(aes)",
+	"ctr(camellia)", "ctr(sm4)", "ctr(speck128)", "cts(cbc(aes))",
+	"cts(cbc(camellia))", "cts(cbc(sm4))", "cts(cbc(speck128))",
+	"ecb(aes)", "ecb(camellia)", "ecb(sm4)", "ecb(speck128)", "ecb(speck64)",
+	"xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
 };
 
 static uint8_t *src, *ref, *out, *key;

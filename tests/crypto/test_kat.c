@@ -14,11 +14,12 @@
 #include "testutil.h"
 
 static const char *const required_algs[] = {
-	"aes", "cbc(aes)", "cbc(sm4)", "cfb(aes)", "cfb(sm4)", "chacha20",
-	"ctr(aes)", "ctr(sm4)", "cts(cbc(aes))", "ecb(aes)", "ecb(sm4)",
-	"hmac(sha512)", "rfc7539(chacha20,poly1305)", "sha512", "sm4",
-	"speck128", "speck64", "xts(aes)", "xts(sm4)", "xts(speck128)",
-	"xts(speck64)",
+	"aes", "camellia", "cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
+	"cfb(camellia)", "cfb(sm4)", "chacha20", "ctr(aes)", "ctr(camellia)",
+	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
+	"ecb(camellia)", "ecb(sm4)", "hmac(sha512)",
+	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
+	"xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
 };
 
 /* a planted AES driver whose output is wrong in one bit */

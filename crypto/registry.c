@@ -188,6 +188,50 @@ int crypto_register_mode(struct crypto_registry *reg,
 	return -ENOENT;
 }
 
+static int register_simd_cipher(struct crypto_registry *reg,
+				const struct crypto_simd_cipher *c)
+{
+	static const char *const bulk_modes[] = { "ecb", "cbc", "cfb", "ctr", "xts" };
+	const struct crypto_driver drv = {
+		.alg_name = c->alg_name,
+		.driver_name = c->driver_name,
+		.priority = c->priority,
+		.features = c->features,
+		.flags = CRYPTO_F_CONST_TIME,
+		.type = CRYPTO_TYPE_CIPHER,
+		.u.cipher = c->cipher,
+	};
+	int err = crypto_register_driver(reg, &drv);
+
+	for (size_t m = 0; !err && m < ARRAY_SIZE(bulk_modes); m++) {
+		char name[64]; /* copied by crypto_register_mode */
+
+		snprintf(name, sizeof(name), "%s-%s", bulk_modes[m], c->driver_name);
+		err = crypto_register_mode(reg, &(struct crypto_mode_instance){
+			.mode = bulk_modes[m],
+			.child_driver = c->driver_name,
+			.driver_name = name,
+			.priority = c->priority,
+			.features = c->features,
+			.flags = CRYPTO_F_CONST_TIME,
+			.bulk = c->bulk,
+		});
+	}
+	return err;
+}
+
+int crypto_register_simd_ciphers(struct crypto_registry *reg,
+				 const struct crypto_simd_cipher *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int err = register_simd_cipher(reg, &c[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int crypto_instantiate_templates(struct crypto_registry *reg)
 {
 	unsigned int n = reg->count;

@@ -26,28 +26,18 @@
 /* AES state byte r + 4c <- byte r + 4((c - r) mod 4) (FIPS-197 5.3.1) */
 #define SM4_BYTES_INV_SHIFT_ROWS 0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3
 
-/* LO[x & 15] ^ HI[x >> 4] on every byte */
-SM4_INLINE vec sm4_nibble_map(vec x, vec lo, vec hi)
-{
-	const vec low4 = _mm256_set1_epi8(0x0f);
-	vec l = _mm256_and_si256(x, low4);
-	vec h = _mm256_and_si256(_mm256_srli_epi16(x, 4), low4);
-
-	return v_xor(_mm256_shuffle_epi8(lo, l), _mm256_shuffle_epi8(hi, h));
-}
-
 SM4_INLINE vec v_sbox(vec x)
 {
 	const __m128i zero = _mm_setzero_si128();
 	__m128i lo, hi;
 
-	x = sm4_nibble_map(x, SM4_LANE_MASK(SM4_AESNI_IN_LO),
+	x = v_nibble_map(x, SM4_LANE_MASK(SM4_AESNI_IN_LO),
 			   SM4_LANE_MASK(SM4_AESNI_IN_HI));
 	x = _mm256_shuffle_epi8(x, SM4_LANE_MASK(SM4_BYTES_INV_SHIFT_ROWS));
 	lo = _mm_aesenclast_si128(_mm256_castsi256_si128(x), zero);
 	hi = _mm_aesenclast_si128(_mm256_extracti128_si256(x, 1), zero);
 	x = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-	return sm4_nibble_map(x, SM4_LANE_MASK(SM4_AESNI_OUT_LO),
+	return v_nibble_map(x, SM4_LANE_MASK(SM4_AESNI_OUT_LO),
 			      SM4_LANE_MASK(SM4_AESNI_OUT_HI));
 }
 

@@ -20,52 +20,17 @@
 #if defined(__x86_64__)
 #define SM4_TARGET "avx512f,avx512bw,gfni"
 
-#include <immintrin.h>
-#include <stdint.h>
+#define VEC_TARGET SM4_TARGET
+#include "asm/x86/x86-vec512.h"
 
 #include "asm/x86/sm4-x86-affine.h"
 
-typedef __m512i vec;
 #define SM4_VEC_BLOCKS 4
 #define SM4_MAIN_SETS 4
-#define SM4_INLINE static inline __attribute__((always_inline, target(SM4_TARGET)))
+#define SM4_INLINE VEC_INLINE
 #define SM4_ISA gfni_avx512
-
-/* a 16-byte pattern in every 128-bit lane (VPSHUFB masks) */
-#define SM4_LANE_MASK(...) _mm512_broadcast_i32x4(_mm_setr_epi8(__VA_ARGS__))
+#define SM4_LANE_MASK VEC_LANE_MASK
 #define SM4_BYTES_BSWAP32 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
-#define SM4_BYTES_BSWAP128 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-#define SM4_XOR3 0x96 /* VPTERNLOGD truth table of a ^ b ^ c */
-
-SM4_INLINE vec v_loadu(const uint8_t *p)
-{
-	return _mm512_loadu_si512((const void *)p);
-}
-
-SM4_INLINE void v_storeu(uint8_t *p, vec v)
-{
-	_mm512_storeu_si512((void *)p, v);
-}
-
-SM4_INLINE void v_store_lane0(uint8_t *p, vec v)
-{
-	_mm_storeu_si128((__m128i *)(void *)p, _mm512_castsi512_si128(v));
-}
-
-SM4_INLINE vec v_xor(vec a, vec b)
-{
-	return _mm512_xor_si512(a, b);
-}
-
-SM4_INLINE vec v_xor3(vec a, vec b, vec c)
-{
-	return _mm512_ternarylogic_epi32(a, b, c, SM4_XOR3);
-}
-
-SM4_INLINE vec v_bcast32(const uint32_t *p)
-{
-	return _mm512_set1_epi32((int)*p);
-}
 
 SM4_INLINE vec v_bswap32(vec v)
 {
@@ -109,52 +74,6 @@ SM4_INLINE void v_l_xor2(vec *x, vec *t, vec p, vec s)
 
 	*x = v_xor3(*x, a, b);
 	*t = v_xor3(p, a, b);
-}
-
-SM4_INLINE vec v_mul_xn(vec v, const int n)
-{
-	vec hi = _mm512_slli_epi64(v, n);
-	/* the n bits out of each qword, moved to the other qword */
-	vec c = _mm512_shuffle_epi32(_mm512_srli_epi64(v, 64 - n), _MM_PERM_BADC);
-	/* low qword: c * (x^7 + x^2 + x + 1); high qword: c (shift >= 64 is 0) */
-	vec c1 = _mm512_sllv_epi64(c, _mm512_setr_epi64(1, 64, 1, 64, 1, 64, 1, 64));
-	vec c2 = _mm512_sllv_epi64(c, _mm512_setr_epi64(2, 64, 2, 64, 2, 64, 2, 64));
-	vec c7 = _mm512_sllv_epi64(c, _mm512_setr_epi64(7, 64, 7, 64, 7, 64, 7, 64));
-
-	return v_xor3(v_xor3(hi, c, c1), c2, c7);
-}
-
-SM4_INLINE vec v_ctr(uint64_t lo, uint64_t hi, int k)
-{
-	vec base = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)hi, (long long)lo));
-	vec inc = _mm512_setr_epi64(4 * k, 0, 4 * k + 1, 0, 4 * k + 2, 0, 4 * k + 3, 0);
-
-	return _mm512_shuffle_epi8(_mm512_add_epi64(base, inc),
-				   SM4_LANE_MASK(SM4_BYTES_BSWAP128));
-}
-
-/* [iv, src block 0, 1, 2]: VALIGNQ shifts iv's top lane in below src */
-SM4_INLINE vec v_prev_first(__m128i iv, const uint8_t *src)
-{
-	return _mm512_alignr_epi64(v_loadu(src), _mm512_broadcast_i32x4(iv), 6);
-}
-
-/* VZEROALL clears zmm0-15; zmm16-31 are cleared by hand */
-SM4_INLINE void v_end(void)
-{
-	_mm256_zeroall();
-	__asm__ volatile("vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm17\n\tvmovdqa64 %%zmm16, %%zmm18\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm19\n\tvmovdqa64 %%zmm16, %%zmm20\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm21\n\tvmovdqa64 %%zmm16, %%zmm22\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm23\n\tvmovdqa64 %%zmm16, %%zmm24\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm25\n\tvmovdqa64 %%zmm16, %%zmm26\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm27\n\tvmovdqa64 %%zmm16, %%zmm28\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm29\n\tvmovdqa64 %%zmm16, %%zmm30\n\t"
-			 "vmovdqa64 %%zmm16, %%zmm31"
-			 ::: "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-			 "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
-			 "xmm28", "xmm29", "xmm30", "xmm31");
 }
 
 #include "asm/x86/sm4-x86-core.h"

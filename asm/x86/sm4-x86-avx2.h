@@ -15,51 +15,17 @@
 #ifndef CLOAKFS_ASM_X86_SM4_X86_AVX2_H
 #define CLOAKFS_ASM_X86_SM4_X86_AVX2_H
 
-#include <immintrin.h>
-#include <stdint.h>
+#define VEC_TARGET SM4_TARGET
+#include "asm/x86/x86-vec256.h"
 
-typedef __m256i vec;
 #define SM4_VEC_BLOCKS 2
 #define SM4_MAIN_SETS 4
-#define SM4_INLINE static inline __attribute__((always_inline, target(SM4_TARGET)))
-
-/* byte i of each 128-bit lane comes from byte mask[i] (VPSHUFB) */
-#define SM4_LANE_MASK(...) _mm256_setr_epi8(__VA_ARGS__, __VA_ARGS__)
+#define SM4_INLINE VEC_INLINE
+#define SM4_LANE_MASK VEC_LANE_MASK
 #define SM4_BYTES_BSWAP32 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 #define SM4_BYTES_ROL8 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14
 #define SM4_BYTES_ROL16 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13
 #define SM4_BYTES_ROL24 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12
-#define SM4_BYTES_BSWAP128 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-
-SM4_INLINE vec v_loadu(const uint8_t *p)
-{
-	return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-
-SM4_INLINE void v_storeu(uint8_t *p, vec v)
-{
-	_mm256_storeu_si256((__m256i *)(void *)p, v);
-}
-
-SM4_INLINE void v_store_lane0(uint8_t *p, vec v)
-{
-	_mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(v));
-}
-
-SM4_INLINE vec v_xor(vec a, vec b)
-{
-	return _mm256_xor_si256(a, b);
-}
-
-SM4_INLINE vec v_xor3(vec a, vec b, vec c)
-{
-	return _mm256_xor_si256(_mm256_xor_si256(a, b), c);
-}
-
-SM4_INLINE vec v_bcast32(const uint32_t *p)
-{
-	return _mm256_set1_epi32((int)*p);
-}
 
 SM4_INLINE vec v_bswap32(vec v)
 {
@@ -99,39 +65,6 @@ SM4_INLINE void v_l_xor2(vec *x, vec *t, vec p, vec b)
 
 	*x = v_xor(*x, l);
 	*t = v_xor(p, l);
-}
-
-SM4_INLINE vec v_mul_xn(vec v, const int n)
-{
-	vec hi = _mm256_slli_epi64(v, n);
-	/* the n bits out of each qword, moved to the other qword */
-	vec c = _mm256_shuffle_epi32(_mm256_srli_epi64(v, 64 - n), 0x4e);
-	/* low qword: c * (x^7 + x^2 + x + 1); high qword: c (shift >= 64 is 0) */
-	vec r = v_xor3(c, _mm256_sllv_epi64(c, _mm256_setr_epi64x(1, 64, 1, 64)),
-		       _mm256_sllv_epi64(c, _mm256_setr_epi64x(2, 64, 2, 64)));
-
-	return v_xor3(hi, r, _mm256_sllv_epi64(c, _mm256_setr_epi64x(7, 64, 7, 64)));
-}
-
-SM4_INLINE vec v_ctr(uint64_t lo, uint64_t hi, int k)
-{
-	vec base = _mm256_setr_epi64x((long long)lo, (long long)hi,
-				      (long long)lo, (long long)hi);
-	vec inc = _mm256_setr_epi64x(2 * k, 0, 2 * k + 1, 0);
-
-	return _mm256_shuffle_epi8(_mm256_add_epi64(base, inc),
-				   SM4_LANE_MASK(SM4_BYTES_BSWAP128));
-}
-
-SM4_INLINE vec v_prev_first(__m128i iv, const uint8_t *src)
-{
-	return _mm256_inserti128_si256(_mm256_castsi128_si256(iv),
-				       _mm_loadu_si128((const __m128i *)(const void *)src), 1);
-}
-
-SM4_INLINE void v_end(void)
-{
-	_mm256_zeroall();
 }
 
 #endif

@@ -75,6 +75,7 @@
 #include <string.h>
 
 #include "asm/x86/sm4-x86.h"
+#include "crypto/internal/util.h"
 
 #define SM4_CAT_(a, b) a##_##b
 #define SM4_CAT(a, b) SM4_CAT_(a, b)
@@ -356,20 +357,6 @@ _Static_assert((SM4_MAX_SETS - 1) * SM4_SET_BLOCKS <= 56, "v_mul_xn range");
 
 /* ---- CTR ---------------------------------------------------------- */
 
-static inline uint64_t sm4_load_be64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return __builtin_bswap64(v);
-}
-
-static inline void sm4_store_be64(uint8_t *p, uint64_t v)
-{
-	v = __builtin_bswap64(v);
-	memcpy(p, &v, 8);
-}
-
 SM4_INLINE void sm4_ctr_step(const uint32_t *rk, uint8_t *dst,
 			     const uint8_t *src, uint64_t lo, uint64_t hi,
 			     const int nsets)
@@ -385,8 +372,8 @@ SM4_INLINE void sm4_ctr_step(const uint32_t *rk, uint8_t *dst,
 		uint8_t buf[SM4_MAX_SETS * SM4_SET_BYTES] __attribute__((aligned(64)));
 
 		for (int i = 0; i < nblocks; i++) {
-			sm4_store_be64(buf + 16 * i, hi + (lo + (uint64_t)i < lo));
-			sm4_store_be64(buf + 16 * i + 8, lo + (uint64_t)i);
+			store_be64(buf + 16 * i, hi + (lo + (uint64_t)i < lo));
+			store_be64(buf + 16 * i + 8, lo + (uint64_t)i);
 		}
 		SM4_FOR_VECTORS(nsets, s, j)
 			x[s][j] = v_loadu(buf + SM4_OFF(s, j));
@@ -400,7 +387,7 @@ SM4_INLINE void sm4_ctr_step(const uint32_t *rk, uint8_t *dst,
 SM4_ENTRY void SM4_FN(sm4_ctr_crypt)(const uint32_t *rk, uint8_t *dst,
 			   const uint8_t *src, size_t nbytes, uint8_t *ctr)
 {
-	uint64_t hi = sm4_load_be64(ctr), lo = sm4_load_be64(ctr + 8);
+	uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
 
 	for (; nbytes >= SM4_MAIN_BYTES; nbytes -= SM4_MAIN_BYTES) {
 		sm4_ctr_step(rk, dst, src, lo, hi, SM4_MAIN_SETS);
@@ -417,8 +404,8 @@ SM4_ENTRY void SM4_FN(sm4_ctr_crypt)(const uint32_t *rk, uint8_t *dst,
 		hi += lo + n < lo;
 		lo += n;
 	}
-	sm4_store_be64(ctr, hi);
-	sm4_store_be64(ctr + 8, lo);
+	store_be64(ctr, hi);
+	store_be64(ctr + 8, lo);
 	v_end();
 }
 

@@ -84,6 +84,25 @@ struct crypto_mode_instance {
 int crypto_register_mode(struct crypto_registry *reg,
 			 const struct crypto_mode_instance *inst);
 
+/*
+ * Constant-time SIMD block-cipher drivers and their bulk hooks: for each
+ * of c[0..n), register the cipher driver, then over it the instances ecb-, cbc-, cfb-, ctr-
+ * and xts-<driver_name> with the hooks, all at the driver's priority and
+ * features and constant-time. Registered before the registry's automatic
+ * instances, which would take the same names without the hooks (they
+ * then get -EEXIST; cts-<driver_name> is such a plain instance).
+ */
+struct crypto_simd_cipher {
+	const char *alg_name;    /* "camellia" */
+	const char *driver_name; /* "camellia-gfni-avx2" */
+	int priority;
+	uint64_t features;
+	const struct cipher_alg *cipher;
+	const struct crypto_bulk_ops *bulk;
+};
+int crypto_register_simd_ciphers(struct crypto_registry *reg,
+				 const struct crypto_simd_cipher *c, size_t n);
+
 /* ---------------------------------------------------------------------
  * Known-answer vectors, kernel testmgr style, as hex strings copied from
  * their sources. Each algorithm folder registers its own with

@@ -3,8 +3,6 @@
  * The bulk hooks and the registration shared by the AArch64 SM4 drivers
  * (sm4-ce, sm4-neon). See sm4-arm64-bulk.h.
  */
-#include <stdio.h>
-
 #include "crypto/internal/registry.h"
 #include "crypto/sm4/sm4-arm64-bulk.h"
 
@@ -80,36 +78,15 @@ static const struct crypto_bulk_ops sm4_arm64_bulk = {
 	.ctr_crypt = ctr_hook,
 };
 
-static const char *const bulk_modes[] = { "ecb", "cbc", "cfb", "ctr", "xts" };
-
 int sm4_arm64_register(struct crypto_registry *reg,
 		       const struct sm4_arm64_driver *drv)
 {
-	const struct crypto_driver cipher = {
+	return crypto_register_simd_ciphers(reg, &(struct crypto_simd_cipher){
 		.alg_name = "sm4",
 		.driver_name = drv->driver_name,
 		.priority = drv->priority,
 		.features = drv->features,
-		.flags = CRYPTO_F_CONST_TIME,
-		.type = CRYPTO_TYPE_CIPHER,
-		.u.cipher = drv->cipher,
-	};
-	int err = crypto_register_driver(reg, &cipher);
-
-	for (size_t m = 0; !err && m < ARRAY_SIZE(bulk_modes); m++) {
-		char name[32]; /* copied by the registry */
-
-		snprintf(name, sizeof(name), "%s-%s", bulk_modes[m],
-			 drv->driver_name);
-		err = crypto_register_mode(reg, &(struct crypto_mode_instance){
-			.mode = bulk_modes[m],
-			.child_driver = drv->driver_name,
-			.driver_name = name,
-			.priority = drv->priority,
-			.features = drv->features,
-			.flags = CRYPTO_F_CONST_TIME,
-			.bulk = &sm4_arm64_bulk,
-		});
-	}
-	return err;
+		.cipher = drv->cipher,
+		.bulk = &sm4_arm64_bulk,
+	}, 1);
 }

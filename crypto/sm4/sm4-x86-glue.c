@@ -160,70 +160,19 @@ SM4_X86_GLUE(aesni_avx2);
 SM4_X86_GLUE(gfni_avx2);
 SM4_X86_GLUE(gfni_avx512);
 
-static const char *const bulk_modes[] = { "ecb", "cbc", "cfb", "ctr", "xts" };
-#define SM4_X86_NAMES(isa)                                                     \
-	"sm4-" isa, { "ecb-sm4-" isa, "cbc-sm4-" isa, "cfb-sm4-" isa,          \
-		      "ctr-sm4-" isa, "xts-sm4-" isa }
-
-struct sm4_x86_core {
-	const char *cipher_name;
-	const char *mode_names[ARRAY_SIZE(bulk_modes)];
-	int priority;
-	uint64_t features;
-	const struct cipher_alg *cipher;
-	const struct crypto_bulk_ops *bulk;
-};
-
-static const struct sm4_x86_core cores[] = {
-	{ SM4_X86_NAMES("aesni-avx2"), 400, CPU_FEAT_AESNI | CPU_FEAT_AVX2,
+static const struct crypto_simd_cipher cores[] = {
+	{ "sm4", "sm4-aesni-avx2", 400, CPU_FEAT_AESNI | CPU_FEAT_AVX2,
 	  &sm4_cipher_aesni_avx2, &sm4_bulk_aesni_avx2 },
-	{ SM4_X86_NAMES("gfni-avx2"), 600, CPU_FEAT_GFNI | CPU_FEAT_AVX2,
+	{ "sm4", "sm4-gfni-avx2", 600, CPU_FEAT_GFNI | CPU_FEAT_AVX2,
 	  &sm4_cipher_gfni_avx2, &sm4_bulk_gfni_avx2 },
-	{ SM4_X86_NAMES("gfni-avx512"), 800,
+	{ "sm4", "sm4-gfni-avx512", 800,
 	  CPU_FEAT_GFNI | CPU_FEAT_AVX512F | CPU_FEAT_AVX512BW,
 	  &sm4_cipher_gfni_avx512, &sm4_bulk_gfni_avx512 },
 };
 
-static int register_core(struct crypto_registry *reg,
-			 const struct sm4_x86_core *core)
-{
-	const struct crypto_driver drv = {
-		.alg_name = "sm4",
-		.driver_name = core->cipher_name,
-		.priority = core->priority,
-		.features = core->features,
-		.flags = CRYPTO_F_CONST_TIME,
-		.type = CRYPTO_TYPE_CIPHER,
-		.u.cipher = core->cipher,
-	};
-	int err = crypto_register_driver(reg, &drv);
-
-	/*
-	 * Before the registry's automatic instances, which would take the
-	 * same names without the bulk hooks (they then get -EEXIST).
-	 */
-	for (size_t m = 0; !err && m < ARRAY_SIZE(bulk_modes); m++)
-		err = crypto_register_mode(reg, &(struct crypto_mode_instance){
-			.mode = bulk_modes[m],
-			.child_driver = core->cipher_name,
-			.driver_name = core->mode_names[m],
-			.priority = core->priority,
-			.features = core->features,
-			.flags = CRYPTO_F_CONST_TIME,
-			.bulk = core->bulk,
-		});
-	return err;
-}
-
 int sm4_x86_register(struct crypto_registry *reg)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(cores); i++) {
-		int err = register_core(reg, &cores[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return crypto_register_simd_ciphers(reg, cores, ARRAY_SIZE(cores));
 }
 
 #else /* built without the cores */

@@ -137,6 +137,17 @@ int test_mapping_locked(const void *p)
 	return locked;
 }
 
+int test_driver_runs(const char *alg, const char *driver)
+{
+	const char *names[64];
+	unsigned int n = test_drivers_for(alg, names, 64);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(names[i], driver))
+			return 1;
+	return 0;
+}
+
 int test_finish(const char *name)
 {
 	printf("%s: %lu checks, %lu failed\n", name, test_checks, test_failures);

@@ -47,6 +47,9 @@ void test_random_bytes(void *buf, size_t len);
 unsigned int test_drivers_for(const char *alg, const char **names,
 			      unsigned int max);
 
+/* 1 if driver (of alg) is among test_drivers_for(alg), else 0 */
+int test_driver_runs(const char *alg, const char *driver);
+
 /* VmLck (locked memory) of process pid, 0 for this one, in kB; -1 when
  * /proc cannot tell */
 long test_vmlck_kb(int pid);

@@ -11,6 +11,7 @@
 #include "crypto/aes/aes-neonbs-glue.h"
 #include "crypto/aes/aes-x86-glue.h"
 #include "crypto/camellia/camellia-generic.h"
+#include "crypto/camellia/camellia-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
 #include "crypto/sha512/sha512.h"
@@ -33,6 +34,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	aes_x86_register,
 	aes_neonbs_register,
 	sm4_x86_register,
+	camellia_x86_register,
 	chacha20poly1305_x86_register,
 	speck_neon_register,
 	aes_ce_register,

@@ -12,7 +12,11 @@
  *     around the AES inversion, through the portable models of
  *     GF2P8AFFINEQB / GF2P8AFFINEINVQB and of the AES-round path (nibble
  *     tables around AES SubBytes) in gf256_emul.h, so the constants are
- *     checked on any machine.
+ *     checked on any machine;
+ *  4. on the instructions, through each x86 core's S-box entry point
+ *     (camellia_sbox_<isa>) that this CPU can run (CLOAKFS_CRYPTO=nocpu:...
+ *     hides cores), all four S-boxes, every byte position of the word
+ *     holding a different input.
  */
 #include <string.h>
 
@@ -21,6 +25,11 @@
 #include "crypto/camellia/camellia-sbox-bs.h"
 #include "gf256_emul.h"
 #include "testutil.h"
+
+#if defined(CLOAKFS_CAMELLIA_X86_CORES)
+#include "asm/x86/camellia-x86.h"
+#include "crypto/crypto.h"
+#endif
 
 static uint8_t rol8(uint8_t x, unsigned int n)
 {
@@ -176,11 +185,56 @@ static void check_affine(void)
 	}
 }
 
+#if defined(CLOAKFS_CAMELLIA_X86_CORES)
+static const struct {
+	const char *driver;
+	uint32_t (*sbox)(int kind, uint32_t w);
+} cores[] = {
+	{ "camellia-aesni-avx2", camellia_sbox_aesni_avx2 },
+	{ "camellia-gfni-avx2", camellia_sbox_gfni_avx2 },
+	{ "camellia-gfni-avx512", camellia_sbox_gfni_avx512 },
+};
+
+static void check_instructions(void)
+{
+	CHECK(crypto_init() == 0, "crypto_init: %s", crypto_init_error());
+	for (size_t c = 0; c < sizeof(cores) / sizeof(cores[0]); c++) {
+		unsigned int bad = 0;
+
+		if (!test_driver_runs("camellia", cores[c].driver)) {
+			printf("%s: not available here, skipped\n", cores[c].driver);
+			continue;
+		}
+		for (int k = 1; k <= 4; k++)
+			for (unsigned int x = 0; x < 256; x++) {
+				uint8_t in[4] = { (uint8_t)x, (uint8_t)(x + 85),
+						  (uint8_t)(x + 170), (uint8_t)(255 - x) };
+				uint32_t w, got, want;
+				uint8_t out[4];
+
+				memcpy(&w, in, 4);
+				for (int b = 0; b < 4; b++)
+					out[b] = sbox(k, in[b]);
+				memcpy(&want, out, 4);
+				got = cores[c].sbox(k, w);
+				bad += got != want;
+				CHECK(got == want, "%s: s%d of %08x = %08x, want %08x",
+				      cores[c].driver, k, w, got, want);
+			}
+		printf("%s: s1..s4, 256 inputs in each byte position, %u wrong\n",
+		       cores[c].driver, bad);
+	}
+}
+#endif
+
 int main(void)
 {
 	test_seed();
 	check_circuit();
 	check_f();
 	check_affine();
+#if defined(CLOAKFS_CAMELLIA_X86_CORES)
+	check_instructions();
+#endif
 	return test_finish("test_camellia_sbox");
 }

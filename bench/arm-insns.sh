@@ -17,7 +17,9 @@
 # Exit status 1 if a target of issue 4 is missed: Speck128-XTS NEON <= 9
 # insns/B on both (on AArch32 also at least 3x fewer than the generic C
 # driver); SM4-XTS with the SM4 extension (xts-sm4-ce) <= 4 insns/B;
-# xts-aes-neonbs fewer instructions/byte than xts-aes-generic.
+# xts-aes-neonbs fewer instructions/byte than xts-aes-generic; or of
+# issue 22: xts-camellia-ce at least 2x fewer instructions/byte than
+# xts-camellia-generic, both directions.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -109,6 +111,8 @@ measure() {
 			check_aes_neonbs "$qemu" "$root" "$arch" "$enc" "$dec" "$gen" "$genc"
 		elif [ "$drv" = xts-sm4-ce ]; then
 			check_sm4_ce "$enc" "$dec"
+		elif [ "$drv" = xts-camellia-ce ]; then
+			check_camellia_ce "$qemu" "$root" "$arch" "$enc" "$dec" "$gen" "$genc"
 		fi
 	done <"$work/all"
 }
@@ -147,6 +151,20 @@ check_sm4_ce() {
 		print (e != "-" && d != "-" && e <= 4 && d <= 4) ? "met" : "MISSED" }')
 	[ "$ok" = met ] || missed=1
 	echo "  target xts-sm4-ce <= 4 insns/B: $ok"
+}
+
+# issue 22's target for Camellia with the AES instructions (AArch64): at
+# least 2x fewer instructions/byte than the generic constant-time C, both
+# directions
+check_camellia_ce() {
+	local qemu=$1 root=$2 arch=$3 enc=$4 dec=$5 gen=$6 genc=$7 gdec ok
+	gdec=$(insns "$qemu" "$root" "$arch" "$gen" dec)
+	ok=$(awk -v e="$enc" -v d="$dec" -v ge="$genc" -v gd="$gdec" 'BEGIN {
+		ok = e != "-" && d != "-" && ge != "-" && gd != "-" &&
+		     ge >= 2 * e && gd >= 2 * d
+		print ok ? "met" : "MISSED" }')
+	[ "$ok" = met ] || missed=1
+	echo "  target xts-camellia-ce >= 2x fewer insns/B than $gen (dec: $gdec): $ok"
 }
 
 setup aarch64 "$a64_dir" cross/aarch64-linux-gnu.ini aarch64-linux-gnu

@@ -10,6 +10,7 @@
 #include "crypto/aes/aes-generic.h"
 #include "crypto/aes/aes-neonbs-glue.h"
 #include "crypto/aes/aes-x86-glue.h"
+#include "crypto/camellia/camellia-ce-glue.h"
 #include "crypto/camellia/camellia-generic.h"
 #include "crypto/camellia/camellia-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
@@ -40,6 +41,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	aes_ce_register,
 	sm4_neon_register,
 	sm4_ce_register,
+	camellia_ce_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

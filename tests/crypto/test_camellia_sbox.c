@@ -13,10 +13,10 @@
  *     GF2P8AFFINEQB / GF2P8AFFINEINVQB and of the AES-round path (nibble
  *     tables around AES SubBytes) in gf256_emul.h, so the constants are
  *     checked on any machine;
- *  4. on the instructions, through each x86 core's S-box entry point
- *     (camellia_sbox_<isa>) that this CPU can run (CLOAKFS_CRYPTO=nocpu:...
- *     hides cores), all four S-boxes, every byte position of the word
- *     holding a different input.
+ *  4. on the instructions, through each SIMD core's S-box entry point
+ *     (camellia_sbox_<isa>: the x86 cores, the AArch64 CE core) that this
+ *     CPU can run (CLOAKFS_CRYPTO=nocpu:... hides cores), all four
+ *     S-boxes, every byte position of the word holding a different input.
  */
 #include <string.h>
 
@@ -28,6 +28,12 @@
 
 #if defined(CLOAKFS_CAMELLIA_X86_CORES)
 #include "asm/x86/camellia-x86.h"
+#define CAMELLIA_SIMD_CORES 1
+#elif defined(CLOAKFS_CAMELLIA_CE_CORE)
+#include "asm/arm64/camellia-ce.h"
+#define CAMELLIA_SIMD_CORES 1
+#endif
+#if defined(CAMELLIA_SIMD_CORES)
 #include "crypto/crypto.h"
 #endif
 
@@ -185,14 +191,18 @@ static void check_affine(void)
 	}
 }
 
-#if defined(CLOAKFS_CAMELLIA_X86_CORES)
+#if defined(CAMELLIA_SIMD_CORES)
 static const struct {
 	const char *driver;
 	uint32_t (*sbox)(int kind, uint32_t w);
 } cores[] = {
+#if defined(CLOAKFS_CAMELLIA_X86_CORES)
 	{ "camellia-aesni-avx2", camellia_sbox_aesni_avx2 },
 	{ "camellia-gfni-avx2", camellia_sbox_gfni_avx2 },
 	{ "camellia-gfni-avx512", camellia_sbox_gfni_avx512 },
+#else
+	{ "camellia-ce", camellia_sbox_ce },
+#endif
 };
 
 static void check_instructions(void)
@@ -233,7 +243,7 @@ int main(void)
 	check_circuit();
 	check_f();
 	check_affine();
-#if defined(CLOAKFS_CAMELLIA_X86_CORES)
+#if defined(CAMELLIA_SIMD_CORES)
 	check_instructions();
 #endif
 	return test_finish("test_camellia_sbox");

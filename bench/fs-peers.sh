@@ -111,7 +111,7 @@ else
 	write_mib=1024 rand_mib=256 nsmall=5000 tree_src=/usr/include
 	fio_cap=15
 fi
-ciphers="speck128-xts speck64-xts aes256-xts sm4-xts"
+ciphers="speck128-xts speck64-xts aes256-xts sm4-xts camellia256-xts"
 all_fs="bare passthrough"
 for c in $ciphers; do all_fs="$all_fs cloakfs-$c"; done
 for v in "${variants[@]}"; do

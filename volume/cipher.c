@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Speck128/256 and Speck64/128, as the kernel's xts(speck*) used them */
+/*
+ * Speck128/256 and Speck64/128, as the kernel's xts(speck*) used them;
+ * Camellia with 256-bit keys (docs/format.md section 3)
+ */
 static const struct volume_cipher_info ciphers[VOLUME_CIPHER_COUNT] = {
 	[VOLUME_CIPHER_SPECK128_XTS] = { "speck128-xts", "xts(speck128)",
 					 "cts(cbc(speck128))", 16, 64, 32 },
@@ -17,6 +20,8 @@ static const struct volume_cipher_info ciphers[VOLUME_CIPHER_COUNT] = {
 				       "cts(cbc(aes))", 16, 64, 32 },
 	[VOLUME_CIPHER_SM4_XTS] = { "sm4-xts", "xts(sm4)", "cts(cbc(sm4))",
 				    16, 32, 16 },
+	[VOLUME_CIPHER_CAMELLIA256_XTS] = { "camellia256-xts", "xts(camellia)",
+					    "cts(cbc(camellia))", 16, 64, 32 },
 };
 
 const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c)
@@ -42,5 +47,5 @@ int volume_cipher_by_name(const char *name, enum volume_cipher *c)
 
 const char *volume_cipher_list(void)
 {
-	return "speck128-xts, speck64-xts, aes256-xts, sm4-xts";
+	return "speck128-xts, speck64-xts, aes256-xts, sm4-xts, camellia256-xts";
 }

@@ -21,8 +21,9 @@ import time
 
 import pytest
 
-CIPHERS = ["speck128-xts", "speck64-xts", "aes256-xts", "sm4-xts"]
-BLOCK = {"speck128-xts": 16, "speck64-xts": 8, "aes256-xts": 16, "sm4-xts": 16}
+CIPHERS = ["speck128-xts", "speck64-xts", "aes256-xts", "sm4-xts", "camellia256-xts"]
+BLOCK = {"speck128-xts": 16, "speck64-xts": 8, "aes256-xts": 16, "sm4-xts": 16,
+         "camellia256-xts": 16}
 HEADER = 32
 PASSPHRASE = "correct horse battery staple"
 

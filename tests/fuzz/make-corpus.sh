@@ -26,7 +26,7 @@ rm -rf "$corpus/fuzz_config"
 mkdir -p "$corpus/fuzz_config"
 echo "fuzz passphrase" >"$tmp/pass"
 echo "second" >"$tmp/pass2"
-for spec in "speck128-xts 4096 255" "speck64-xts 512 64" "aes256-xts 65536 128" "sm4-xts 1024 200"; do
+for spec in "speck128-xts 4096 255" "speck64-xts 512 64" "aes256-xts 65536 128" "sm4-xts 1024 200" "camellia256-xts 4096 64"; do
 	read -r cipher sector name_max <<<"$spec"
 	"$kt" init --cipher "$cipher" --sector-size "$sector" --name-max "$name_max" \
 		--kdf-time 0.001 --kdf-memory 1 --passfile "$tmp/pass" "$tmp/$cipher" >/dev/null

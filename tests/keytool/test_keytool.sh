@@ -71,7 +71,7 @@ ok "info of it" "$kt" info emptydir
 out_has "speck64-xts" '^cipher: +speck64-xts$'
 out_has "sector size 512" '^sector size: +512$'
 out_has "name_max 100" '^names: +cts, name_max 100$'
-for c in speck128-xts aes256-xts sm4-xts; do
+for c in speck128-xts aes256-xts sm4-xts camellia256-xts; do
 	ok "init --cipher $c" "$kt" init "${KDF[@]}" --cipher "$c" --sector-size 65536 --passfile p1 "v-$c"
 	ok "info $c" "$kt" info "v-$c"
 	out_has "cipher $c" "^cipher: +$c\$"

@@ -308,6 +308,14 @@ static void test_ciphers(void)
 	      "aes sizes");
 	CHECK(volume_cipher_info(VOLUME_CIPHER_SM4_XTS)->name_keysize == 16,
 	      "sm4 name key");
+	CHECK(volume_cipher_by_name("camellia256-xts", &c) == 0 &&
+		      c == VOLUME_CIPHER_CAMELLIA256_XTS,
+	      "camellia");
+	CHECK(volume_cipher_info(VOLUME_CIPHER_CAMELLIA256_XTS)->xts_keysize == 64 &&
+		      volume_cipher_info(VOLUME_CIPHER_CAMELLIA256_XTS)->name_keysize == 32 &&
+		      !strcmp(volume_cipher_info(VOLUME_CIPHER_CAMELLIA256_XTS)->xts_alg,
+			      "xts(camellia)"),
+	      "camellia sizes and algorithm");
 }
 
 int main(void)

@@ -274,7 +274,8 @@ int main(void)
 {
 	static const enum volume_cipher ciphers[] = {
 		VOLUME_CIPHER_SPECK128_XTS, VOLUME_CIPHER_SPECK64_XTS,
-		VOLUME_CIPHER_AES256_XTS, VOLUME_CIPHER_SM4_XTS
+		VOLUME_CIPHER_AES256_XTS, VOLUME_CIPHER_SM4_XTS,
+		VOLUME_CIPHER_CAMELLIA256_XTS
 	};
 	static const uint32_t sectors[] = { 512, 4096 };
 	uint8_t *plain = malloc(MAXP + 64), *ct = malloc(MAXP + 64);

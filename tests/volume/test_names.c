@@ -456,7 +456,8 @@ int main(void)
 {
 	static const enum volume_cipher ciphers[] = {
 		VOLUME_CIPHER_SPECK128_XTS, VOLUME_CIPHER_SPECK64_XTS,
-		VOLUME_CIPHER_AES256_XTS, VOLUME_CIPHER_SM4_XTS
+		VOLUME_CIPHER_AES256_XTS, VOLUME_CIPHER_SM4_XTS,
+		VOLUME_CIPHER_CAMELLIA256_XTS
 	};
 	char *dir = voltest_tmpdir("names");
 	int tested = 0;

@@ -411,25 +411,36 @@ CE_ENTRY void camellia_ctr_crypt_ce(const void *ctx, uint8_t *dst,
 
 /* ---- CBC and CFB decryption ----------------------------------------------- */
 
-CE_ENTRY void camellia_cbc_decrypt_ce(const void *ctx, uint8_t *dst,
-				      const uint8_t *src, size_t nbytes,
-				      uint8_t *iv)
+/*
+ * Both chain on the previous ciphertext block c[i-1] (the iv for the
+ * first): CBC decrypts c[i] and XORs c[i-1], CFB encrypts c[i-1] and XORs
+ * c[i]. All of a step's inputs are loaded before its stores; CBC stores
+ * from the last block to the first, so in place each load 16 bytes back
+ * precedes the store over it.
+ */
+CE_INLINE void ce_chain_decrypt(const void *ctx, uint8_t *dst,
+				const uint8_t *src, size_t nbytes, uint8_t *iv,
+				const int cfb)
 {
-	ce_keys k = ce_dir(ctx, 1);
+	ce_keys k = ce_dir(ctx, !cfb);
 	unsigned int rounds = ce_rounds(ctx);
 	vec prev = vld1q_u8(iv), x[16];
 
 	for (; nbytes; nbytes -= CAMELLIA_CE_STEP) {
 		vec last = vld1q_u8(src + CAMELLIA_CE_STEP - 16);
 
-		ce_load16(x, src);
-		ce_crypt16(k, rounds, x);
-		/* last block first: each load 16 bytes back precedes its store */
 		CE_UNROLL
-		for (int j = 15; j >= 0; j--) {
-			vec p = j ? vld1q_u8(src + 16 * j - 16) : prev;
+		for (int j = 0; j < 16; j++)
+			x[j] = !cfb ? vld1q_u8(src + 16 * j) :
+			       j ? vld1q_u8(src + 16 * j - 16) : prev;
+		ce_crypt16(k, rounds, x);
+		CE_UNROLL
+		for (int i = 0; i < 16; i++) {
+			int j = cfb ? i : 15 - i;
+			vec other = cfb ? vld1q_u8(src + 16 * j) :
+				    j ? vld1q_u8(src + 16 * j - 16) : prev;
 
-			vst1q_u8(dst + 16 * j, veorq_u8(x[j], p));
+			vst1q_u8(dst + 16 * j, veorq_u8(x[j], other));
 		}
 		prev = last;
 		src += CAMELLIA_CE_STEP;
@@ -439,32 +450,18 @@ CE_ENTRY void camellia_cbc_decrypt_ce(const void *ctx, uint8_t *dst,
 	explicit_bzero(x, sizeof(x));
 }
 
+CE_ENTRY void camellia_cbc_decrypt_ce(const void *ctx, uint8_t *dst,
+				      const uint8_t *src, size_t nbytes,
+				      uint8_t *iv)
+{
+	ce_chain_decrypt(ctx, dst, src, nbytes, iv, 0);
+}
+
 CE_ENTRY void camellia_cfb_decrypt_ce(const void *ctx, uint8_t *dst,
 				      const uint8_t *src, size_t nbytes,
 				      uint8_t *iv)
 {
-	ce_keys k = ce_dir(ctx, 0);
-	unsigned int rounds = ce_rounds(ctx);
-	vec prev = vld1q_u8(iv), x[16];
-
-	for (; nbytes; nbytes -= CAMELLIA_CE_STEP) {
-		vec last = vld1q_u8(src + CAMELLIA_CE_STEP - 16);
-
-		/* keystream inputs: iv, then the ciphertext shifted by a block */
-		x[0] = prev;
-		CE_UNROLL
-		for (int j = 1; j < 16; j++)
-			x[j] = vld1q_u8(src + 16 * j - 16);
-		ce_crypt16(k, rounds, x);
-		CE_UNROLL
-		for (int j = 0; j < 16; j++)
-			vst1q_u8(dst + 16 * j, veorq_u8(x[j], vld1q_u8(src + 16 * j)));
-		prev = last;
-		src += CAMELLIA_CE_STEP;
-		dst += CAMELLIA_CE_STEP;
-	}
-	vst1q_u8(iv, prev);
-	explicit_bzero(x, sizeof(x));
+	ce_chain_decrypt(ctx, dst, src, nbytes, iv, 1);
 }
 
 /* ---- the S-box alone, for tests/crypto/test_camellia_sbox.c ------------- */

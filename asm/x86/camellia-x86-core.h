@@ -400,13 +400,20 @@ CAM_ENTRY void CAM_FN(camellia_ctr_crypt)(const void *ctx, uint8_t *dst,
 	v_end();
 }
 
-/* ---- CBC and CFB decryption --------------------------------------------- */
+/* ---- CBC and CFB decryption ----------------------------------------- */
 
-CAM_ENTRY void CAM_FN(camellia_cbc_decrypt)(const void *ctx, uint8_t *dst,
-					    const uint8_t *src, size_t nbytes,
-					    uint8_t *iv)
+/*
+ * Both chain on the previous ciphertext block c[i-1] (the iv for the
+ * first): CBC decrypts c[i] and XORs c[i-1], CFB encrypts c[i-1] and XORs
+ * c[i]. All of a step's inputs are loaded before its stores; CBC stores
+ * from the last vector to the first, so in place each load 16 bytes back
+ * precedes the store over it.
+ */
+CAM_INLINE void cam_chain_decrypt(const void *ctx, uint8_t *dst,
+				  const uint8_t *src, size_t nbytes,
+				  uint8_t *iv, const int cfb)
 {
-	cam_keys k = cam_dir(ctx, 1);
+	cam_keys k = cam_dir(ctx, !cfb);
 	unsigned int rounds = cam_rounds(ctx);
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)iv);
 	vec x[16];
@@ -417,15 +424,18 @@ CAM_ENTRY void CAM_FN(camellia_cbc_decrypt)(const void *ctx, uint8_t *dst,
 
 		CAM_UNROLL
 		for (int j = 0; j < 16; j++)
-			x[j] = v_loadu(src + j * CAM_VEC_BYTES);
+			x[j] = !cfb ? v_loadu(src + j * CAM_VEC_BYTES) :
+			       j ? v_loadu(src + j * CAM_VEC_BYTES - 16) :
+				   v_prev_first(v, src);
 		cam_crypt16(k, rounds, x);
-		/* last vector first: each load 16 bytes back precedes its store */
 		CAM_UNROLL
-		for (int j = 15; j >= 0; j--) {
-			vec prev = j ? v_loadu(src + j * CAM_VEC_BYTES - 16) :
-				       v_prev_first(v, src);
+		for (int i = 0; i < 16; i++) {
+			int j = cfb ? i : 15 - i;
+			vec other = cfb ? v_loadu(src + j * CAM_VEC_BYTES) :
+				    j ? v_loadu(src + j * CAM_VEC_BYTES - 16) :
+					v_prev_first(v, src);
 
-			v_storeu(dst + j * CAM_VEC_BYTES, v_xor(x[j], prev));
+			v_storeu(dst + j * CAM_VEC_BYTES, v_xor(x[j], other));
 		}
 		v = last;
 		src += CAM_STEP_BYTES;
@@ -436,37 +446,18 @@ CAM_ENTRY void CAM_FN(camellia_cbc_decrypt)(const void *ctx, uint8_t *dst,
 	v_end();
 }
 
+CAM_ENTRY void CAM_FN(camellia_cbc_decrypt)(const void *ctx, uint8_t *dst,
+					    const uint8_t *src, size_t nbytes,
+					    uint8_t *iv)
+{
+	cam_chain_decrypt(ctx, dst, src, nbytes, iv, 0);
+}
+
 CAM_ENTRY void CAM_FN(camellia_cfb_decrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes,
 					    uint8_t *iv)
 {
-	cam_keys k = cam_dir(ctx, 0);
-	unsigned int rounds = cam_rounds(ctx);
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)iv);
-	vec x[16];
-
-	for (; nbytes; nbytes -= CAM_STEP_BYTES) {
-		__m128i last = _mm_loadu_si128(
-			(const __m128i *)(const void *)(src + CAM_STEP_BYTES - 16));
-
-		/* keystream inputs: iv, then the ciphertext shifted by a block */
-		CAM_UNROLL
-		for (int j = 0; j < 16; j++)
-			x[j] = j ? v_loadu(src + j * CAM_VEC_BYTES - 16) :
-				   v_prev_first(v, src);
-		cam_crypt16(k, rounds, x);
-		/* the inputs are all in registers: forward stores are safe */
-		CAM_UNROLL
-		for (int j = 0; j < 16; j++)
-			v_storeu(dst + j * CAM_VEC_BYTES,
-				 v_xor(x[j], v_loadu(src + j * CAM_VEC_BYTES)));
-		v = last;
-		src += CAM_STEP_BYTES;
-		dst += CAM_STEP_BYTES;
-	}
-	_mm_storeu_si128((__m128i *)(void *)iv, v);
-	explicit_bzero(x, sizeof(x));
-	v_end();
+	cam_chain_decrypt(ctx, dst, src, nbytes, iv, 1);
 }
 
 /* ---- the S-box alone, for tests/crypto/test_camellia_sbox.c ------------- */

@@ -36,8 +36,10 @@ static uint8_t linear_map(uint64_t matrix, uint8_t x)
 }
 
 /* the subkeys of one direction in the core's layout (camellia-ce.h) */
-static void to_core_keys(uint8_t (*out)[8], const uint64_t *k, unsigned int n)
+static void to_core_keys(void *dst, const uint64_t *k, unsigned int n)
 {
+	uint8_t (*out)[8] = dst;
+
 	for (unsigned int i = 0; i < n; i++) {
 		/* F subkeys: all but the whitening pairs and the FL pairs */
 		int f = i >= 2 && i < n - 2 && (i - 2) % 8 < 6;
@@ -57,21 +59,9 @@ static void to_core_keys(uint8_t (*out)[8], const uint64_t *k, unsigned int n)
 static int camellia_ce_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct camellia_ce_ctx *c = ctx;
-	struct camellia_subkeys sk;
-	uint64_t order[CAMELLIA_MAX_SUBKEYS];
-	unsigned int n;
-	int err = camellia_expand_key(&sk, key, keylen);
 
-	if (err)
-		return err;
-	c->rounds = sk.rounds;
-	n = camellia_key_order(&sk, 0, order);
-	to_core_keys(c->enc, order, n);
-	camellia_key_order(&sk, 1, order);
-	to_core_keys(c->dec, order, n);
-	explicit_bzero(&sk, sizeof(sk));
-	explicit_bzero(order, sizeof(order));
-	return 0;
+	return camellia_setkey_core(key, keylen, &c->rounds, to_core_keys,
+				    c->enc, c->dec);
 }
 
 _Static_assert(CAMELLIA_CE_MAX_KEYS == CAMELLIA_MAX_SUBKEYS, "subkey count");

@@ -59,6 +59,26 @@ int camellia_expand_key(struct camellia_subkeys *sk, const uint8_t *key,
 unsigned int camellia_key_order(const struct camellia_subkeys *sk, int dec,
 				uint64_t *out);
 
+/*
+ * camellia_expand_key, then camellia_key_order for both directions into
+ * enc and dec (CAMELLIA_MAX_SUBKEYS each); *n gets their count and
+ * *rounds the rounds. 0 or -EINVAL; nothing of the key is left elsewhere.
+ */
+int camellia_expand_key_ordered(const uint8_t *key, size_t keylen,
+				uint64_t *enc, uint64_t *dec, unsigned int *n,
+				unsigned int *rounds);
+
+/*
+ * The setkey of a SIMD core's driver: camellia_expand_key_ordered, then
+ * convert(enc_out, ...) and convert(dec_out, ...) put the two directions'
+ * subkeys into the core's layout. 0 or -EINVAL; wipes what it used.
+ */
+int camellia_setkey_core(const uint8_t *key, size_t keylen,
+			 unsigned int *rounds,
+			 void (*convert)(void *out, const uint64_t *k,
+					 unsigned int n),
+			 void *enc_out, void *dec_out);
+
 /* F without the key, S then P, in constant time (camellia-generic.c) */
 uint64_t camellia_f_ct(uint64_t x);
 

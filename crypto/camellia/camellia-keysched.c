@@ -130,6 +130,41 @@ int camellia_expand_key(struct camellia_subkeys *sk, const uint8_t *key,
 	return 0;
 }
 
+int camellia_expand_key_ordered(const uint8_t *key, size_t keylen,
+				uint64_t *enc, uint64_t *dec, unsigned int *n,
+				unsigned int *rounds)
+{
+	struct camellia_subkeys sk;
+	int err = camellia_expand_key(&sk, key, keylen);
+
+	if (err)
+		return err;
+	*rounds = sk.rounds;
+	*n = camellia_key_order(&sk, 0, enc);
+	camellia_key_order(&sk, 1, dec);
+	explicit_bzero(&sk, sizeof(sk));
+	return 0;
+}
+
+int camellia_setkey_core(const uint8_t *key, size_t keylen,
+			 unsigned int *rounds,
+			 void (*convert)(void *out, const uint64_t *k,
+					 unsigned int n),
+			 void *enc_out, void *dec_out)
+{
+	uint64_t enc[CAMELLIA_MAX_SUBKEYS], dec[CAMELLIA_MAX_SUBKEYS];
+	unsigned int n;
+	int err = camellia_expand_key_ordered(key, keylen, enc, dec, &n, rounds);
+
+	if (!err) {
+		convert(enc_out, enc, n);
+		convert(dec_out, dec, n);
+	}
+	explicit_bzero(enc, sizeof(enc));
+	explicit_bzero(dec, sizeof(dec));
+	return err;
+}
+
 unsigned int camellia_key_order(const struct camellia_subkeys *sk, int dec,
 				uint64_t *out)
 {

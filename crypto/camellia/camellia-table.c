@@ -41,16 +41,10 @@ static uint64_t f_table(uint64_t x)
 static int camellia_table_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct camellia_table_ctx *c = ctx;
-	struct camellia_subkeys sk;
-	int err = camellia_expand_key(&sk, key, keylen);
+	unsigned int n;
 
-	if (err)
-		return err;
-	c->rounds = sk.rounds;
-	camellia_key_order(&sk, 0, c->enc);
-	camellia_key_order(&sk, 1, c->dec);
-	explicit_bzero(&sk, sizeof(sk));
-	return 0;
+	return camellia_expand_key_ordered(key, keylen, c->enc, c->dec, &n,
+					   &c->rounds);
 }
 
 /* the network over the subkeys in their order (camellia_key_order) */

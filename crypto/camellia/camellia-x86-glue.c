@@ -25,8 +25,10 @@
 #include "crypto/camellia/camellia-internal.h"
 
 /* each subkey as 8 words of a byte repeated 4 times (camellia-x86.h) */
-static void to_core_keys(uint32_t (*out)[8], const uint64_t *k, unsigned int n)
+static void to_core_keys(void *dst, const uint64_t *k, unsigned int n)
 {
+	uint32_t (*out)[8] = dst;
+
 	for (unsigned int i = 0; i < n; i++)
 		for (unsigned int p = 0; p < 8; p++)
 			out[i][p] = (uint32_t)((k[i] >> (56 - 8 * p)) & 0xff) * 0x01010101u;
@@ -35,21 +37,9 @@ static void to_core_keys(uint32_t (*out)[8], const uint64_t *k, unsigned int n)
 static int camellia_x86_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct camellia_x86_ctx *c = ctx;
-	struct camellia_subkeys sk;
-	uint64_t order[CAMELLIA_MAX_SUBKEYS];
-	unsigned int n;
-	int err = camellia_expand_key(&sk, key, keylen);
 
-	if (err)
-		return err;
-	c->rounds = sk.rounds;
-	n = camellia_key_order(&sk, 0, order);
-	to_core_keys(c->enc, order, n);
-	camellia_key_order(&sk, 1, order);
-	to_core_keys(c->dec, order, n);
-	explicit_bzero(&sk, sizeof(sk));
-	explicit_bzero(order, sizeof(order));
-	return 0;
+	return camellia_setkey_core(key, keylen, &c->rounds, to_core_keys,
+				    c->enc, c->dec);
 }
 
 _Static_assert(CAMELLIA_X86_MAX_KEYS == CAMELLIA_MAX_SUBKEYS, "subkey count");

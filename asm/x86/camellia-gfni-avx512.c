@@ -19,6 +19,13 @@
 #define CAM_VB 4
 #define CAM_INLINE VEC_INLINE
 #define CAM_ISA gfni_avx512
+/*
+ * A request's last 512 bytes (half a step) go to the GFNI-AVX2 core, one
+ * full step there, instead of a half-empty step here: a CPU with GFNI and
+ * AVX-512 runs it (VEX-encoded GFNI comes with AVX). Measured on Zen 5:
+ * 512-byte CTR requests 0.57x of the AVX2 core before.
+ */
+#define CAM_TAIL_ISA gfni_avx2
 #define CAM_M(m) _mm512_set1_epi64((long long)(m))
 
 CAM_INLINE vec v_and(vec a, vec b)

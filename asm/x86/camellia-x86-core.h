@@ -37,6 +37,8 @@
  *   CAM_ISA, CAM_TARGET      entry point suffix, target attribute string
  *   vec, CAM_VB              vector type, 16-byte blocks per vector
  *   CAM_INLINE               static inline, always_inline, target
+ *   CAM_TAIL_ISA (optional)  the suffix of a core of half this step,
+ *                            which takes a request's last half step
  * and these CAM_INLINE functions:
  *   v_loadu(p), v_storeu(p, v), v_store_lane0(p, v)  (lane0: 16 bytes)
  *   v_xor(a, b), v_xor3(a, b, c), v_and(a, b), v_or(a, b)
@@ -275,18 +277,50 @@ CAM_ENTRY void CAM_FN(camellia_decrypt_blocks)(const void *ctx, uint8_t *dst,
 	v_end();
 }
 
+/*
+ * The bulk entry points: whole steps here; with CAM_TAIL_ISA a last half
+ * step (the bulk hooks' chunk is then CAM_STEP_BYTES / 2) goes to that
+ * narrower core, whose full step it is, instead of a half-empty one. The
+ * chaining value is updated in place, so the tail continues from it.
+ */
+#if defined(CAM_TAIL_ISA)
+#define CAM_TAIL_FN(name) CAM_CAT(name, CAM_TAIL_ISA)
+#define CAM_BULK(name, body, ...)                                           \
+	size_t main_ = nbytes - nbytes % CAM_STEP_BYTES;                   \
+	if (main_)                                                          \
+		body(ctx, dst, src, main_, ##__VA_ARGS__);                  \
+	v_end();                                                            \
+	if (nbytes > main_)                                                 \
+		CAM_TAIL_FN(name)(ctx, dst + main_, src + main_,            \
+				  nbytes - main_, ##__VA_ARGS__)
+#else
+#define CAM_BULK(name, body, ...)                                           \
+	body(ctx, dst, src, nbytes, ##__VA_ARGS__);                         \
+	v_end()
+#endif
+
+CAM_INLINE void cam_ecb_enc(const void *ctx, uint8_t *dst, const uint8_t *src,
+			    size_t nbytes)
+{
+	cam_ecb(cam_dir(ctx, 0), cam_rounds(ctx), dst, src, nbytes / 16);
+}
+
+CAM_INLINE void cam_ecb_dec(const void *ctx, uint8_t *dst, const uint8_t *src,
+			    size_t nbytes)
+{
+	cam_ecb(cam_dir(ctx, 1), cam_rounds(ctx), dst, src, nbytes / 16);
+}
+
 CAM_ENTRY void CAM_FN(camellia_ecb_encrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes)
 {
-	cam_ecb(cam_dir(ctx, 0), cam_rounds(ctx), dst, src, nbytes / 16);
-	v_end();
+	CAM_BULK(camellia_ecb_encrypt, cam_ecb_enc);
 }
 
 CAM_ENTRY void CAM_FN(camellia_ecb_decrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes)
 {
-	cam_ecb(cam_dir(ctx, 1), cam_rounds(ctx), dst, src, nbytes / 16);
-	v_end();
+	CAM_BULK(camellia_ecb_decrypt, cam_ecb_dec);
 }
 
 /* ---- XTS -------------------------------------------------------------- */
@@ -341,27 +375,36 @@ CAM_NOINLINE void cam_xts(cam_keys k, unsigned int rounds, uint8_t *dst,
 	explicit_bzero(x, sizeof(x));
 }
 
+CAM_INLINE void cam_xts_enc(const void *ctx, uint8_t *dst, const uint8_t *src,
+			    size_t nbytes, uint8_t *tweak)
+{
+	cam_xts(cam_dir(ctx, 0), cam_rounds(ctx), dst, src, nbytes, tweak);
+}
+
+CAM_INLINE void cam_xts_dec(const void *ctx, uint8_t *dst, const uint8_t *src,
+			    size_t nbytes, uint8_t *tweak)
+{
+	cam_xts(cam_dir(ctx, 1), cam_rounds(ctx), dst, src, nbytes, tweak);
+}
+
 CAM_ENTRY void CAM_FN(camellia_xts_encrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes,
 					    uint8_t *tweak)
 {
-	cam_xts(cam_dir(ctx, 0), cam_rounds(ctx), dst, src, nbytes, tweak);
-	v_end();
+	CAM_BULK(camellia_xts_encrypt, cam_xts_enc, tweak);
 }
 
 CAM_ENTRY void CAM_FN(camellia_xts_decrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes,
 					    uint8_t *tweak)
 {
-	cam_xts(cam_dir(ctx, 1), cam_rounds(ctx), dst, src, nbytes, tweak);
-	v_end();
+	CAM_BULK(camellia_xts_decrypt, cam_xts_dec, tweak);
 }
 
 /* ---- CTR ---------------------------------------------------------------- */
 
-CAM_ENTRY void CAM_FN(camellia_ctr_crypt)(const void *ctx, uint8_t *dst,
-					  const uint8_t *src, size_t nbytes,
-					  uint8_t *ctr)
+CAM_NOINLINE void cam_ctr(const void *ctx, uint8_t *dst, const uint8_t *src,
+			  size_t nbytes, uint8_t *ctr)
 {
 	cam_keys k = cam_dir(ctx, 0);
 	unsigned int rounds = cam_rounds(ctx);
@@ -397,7 +440,13 @@ CAM_ENTRY void CAM_FN(camellia_ctr_crypt)(const void *ctx, uint8_t *dst,
 	store_be64(ctr, hi);
 	store_be64(ctr + 8, lo);
 	explicit_bzero(x, sizeof(x));
-	v_end();
+}
+
+CAM_ENTRY void CAM_FN(camellia_ctr_crypt)(const void *ctx, uint8_t *dst,
+					  const uint8_t *src, size_t nbytes,
+					  uint8_t *ctr)
+{
+	CAM_BULK(camellia_ctr_crypt, cam_ctr, ctr);
 }
 
 /* ---- CBC and CFB decryption ----------------------------------------- */
@@ -443,21 +492,32 @@ CAM_INLINE void cam_chain_decrypt(const void *ctx, uint8_t *dst,
 	}
 	_mm_storeu_si128((__m128i *)(void *)iv, v);
 	explicit_bzero(x, sizeof(x));
-	v_end();
+}
+
+CAM_INLINE void cam_cbc_dec(const void *ctx, uint8_t *dst, const uint8_t *src,
+			    size_t nbytes, uint8_t *iv)
+{
+	cam_chain_decrypt(ctx, dst, src, nbytes, iv, 0);
+}
+
+CAM_INLINE void cam_cfb_dec(const void *ctx, uint8_t *dst, const uint8_t *src,
+			    size_t nbytes, uint8_t *iv)
+{
+	cam_chain_decrypt(ctx, dst, src, nbytes, iv, 1);
 }
 
 CAM_ENTRY void CAM_FN(camellia_cbc_decrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes,
 					    uint8_t *iv)
 {
-	cam_chain_decrypt(ctx, dst, src, nbytes, iv, 0);
+	CAM_BULK(camellia_cbc_decrypt, cam_cbc_dec, iv);
 }
 
 CAM_ENTRY void CAM_FN(camellia_cfb_decrypt)(const void *ctx, uint8_t *dst,
 					    const uint8_t *src, size_t nbytes,
 					    uint8_t *iv)
 {
-	cam_chain_decrypt(ctx, dst, src, nbytes, iv, 1);
+	CAM_BULK(camellia_cfb_decrypt, cam_cfb_dec, iv);
 }
 
 /* ---- the S-box alone, for tests/crypto/test_camellia_sbox.c ------------- */

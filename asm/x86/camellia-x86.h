@@ -11,9 +11,10 @@
  * filled by the glue's setkey) with the signatures of struct cipher_alg
  * and struct crypto_bulk_ops (crypto/internal/alg.h), so the glue lists
  * them in its tables as they are. Contract:
- *  - the bulk functions take nbytes, a nonzero multiple of the step
- *    (CAMELLIA_X86_STEP_AVX2 or _AVX512 bytes); the cipher functions any
- *    number of blocks, a partial step padded on the stack;
+ *  - the bulk functions take nbytes, a nonzero multiple of
+ *    CAMELLIA_X86_STEP_AVX2 bytes (the AVX-512 core hands a last 512
+ *    bytes to the GFNI-AVX2 core); the cipher functions any number of
+ *    blocks, a partial step padded on the stack;
  *  - dst == src is allowed, partial overlap is not; no alignment needed;
  *  - chaining state is updated so C continues where the core stopped:
  *    XTS tweak (already encrypted, little-endian GF(2^128) element) to the

@@ -70,7 +70,8 @@ _Static_assert(CAMELLIA_X86_MAX_KEYS == CAMELLIA_MAX_SUBKEYS, "subkey count");
 
 CAMELLIA_X86_TABLES(aesni_avx2, CAMELLIA_X86_STEP_AVX2);
 CAMELLIA_X86_TABLES(gfni_avx2, CAMELLIA_X86_STEP_AVX2);
-CAMELLIA_X86_TABLES(gfni_avx512, CAMELLIA_X86_STEP_AVX512);
+/* the AVX-512 core takes 512-byte multiples too (camellia-gfni-avx512.c) */
+CAMELLIA_X86_TABLES(gfni_avx512, CAMELLIA_X86_STEP_AVX2);
 
 /* priorities as for SM4's cores (docs/crypto.md) */
 static const struct crypto_simd_cipher cores[] = {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # cloakfs's x86 crypto drivers against OpenSSL and libgcrypt on this
-# machine, in one run, as ratios (issue #3, "Speed"):
+# machine, in one run, as ratios (issue #3, "Speed"; Camellia: issue #22):
 #
 #   bench/crypto-peers.sh [-r ROUNDS] [-o RAWDIR] [BUILDDIR]
 #   bench/crypto-peers.sh -s RAWDIR
@@ -29,10 +29,13 @@
 # performance counters and a TSC that is not the core clock), the median
 # over the rounds, for the peers too.
 #
-# Peers: OpenSSL `-evp aes-256-xts` (encrypt, -decrypt) and `-aead -evp
-# chacha20-poly1305` (one message per call with a 13-byte AAD, IV set
-# each time; cloakfs has no AAD); libgcrypt AES-256-XTS and SM4 ECB, CBC,
-# CTR, XTS, one call per request with the IV set each time.
+# Peers: OpenSSL `-evp aes-256-xts` (encrypt, -decrypt), `-evp
+# camellia-256-ecb` and `camellia-256-ctr` (OpenSSL has no Camellia-XTS:
+# cloakfs's Camellia-XTS is set against its ECB, the same work without
+# the tweaks) and `-aead -evp chacha20-poly1305` (one message per call
+# with a 13-byte AAD, IV set each time; cloakfs has no AAD); libgcrypt
+# AES-256-XTS and SM4 and Camellia-256 ECB, CBC, CTR, XTS, one call per
+# request with the IV set each time.
 #
 # Needs gcc, meson, ninja-build, python3, openssl, libgcrypt20-dev
 # (scripts/deps.sh installs them). JOBS sets ninja's parallelism (default
@@ -121,6 +124,7 @@ print(f"- Timing: CPU time (cloakfs-bench --cpu-time and gcrypt-speed: "
 print()
 
 order = ["xts(aes)", "xts(sm4)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)",
+         "xts(camellia)", "ctr(camellia)", "ecb(camellia)", "cbc(camellia)",
          "rfc7539(chacha20,poly1305)"]
 print("### Auto-picked drivers against the peers")
 print()
@@ -138,12 +142,16 @@ for alg in order:
                   f"{fmt(o)} | {fmt(ratio(c, o), 2)} | {fmt(g)} | {fmt(ratio(c, g), 2)} |")
 print()
 
-# the best libgcrypt SM4 mode at each size and op (the SM4-XTS target)
-def gcrypt_sm4_best(op, size):
-    cands = [(pmed("gcrypt", a, op, size), a) for a in
-             ("ecb(sm4)", "cbc(sm4)", "ctr(sm4)", "xts(sm4)")]
+# the best libgcrypt mode of a cipher at each size and op (the SM4-XTS
+# and Camellia targets)
+def gcrypt_best(cipher, op, size):
+    cands = [(pmed("gcrypt", f"{m}({cipher})", op, size), f"{m}({cipher})")
+             for m in ("ecb", "cbc", "ctr", "xts")]
     cands = [c for c in cands if c[0]]
     return max(cands) if cands else (None, None)
+
+def gcrypt_sm4_best(op, size):
+    return gcrypt_best("sm4", op, size)
 
 print("### Speck-XTS drivers by name (no peer)")
 print()
@@ -243,6 +251,18 @@ for drv, lim in targets_speck.items():
     v = worst_cpb(alg, drv)
     print(f"| {drv} <= {lim} c/B | {fmt(v, 2)} c/B | "
           f"{verdict(None if v is None else v <= lim)} |")
+# Camellia-256 (issue #22): XTS and CTR >= 5x OpenSSL's Camellia (XTS
+# against its ECB, CTR against its CTR) and >= 1.5x libgcrypt's best
+# Camellia mode
+for alg, ossl_alg in (("xts(camellia)", "ecb(camellia)"), ("ctr(camellia)", "ctr(camellia)")):
+    drv = auto_of.get(alg)
+    ro = worst(lambda op: ratio(cmed(alg, drv, op, 4096), pmed("openssl", ossl_alg, op, 4096)))
+    rg = worst(lambda op: ratio(cmed(alg, drv, op, 4096), gcrypt_best("camellia", op, 4096)[0]))
+    bname = gcrypt_best("camellia", "encrypt", 4096)[1]
+    print(f"| Camellia-256 {alg} >= 5x OpenSSL {ossl_alg} | {fmt(ro, 2)}x ({drv}) | "
+          f"{verdict(None if ro is None else ro >= 5)} |")
+    print(f"| Camellia-256 {alg} >= 1.5x the best libgcrypt Camellia mode | "
+          f"{fmt(rg, 2)}x (libgcrypt {bname}) | {verdict(None if rg is None else rg >= 1.5)} |")
 ch = auto_of.get("rfc7539(chacha20,poly1305)")
 rc = worst(lambda op: ratio(cmed("rfc7539(chacha20,poly1305)", ch, op, 4096),
                             pmed("openssl", "rfc7539(chacha20,poly1305)", op, 4096)))
@@ -332,9 +352,11 @@ aes_drivers=$(usable 'xts(aes)')
 sm4_drivers=$(commas "$(auto 'ecb(sm4)')" "$(auto 'cbc(sm4)')" "$(auto 'ctr(sm4)')" \
 	"$(usable 'xts(sm4)')")
 chacha_drivers=$(usable 'rfc7539(chacha20,poly1305)')
+camellia_drivers=$(commas "$(auto 'ecb(camellia)')" "$(auto 'cbc(camellia)')" \
+	"$(usable 'ctr(camellia)')" "$(usable 'xts(camellia)')")
 speck_drivers=$(awk '$2 ~ /^xts-speck(128|64)-avx(2|512)$/ && !/missing=|selftest=failed/ &&
 	$0 !~ / disabled/ { printf "%s%s", sep, $2; sep = "," }' "$work/list")
-for v in aes_drivers sm4_drivers chacha_drivers; do
+for v in aes_drivers sm4_drivers chacha_drivers camellia_drivers; do
 	[ -n "${!v}" ] || die "no usable ${v%_drivers} driver: is this an x86-64 build?"
 done
 
@@ -374,9 +396,10 @@ gcrypt() {
 		>"$work/gcrypt-$1.out" || die "gcrypt-speed failed"
 	grep '^# libgcrypt [0-9]' "$work/gcrypt-$1.out" | head -1 >"$work/gcrypt.version"
 	grep '^# libgcrypt hwflist' "$work/gcrypt-$1.out" | head -1 >"$work/gcrypt.hwf"
+	# aes256-xts -> xts(aes), sm4-ecb -> ecb(sm4), camellia256-ctr -> ctr(camellia)
 	awk -v r="$1" '!/^#/ {
-		alg = $1 == "aes256-xts" ? "xts(aes)" : substr($1, 5) "(sm4)"
-		printf "%s\tgcrypt\t%s\t%s\t%s\t%s\n", r, alg, $2, $3, $4 }' \
+		split($1, p, "-"); c = p[1]; sub(/256$/, "", c)
+		printf "%s\tgcrypt\t%s(%s)\t%s\t%s\t%s\n", r, p[2], c, $2, $3, $4 }' \
 		"$work/gcrypt-$1.out" >>"$peers"
 }
 
@@ -389,6 +412,10 @@ for r in $(seq 1 "$rounds"); do
 	gcrypt "$r" aes256-xts
 	cloakfs "$r" sm4 "$sm4_drivers"
 	gcrypt "$r" sm4-ecb,sm4-cbc,sm4-ctr,sm4-xts
+	cloakfs "$r" camellia "$camellia_drivers"
+	openssl_speed "$r" 'ecb(camellia)' camellia-256-ecb
+	openssl_speed "$r" 'ctr(camellia)' camellia-256-ctr
+	gcrypt "$r" camellia256-ecb,camellia256-cbc,camellia256-ctr,camellia256-xts
 	cloakfs "$r" chacha "$chacha_drivers"
 	openssl_speed "$r" 'rfc7539(chacha20,poly1305)' chacha20-poly1305 -aead
 	cloakfs "$r" speck "$speck_drivers"
@@ -407,7 +434,7 @@ CP_BUILD="$buildtype, $(gcc --version | head -1)"
 CP_LOAD="$load_start at the start, $load_end at the end"
 CP_TOOK=$took
 CP_ROUNDS=$rounds
-CP_MISSING=$(grep -h 'missing=' "$work/list" | grep -E 'xts-(aes|sm4|speck)|chacha20-poly1305' |
+CP_MISSING=$(grep -h 'missing=' "$work/list" | grep -E 'xts-(aes|sm4|speck|camellia)|chacha20-poly1305' |
 	awk '{ print $2 " (" $NF ")" }' | sed 's/missing=//' | paste -sd, | sed 's/,/, /g')
 export CP_DATE CP_CPU CP_OPENSSL CP_GCRYPT CP_GCRYPT_HWF CP_BUILD CP_LOAD CP_TOOK \
 	CP_ROUNDS CP_MISSING

@@ -588,6 +588,8 @@ int main(int argc, char **argv)
 		rc = unlock(&fs, &o, confpath, &from_daemon);
 	if (!rc)
 		rc = serve(&fs, &o, absmnt, from_daemon);
+	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
+		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
 	keyring_lock(&fs);
 	keyring_destroy(&fs.keyring);
 	inode_table_destroy(&fs.inodes);

@@ -8,6 +8,12 @@ mount has no allow_other, so only that user may enter it):
                                               across directories
   scale_worker.py check ROOT MANIFEST         every file and its hash, every
                                               hard-link group one inode
+  scale_worker.py renamed MNT                 a directory and a hard link
+                                              renamed while open, then used
+                                              through their open descriptors
+                                              after the mount's descriptor
+                                              cache (CLOAKFS_FD_CACHE=2) had
+                                              to evict them
 
 MANIFEST (JSON) maps each path below ROOT to the SHA-256 of its content,
 and lists the groups of paths that must be one inode. Exit 0 when all
@@ -106,6 +112,32 @@ def check(root, manifest):
     return 0
 
 
+def renamed(mnt):
+    import stat
+    import time
+    os.mkdir(os.path.join(mnt, "A"))
+    with open(os.path.join(mnt, "A", "f"), "wb") as f:
+        f.write(b"0123456789")
+    os.link(os.path.join(mnt, "A", "f"), os.path.join(mnt, "h"))
+    dfd = os.open(os.path.join(mnt, "A"), os.O_RDONLY | os.O_DIRECTORY)
+    ffd = os.open(os.path.join(mnt, "h"), os.O_PATH)
+    os.rename(os.path.join(mnt, "A"), os.path.join(mnt, "B"))
+    os.rename(os.path.join(mnt, "h"), os.path.join(mnt, "B", "h2"))
+    for i in range(16):  # other inodes take the cache's two descriptors
+        open(os.path.join(mnt, "pad%d" % i), "w").close()
+    time.sleep(1.5)  # past the entry and attribute caches: the kernel asks
+    st = os.fstat(dfd)  # GETATTR of the renamed directory
+    assert stat.S_ISDIR(st.st_mode), st
+    st = os.stat("f", dir_fd=dfd)  # LOOKUP in it, by its nodeid
+    assert st.st_size == 10 and st.st_nlink == 2, st
+    st = os.fstat(ffd)  # the renamed hard link
+    assert st.st_size == 10 and st.st_nlink == 2, st
+    with open(os.open("h2", os.O_RDONLY, dir_fd=dfd), "rb") as f:
+        assert f.read() == b"0123456789"
+    print("renamed directory and hard link found after eviction")
+    return 0
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "make":
         make(argv[2], int(argv[3]), argv[4])
@@ -113,6 +145,8 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "shuffle":
         shuffle(argv[2], argv[3])
         return 0
+    if len(argv) == 3 and argv[1] == "renamed":
+        return renamed(argv[2])
     if len(argv) == 4 and argv[1] == "check":
         return check(argv[2], argv[3])
     sys.stderr.write(__doc__)

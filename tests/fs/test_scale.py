@@ -61,8 +61,9 @@ class UserMount:
         os.chmod(self.top, 0o755)
         self.bin = os.path.join(self.top, "bin")
         os.mkdir(self.bin)
-        for src in (CLOAKFS, os.path.join(HERE, "scale_worker.py")):
+        for src in (CLOAKFS, FSX, os.path.join(HERE, "scale_worker.py")):
             shutil.copy(src, self.bin)
+        self.fsx = os.path.join(self.bin, os.path.basename(FSX))
         self.cloakfs = os.path.join(self.bin, os.path.basename(CLOAKFS))
         self.worker = os.path.join(self.bin, "scale_worker.py")
         self.work = os.path.join(self.top, "work")
@@ -122,8 +123,9 @@ class UserMount:
         with open("/proc/self/mountinfo") as f:
             return any(l.split()[4] == self.mnt for l in f)
 
-    def run(self, *args, timeout=900):
-        argv = self.as_user(["/usr/bin/python3", self.worker] + list(args))
+    def run(self, *args, timeout=900, program=None):
+        argv = self.as_user(([program] if program else ["/usr/bin/python3", self.worker])
+                            + list(args))
         r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=timeout)
         assert r.returncode == 0, "%s: %s%s\nmount: %s" % (
@@ -198,27 +200,78 @@ def test_tree_under_a_tight_descriptor_limit():
         m.destroy()
 
 
+FSX_TINY_ARGS = ["--seed", "17", "--ops", os.environ.get("CLOAKFS_FSX_OPS_TINY", "30000"),
+                 "--files", "6"]
+
+
+def pad_tree(root):
+    """many inodes beside the test files, to keep the cache churning"""
+    for i in range(64):
+        os.mkdir(os.path.join(root, "pad%02d" % i))
+        open(os.path.join(root, "pad%02d" % i, "f"), "w").close()
+
+
 def test_fsx_with_a_tiny_descriptor_cache(volume_factory):
     """random operations (renames, links and unlinks of open files among
     them) while the mount keeps 16 descriptors at most, so that they are
-    evicted and reopened all the time"""
+    evicted and reopened all the time; run by the suite's user (as root,
+    names that no longer lead to an inode are backed by file handles)"""
     v = volume_factory("aes256-xts", mount=False, tag="fsx16")
     v.mount(env=dict(os.environ, CLOAKFS_FD_CACHE="16"))
     test, ref = v.path("fsx"), os.path.join(v.top, "ref")
     os.mkdir(test)
     os.mkdir(ref)
-    # many inodes beside the test files, to keep the cache churning
-    for i in range(64):
-        os.mkdir(v.path("pad%02d" % i))
-        open(v.path("pad%02d" % i, "f"), "w").close()
-    ops = os.environ.get("CLOAKFS_FSX_OPS_TINY", "30000")
-    r = subprocess.run([FSX, "--seed", "17", "--ops", ops, "--files", "6", test, ref],
+    pad_tree(v.mnt)
+    r = subprocess.run([FSX] + FSX_TINY_ARGS + [test, ref],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(r.stdout)
     assert r.returncode == 0, r.stdout
     assert "link " in r.stdout and "unlink " in r.stdout
     for i in range(64):
         assert os.listdir(v.path("pad%02d" % i)) == ["f"]
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="the test above is this one when not root")
+def test_fsx_with_a_tiny_descriptor_cache_unprivileged():
+    """the same as an ordinary user, whose mount cannot open by file
+    handle: every evicted inode is found again through its names only"""
+    m = UserMount()
+    try:
+        m.mount(env=dict(os.environ, CLOAKFS_FD_CACHE="16"))
+        ref = os.path.join(m.work, "ref")
+        m.run("-c", 'mkdir "$1/fsx" "$2" && for i in $(seq 10 73); do '
+              'mkdir "$1/pad$i" && : >"$1/pad$i/f"; done', "sh", m.mnt, ref,
+              program="/bin/sh")
+        out = m.run(*FSX_TINY_ARGS, os.path.join(m.mnt, "fsx"), ref, program=m.fsx)
+        print(out)
+        assert "link " in out and "unlink " in out
+        m.umount()
+    finally:
+        m.destroy()
+
+
+def test_renamed_inode_found_after_eviction(volume_factory):
+    """a directory and a hard link renamed while their descriptors were
+    evicted are found again by their new names (the suite's user)"""
+    v = volume_factory("speck64-xts", mount=False, tag="renamed")
+    v.mount(env=dict(os.environ, CLOAKFS_FD_CACHE="2"))
+    r = subprocess.run([sys.executable, os.path.join(HERE, "scale_worker.py"),
+                        "renamed", v.mnt], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="the test above is this one when not root")
+def test_renamed_inode_found_after_eviction_unprivileged():
+    """the same by an ordinary user's mount, which has no file handles to
+    fall back on: only the names the mount learnt from the renames"""
+    m = UserMount()
+    try:
+        m.mount(env=dict(os.environ, CLOAKFS_FD_CACHE="2"))
+        m.run("renamed", m.mnt)
+        m.umount()
+    finally:
+        m.destroy()
 
 
 def test_evicted_inode_is_not_another_file(volume_factory):

@@ -69,8 +69,8 @@ uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 	return plain;
 }
 
-int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *in, int fd, char *out, size_t outlen)
+int attr_symlink_target(struct cloakfs *fs, struct fs_inode *in, int fd,
+			char *out, size_t outlen)
 {
 	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
@@ -89,8 +89,8 @@ int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
 		return -EIO;
 	pfd = inode_fd_hold(&fs->inodes, parent);
 	len = pfd < 0 ? pfd
-		      : entry_symlink_decrypt(fs, keys, parent, pfd, enc,
-					      (size_t)n, plain);
+		      : entry_symlink_decrypt(fs, parent, pfd, enc, (size_t)n,
+					      plain);
 	if (pfd >= 0)
 		inode_fd_release(&fs->inodes, parent);
 	inode_unpin(&fs->inodes, parent);
@@ -106,8 +106,7 @@ int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
 	return len;
 }
 
-int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
-	     struct fs_inode *in, struct stat *st)
+int attr_get(struct cloakfs *fs, struct fs_inode *in, struct stat *st)
 {
 	int fd = inode_fd_hold(&fs->inodes, in), err = 0;
 
@@ -120,10 +119,9 @@ int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
 		st->st_size = (off_t)attr_file_size(fs, in, fd,
 						    (uint64_t)st->st_size);
 		pthread_mutex_unlock(&in->lock);
-	} else if (S_ISLNK(st->st_mode) && keys) {
+	} else if (S_ISLNK(st->st_mode)) {
 		char target[NAMES_MAX_SYMLINK_PLAIN + 1];
-		int len = attr_symlink_target(fs, keys, in, fd, target,
-					      sizeof(target));
+		int len = attr_symlink_target(fs, in, fd, target, sizeof(target));
 
 		explicit_bzero(target, sizeof(target));
 		if (len >= 0)

@@ -7,21 +7,20 @@
 #ifndef CLOAKFS_FS_ATTR_H
 #define CLOAKFS_FS_ATTR_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "volume/keys.h"
 
 struct cloakfs;
 struct fs_inode;
 
 /*
- * Fill *st for in. keys may be NULL (volume locked): a symlink then shows
- * its ciphertext length. Holds in's descriptor and takes in's lock; the
+ * Fill *st for in. While the volume is locked a symlink shows its
+ * ciphertext length. Holds in's descriptor and takes in's lock; the
  * caller holds no inode lock.
  */
-int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
-	     struct fs_inode *in, struct stat *st);
+int attr_get(struct cloakfs *fs, struct fs_inode *in, struct stat *st);
 
 /*
  * The plaintext size of regular file in, whose ciphertext size is csize;
@@ -32,9 +31,9 @@ int attr_get(struct cloakfs *fs, const struct volume_keys *keys,
 uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 			uint64_t csize);
 
-/* the decrypted target of symlink in, whose held descriptor is fd (keys
- * needed; no inode lock held); length or -errno */
-int attr_symlink_target(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *in, int fd, char *out, size_t outlen);
+/* the decrypted target of symlink in, whose held descriptor is fd (no
+ * inode lock held); length or -errno (-EACCES while locked) */
+int attr_symlink_target(struct cloakfs *fs, struct fs_inode *in, int fd,
+			char *out, size_t outlen);
 
 #endif

@@ -131,7 +131,7 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the config changed while "
 			    "mounting", o->cipherdir);
 	}
-	keyring_install(fs, keys);
+	vkeyring_install(fs->keyring, keys);
 	return 0;
 }
 
@@ -578,8 +578,8 @@ int main(int argc, char **argv)
 					: strerror(-rc));
 		goto out_opts;
 	}
-	if (inode_table_init(&fs.inodes, fd_cache) || keyring_init(&fs.keyring) ||
-	    pthread_mutex_init(&fs.xattr_lock, NULL)) {
+	if (inode_table_init(&fs.inodes, fd_cache) ||
+	    vkeyring_new(fs.cfg.cipher, &fs.keyring)) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;
 	}
@@ -590,10 +590,8 @@ int main(int argc, char **argv)
 		rc = serve(&fs, &o, absmnt, from_daemon);
 	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
 		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
-	keyring_lock(&fs);
-	keyring_destroy(&fs.keyring);
+	vkeyring_free(fs.keyring); /* wipes */
 	inode_table_destroy(&fs.inodes);
-	pthread_mutex_destroy(&fs.xattr_lock);
 out_opts:
 	cmdline_free(&o);
 	return rc;

@@ -16,47 +16,101 @@
 #include "fs/inode.h"
 #include "volume/fdio.h"
 
-/* the directory's keyed name transform; dir->lock held */
-static int names_tfm(struct cloakfs *fs, const struct volume_keys *keys,
-		     struct fs_inode *dir, int dfd)
+/*
+ * dir's nonce, read once and kept in the inode (it is no secret: it sits
+ * in the ciphertext tree). Read with no lock held: a stuck or hostile
+ * backing store blocks this request only (docs/design.md, "Keys in
+ * memory"). The vote between two differing copies decodes names in a
+ * key section of its own.
+ */
+static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		     uint8_t nonce[NAMES_DIRNONCE_SIZE])
 {
 	struct names_dirnonce_state st;
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
 	char why[256], where[PATH_MAX];
-	int err;
+	int err, warn;
 
-	if (dir->names)
+	pthread_mutex_lock(&dir->lock);
+	if (dir->have_nonce)
+		memcpy(nonce, dir->nonce, NAMES_DIRNONCE_SIZE);
+	err = dir->have_nonce ? 0 : -EAGAIN;
+	pthread_mutex_unlock(&dir->lock);
+	if (!err)
 		return 0;
-	err = names_dirnonce_load(dfd, keys, nonce, &st);
-	if (!dir->names_warned && names_dirnonce_describe(&st, why, sizeof(why))) {
+	err = names_dirnonce_load(dfd, fs->keyring, nonce, &st);
+	warn = names_dirnonce_describe(&st, why, sizeof(why));
+	explicit_bzero(&st, sizeof(st));
+	pthread_mutex_lock(&dir->lock);
+	if (!err) {
+		memcpy(dir->nonce, nonce, NAMES_DIRNONCE_SIZE);
+		dir->have_nonce = 1;
+	}
+	if (warn) {
+		/* once per directory (names_warned: dir->lock) */
+		warn = !dir->names_warned;
+		dir->names_warned = 1;
+	}
+	pthread_mutex_unlock(&dir->lock);
+	if (warn) {
 		if (volume_fd_path(dfd, where, sizeof(where)) != 0)
 			snprintf(where, sizeof(where), "%s: a directory",
 				 fs->cipherdir);
 		log_warn("%s: %s (run cloakfs-fsck --repair)", where, why);
-		dir->names_warned = 1;
 	}
-	explicit_bzero(&st, sizeof(st));
-	if (err)
-		return -EIO;
-	dir->names = keys_names_tfm(keys, nonce, &err);
-	explicit_bzero(nonce, sizeof(nonce));
-	return dir->names ? 0 : err;
+	return err ? -EIO : 0;
 }
 
-int entry_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		  struct fs_inode *dir, int dfd, const char *name,
-		  struct entry_name *out)
+/* what a name operation does inside its key section */
+enum name_op { NAME_ENCRYPT, NAME_DECRYPT, TARGET_ENCRYPT, TARGET_DECRYPT };
+
+/*
+ * One name operation of directory dir under its name key, in a key
+ * section of its own: the codec's result (a length, or -errno; -EACCES
+ * when the volume is locked).
+ */
+static int name_crypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		      enum name_op op, const char *in, size_t inlen, char *out,
+		      size_t outlen)
+{
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	struct crypto_tfm *tfm;
+	unsigned int slot;
+	int n = dir_nonce(fs, dir, dfd, nonce);
+
+	if (n)
+		return n;
+	vkeyring_enter(fs->keyring);
+	tfm = vkeyring_get(fs->keyring, VKEY_NAMES, nonce, &slot, &n);
+	if (tfm) {
+		switch (op) {
+		case NAME_ENCRYPT:
+			n = names_encrypt(tfm, in, inlen, out, outlen);
+			break;
+		case NAME_DECRYPT:
+			n = names_decrypt(tfm, in, inlen, out, outlen);
+			break;
+		case TARGET_ENCRYPT:
+			n = names_symlink_encrypt(tfm, in, inlen, out, outlen);
+			break;
+		case TARGET_DECRYPT:
+			n = names_symlink_decrypt(tfm, in, inlen, out, outlen);
+			break;
+		}
+		vkeyring_put(fs->keyring, slot);
+	}
+	vkeyring_leave(fs->keyring);
+	return n;
+}
+
+int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		  const char *name, struct entry_name *out)
 {
 	int n;
 
 	if (strlen(name) > NAMES_MAX_PLAIN)
 		return -ENAMETOOLONG;
-	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir, dfd);
-	if (!n)
-		n = names_encrypt(dir->names, name, strlen(name), out->enc,
-				  sizeof(out->enc));
-	pthread_mutex_unlock(&dir->lock);
+	n = name_crypt(fs, dir, dfd, NAME_ENCRYPT, name, strlen(name), out->enc,
+		       sizeof(out->enc));
 	if (n < 0)
 		return n;
 	out->enclen = (size_t)n;
@@ -88,9 +142,8 @@ void entry_forget_sidecar(int dfd, const struct entry_name *e)
 	(void)unlinkat(dfd, side, 0);
 }
 
-int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		  struct fs_inode *dir, int dirfd, const char *cname,
-		  char out[NAMES_MAX_PLAIN + 1])
+int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dirfd,
+		  const char *cname, char out[NAMES_MAX_PLAIN + 1])
 {
 	char longenc[NAMES_MAX_ENCODED + 1];
 	const char *enc = cname;
@@ -111,17 +164,13 @@ int entry_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
 	default:
 		return 0;
 	}
-	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir, dirfd);
-	if (!n)
-		n = names_decrypt(dir->names, enc, enclen, out,
-				  NAMES_MAX_PLAIN + 1);
-	pthread_mutex_unlock(&dir->lock);
+	n = name_crypt(fs, dir, dirfd, NAME_DECRYPT, enc, enclen, out,
+		       NAMES_MAX_PLAIN + 1);
 	return n < 0 ? n : 1;
 }
 
-int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, int dfd, const char *target,
+int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+			  const char *target,
 			  char out[NAMES_MAX_SYMLINK_ENCODED + 1])
 {
 	size_t len = strnlen(target, NAMES_MAX_SYMLINK_PLAIN + 1);
@@ -129,27 +178,15 @@ int entry_symlink_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
 
 	if (len > NAMES_MAX_SYMLINK_PLAIN)
 		return -ENAMETOOLONG;
-	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir, dfd);
-	if (!n)
-		n = names_symlink_encrypt(dir->names, target, len, out,
-					  NAMES_MAX_SYMLINK_ENCODED + 1);
-	pthread_mutex_unlock(&dir->lock);
+	n = name_crypt(fs, dir, dfd, TARGET_ENCRYPT, target, len, out,
+		       NAMES_MAX_SYMLINK_ENCODED + 1);
 	return n < 0 ? n : 0;
 }
 
-int entry_symlink_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
-			  struct fs_inode *dir, int dfd, const char *enc,
-			  size_t enclen,
+int entry_symlink_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+			  const char *enc, size_t enclen,
 			  char out[NAMES_MAX_SYMLINK_PLAIN + 1])
 {
-	int n;
-
-	pthread_mutex_lock(&dir->lock);
-	n = names_tfm(fs, keys, dir, dfd);
-	if (!n)
-		n = names_symlink_decrypt(dir->names, enc, enclen, out,
-					  NAMES_MAX_SYMLINK_PLAIN + 1);
-	pthread_mutex_unlock(&dir->lock);
-	return n;
+	return name_crypt(fs, dir, dfd, TARGET_DECRYPT, enc, enclen, out,
+			  NAMES_MAX_SYMLINK_PLAIN + 1);
 }

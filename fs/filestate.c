@@ -65,14 +65,14 @@ void filestate_unlock(struct fs_inode *in)
 	pthread_rwlock_unlock(&in->io);
 }
 
-int filestate_read_begin(struct fs_inode *in, const struct volume_keys *keys,
-			 uint32_t sector_size, uint64_t *plain)
+int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
+			 uint64_t *plain)
 {
 	int err;
 
 	pthread_rwlock_rdlock(&in->io);
 	pthread_mutex_lock(&in->lock);
-	err = filestate_load(in, keys, sector_size);
+	err = filestate_load(fs, in);
 	if (!err)
 		err = fileio_size(&in->file->cf, plain);
 	pthread_mutex_unlock(&in->lock);
@@ -134,8 +134,7 @@ void filestate_put(struct fs_inode *in)
 	}
 }
 
-int filestate_load(struct fs_inode *in, const struct volume_keys *keys,
-		   uint32_t sector_size)
+int filestate_load(struct cloakfs *fs, struct fs_inode *in)
 {
 	struct file_state *st = in->file;
 	int err;
@@ -144,25 +143,19 @@ int filestate_load(struct fs_inode *in, const struct volume_keys *keys,
 		abort(); /* content use without a user */
 	if (st->loaded)
 		return 0;
-	err = fileio_open(&st->cf, st->fd, keys, sector_size);
+	err = fileio_open(&st->cf, st->fd, fs->keyring, fs->cfg.cipher,
+			  fs->cfg.sector_size);
 	if (!err)
 		st->loaded = 1;
 	return err;
-}
-
-void filestate_unload(struct file_state *st)
-{
-	if (st && st->loaded) {
-		fileio_close(&st->cf);
-		st->loaded = 0;
-	}
 }
 
 void filestate_free(struct file_state *st)
 {
 	if (!st)
 		return;
-	filestate_unload(st);
+	if (st->loaded)
+		fileio_close(&st->cf);
 	close(st->fd);
 	free(st);
 }

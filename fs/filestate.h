@@ -17,8 +17,8 @@
 #include <stdint.h>
 
 #include "volume/fileio.h"
-#include "volume/keys.h"
 
+struct cloakfs;
 struct fs_inode;
 
 /* in's io lock exclusively, then its lock (fs.h lock order) */
@@ -27,18 +27,18 @@ void filestate_unlock(struct fs_inode *in);
 
 /*
  * A READ: in's io lock shared, and under its lock (briefly) the state
- * keyed for keys and the plaintext size into *plain. 0 or -errno; either
+ * loaded and the plaintext size into *plain. 0 or -errno; either
  * way io stays held until filestate_read_end(in).
  */
-int filestate_read_begin(struct fs_inode *in, const struct volume_keys *keys,
-			 uint32_t sector_size, uint64_t *plain);
+int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
+			 uint64_t *plain);
 void filestate_read_end(struct fs_inode *in);
 
 struct file_state {
 	int fd;             /* the ciphertext file, O_RDWR once anyone writes */
 	int writable;
 	unsigned int users; /* open handles, plus short-lived users (truncate) */
-	int loaded;         /* cf is open with the keys now installed */
+	int loaded;         /* cf is open: its header read and checked */
 	struct content_file cf;
 };
 
@@ -53,11 +53,8 @@ int filestate_get(struct fs_inode *in, int want_write, int fd, int pathfd);
 /* one user less; the last one closes the file */
 void filestate_put(struct fs_inode *in);
 
-/* key the file for keys (once per install of the keys): 0 or -errno */
-int filestate_load(struct fs_inode *in, const struct volume_keys *keys,
-		   uint32_t sector_size);
-/* forget the file key (the volume was locked) */
-void filestate_unload(struct file_state *st);
+/* read and check the file's header (once; no key needed): 0 or -errno */
+int filestate_load(struct cloakfs *fs, struct fs_inode *in);
 
 /* at inode free; NULL is a no-op */
 void filestate_free(struct file_state *st);

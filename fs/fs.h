@@ -7,14 +7,14 @@
  *   0. descriptor holds (inode_fd_hold, inode.h): taken before any inode
  *      lock, since reopening an evicted descriptor may lend an open
  *      file's content descriptor under that file's lock
- *   1. fs->keyring.lock (read by operations that need keys, write by
- *      lock/unlock of the volume; taken once per request, never nested)
- *   2. a regular file's io lock (fs_inode.io: shared by READs, exclusive
+ *   1. a regular file's io lock (fs_inode.io: shared by READs, exclusive
  *      for changes of its content; filestate.h), never two at once
- *   3. an inode's lock (fs_inode.lock); two at once only for rename and
+ *   2. an inode's lock (fs_inode.lock); two at once only for rename and
  *      link, in address order
- *   4. fs->xattr_lock
- *   5. fs->inodes.lock (the table; held only for short table updates)
+ *   3. a key section of fs->keyring (volume/keyring.h): CPU work only,
+ *      never nested, never around I/O on the backing store, so a lock or
+ *      expiry of the volume waits for no disk
+ *   4. fs->inodes.lock (the table; held only for short table updates)
  */
 #ifndef CLOAKFS_FS_FS_H
 #define CLOAKFS_FS_FS_H
@@ -25,10 +25,10 @@
 #include <time.h>
 
 #include "fs/inode.h"
-#include "fs/keyring.h"
 #include "volume/cipher.h"
 #include "volume/config.h"
 #include "volume/content.h"
+#include "volume/keyring.h"
 
 struct cloakfs {
 	struct volume_config cfg;
@@ -44,11 +44,9 @@ struct cloakfs {
 
 	struct inode_table inodes;
 	struct fs_inode *root;
-	struct fs_keyring keyring;
-
-	/* volume-wide transform for xattr names (xattr.h); fs->xattr_lock */
-	pthread_mutex_t xattr_lock;
-	struct crypto_tfm *xattr_names;
+	/* the volume's keys and every key derived from them, wiped at lock
+	 * in one call (volume/keyring.h) */
+	struct vkeyring *keyring;
 
 	double timeout;            /* entry and attribute cache, seconds */
 	int chown_new;             /* running as root: new entries get the

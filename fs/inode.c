@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "fs/filestate.h"
-#include "fs/rwlock.h"
+#include "volume/rwlock.h"
 
 #define TABLE_MIN_BUCKETS 1024
 /* names remembered per inode: hard links beyond these are learnt again
@@ -386,8 +386,6 @@ static void inode_locks_destroy(struct fs_inode *in)
 static void free_inode(struct fs_inode *in)
 {
 	filestate_free(in->file);
-	if (in->names)
-		crypto_free(in->names);
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->ident);

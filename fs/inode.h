@@ -31,8 +31,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "crypto/crypto.h"
-
 struct file_state;
 struct inode_link;
 struct inode_ident;
@@ -65,7 +63,8 @@ struct fs_inode {
 
 	/* guarded by lock */
 	pthread_mutex_t lock;
-	struct crypto_tfm *names; /* directories: keyed name transform */
+	uint8_t nonce[16];        /* directories: the name key's nonce, */
+	int have_nonce;           /* read once (entry.c) */
 	int names_warned;         /* undecodable entries (or, for a file,
 				   * damaged sectors) logged once */
 	struct file_state *file;  /* regular files with users (filestate.h) */

@@ -34,6 +34,7 @@ struct keywatch {
 static int fetch_on(struct cloakfs *fs, struct cloakfsd_client *cl)
 {
 	uint8_t *vmk = secmem_alloc(CLOAKFSD_KEY_MAX);
+	struct volume_keys *keys;
 	size_t len = 0;
 	int err;
 
@@ -43,8 +44,11 @@ static int fetch_on(struct cloakfs *fs, struct cloakfsd_client *cl)
 	if (!err && len != KEYS_VMK_SIZE)
 		err = -EBADMSG;
 	if (!err)
-		err = keyring_unlock_vmk(fs, vmk);
+		err = vkeyring_keys_from_vmk(vmk, fs->cfg.cipher, fs->cfg.key_id,
+					     &keys);
 	secmem_free(vmk);
+	if (!err)
+		vkeyring_install(fs->keyring, keys);
 	return err;
 }
 
@@ -72,14 +76,9 @@ static void drop_pages(struct fs_inode *in, void *arg)
 
 static void lock_volume(struct keywatch *w, const char *why)
 {
-	int was_unlocked;
-
-	pthread_rwlock_rdlock(&w->fs->keyring.lock);
-	was_unlocked = w->fs->keyring.keys != NULL;
-	pthread_rwlock_unlock(&w->fs->keyring.lock);
-	if (!was_unlocked)
+	if (!vkeyring_unlocked(w->fs->keyring))
 		return;
-	keyring_lock(w->fs);
+	vkeyring_lock(w->fs->keyring);
 	/* plaintext pages in the kernel's cache would outlive the key;
 	 * outside every lock, as the kernel may wait on reads in flight */
 	(void)inode_table_foreach(&w->fs->inodes, drop_pages, w);

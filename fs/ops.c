@@ -118,9 +118,8 @@ static int hold_path(struct cloakfs *fs, struct fs_inode *in,
  * Look up ciphertext entry cname of dir (dfd: a descriptor of it): one
  * more kernel lookup on its inode, and e filled for the reply.
  */
-static int lookup_cname(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *dir, int dfd, const char *cname,
-			struct fuse_entry_param *e)
+static int lookup_cname(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+			const char *cname, struct fuse_entry_param *e)
 {
 	struct fs_inode *in;
 	struct stat st;
@@ -138,7 +137,7 @@ static int lookup_cname(struct cloakfs *fs, const struct volume_keys *keys,
 	err = inode_table_get(&fs->inodes, dir, cname, fd, &st, &in);
 	if (err)
 		return err;
-	err = attr_get(fs, keys, in, &e->attr);
+	err = attr_get(fs, in, &e->attr);
 	if (err) {
 		inode_table_forget(&fs->inodes, in, 1);
 		return err;
@@ -153,20 +152,18 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct fuse_entry_param e;
 	struct entry_name en;
-	int err = keys ? 0 : -EACCES, dfd = -1;
+	int err = 0, dfd = -1;
 
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+		err = entry_encrypt(fs, dir, dfd, name, &en);
 	if (!err)
-		err = lookup_cname(fs, keys, dir, dfd, en.name, &e);
+		err = lookup_cname(fs, dir, dfd, en.name, &e);
 	if (dfd >= 0)
 		unhold(fs, dir);
-	keyring_leave(&fs->keyring);
 	if (err == -ENOENT) {
 		/* a negative entry the kernel may cache */
 		memset(&e, 0, sizeof(e));
@@ -202,13 +199,11 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	struct cloakfs *fs = fs_of_root_poll(req, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct stat st;
 	int err;
 
 	(void)fi;
-	err = attr_get(fs, keys, inode_of(fs, ino), &st);
-	keyring_leave(&fs->keyring);
+	err = attr_get(fs, inode_of(fs, ino), &st);
 	if (err)
 		reply_err(req, err);
 	else
@@ -262,17 +257,16 @@ static void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
  * Common ending of mknod, mkdir, symlink and link: look the new entry up
  * and reply. When making it failed, drop a sidecar written for it; when
  * the lookup after it fails, take the new entry back. Releases dir's
- * descriptor dfd (if >= 0) and the keyring.
+ * descriptor dfd (if >= 0).
  */
 static void reply_new_entry(fuse_req_t req, struct cloakfs *fs,
-			    const struct volume_keys *keys, struct fs_inode *dir,
-			    int dfd, const struct entry_name *en, enum made what,
-			    int err)
+			    struct fs_inode *dir, int dfd,
+			    const struct entry_name *en, enum made what, int err)
 {
 	struct fuse_entry_param e;
 
 	if (!err) {
-		err = lookup_cname(fs, keys, dir, dfd, en->name, &e);
+		err = lookup_cname(fs, dir, dfd, en->name, &e);
 		if (err)
 			unmake(fs, dfd, en, what);
 	} else if (en->is_long && err != -EEXIST) {
@@ -280,7 +274,6 @@ static void reply_new_entry(fuse_req_t req, struct cloakfs *fs,
 	}
 	if (dfd >= 0)
 		unhold(fs, dir);
-	keyring_leave(&fs->keyring);
 	if (err)
 		reply_err(req, err);
 	else
@@ -292,21 +285,20 @@ static void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES, dfd = -1;
+	int err = 0, dfd = -1;
 
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+		err = entry_encrypt(fs, dir, dfd, name, &en);
 	if (!err)
 		err = entry_prepare(dfd, &en);
 	if (!err && mknodat(dfd, en.name, mode, rdev) != 0)
 		err = -errno;
 	if (!err)
 		set_owner(fs, req, dfd, en.name);
-	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
+	reply_new_entry(req, fs, dir, dfd, &en, MADE_ENTRY, err);
 }
 
 /* the caller owns a new directory (set_owner) before it takes its name */
@@ -327,20 +319,19 @@ static void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES, dfd = -1;
+	int err = 0, dfd = -1;
 
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+		err = entry_encrypt(fs, dir, dfd, name, &en);
 	if (!err)
 		err = entry_prepare(dfd, &en);
 	if (!err)
 		err = dirops_make_dir(dfd, en.name, mode, own_new_dir,
 				      &(struct new_dir_owner){ fs, req });
-	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_DIR, err);
+	reply_new_entry(req, fs, dir, dfd, &en, MADE_DIR, err);
 }
 
 static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
@@ -348,17 +339,16 @@ static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char target[NAMES_MAX_SYMLINK_ENCODED + 1];
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES, dfd = -1;
+	int err = 0, dfd = -1;
 
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+		err = entry_encrypt(fs, dir, dfd, name, &en);
 	if (!err)
-		err = entry_symlink_encrypt(fs, keys, dir, dfd, link, target);
+		err = entry_symlink_encrypt(fs, dir, dfd, link, target);
 	if (!err)
 		err = entry_prepare(dfd, &en);
 	if (!err && symlinkat(target, dfd, en.name) != 0)
@@ -367,7 +357,7 @@ static void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		set_owner(fs, req, dfd, en.name);
 	/* the plaintext target, in libfuse's receive buffer */
 	explicit_bzero((char *)link, strlen(link));
-	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
+	reply_new_entry(req, fs, dir, dfd, &en, MADE_ENTRY, err);
 }
 
 static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
@@ -375,10 +365,9 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino), *dir = inode_of(fs, newparent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en = { .is_long = 0 };
 	char path[FS_PROCFD_LEN];
-	int err = keys ? 0 : -EACCES, dfd = -1, fd = -1;
+	int err = 0, dfd = -1, fd = -1;
 
 	if (!err && in->type == S_IFLNK) {
 		/* a symlink's target is encrypted for its own directory */
@@ -394,7 +383,7 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, newname, &en);
+		err = entry_encrypt(fs, dir, dfd, newname, &en);
 	if (!err)
 		err = entry_prepare(dfd, &en);
 	if (!err) {
@@ -404,28 +393,26 @@ static void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	}
 	if (fd >= 0)
 		unhold(fs, in);
-	reply_new_entry(req, fs, keys, dir, dfd, &en, MADE_ENTRY, err);
+	reply_new_entry(req, fs, dir, dfd, &en, MADE_ENTRY, err);
 }
 
 static void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name en;
-	int err = keys ? 0 : -EACCES, dfd = -1;
+	int err = 0, dfd = -1;
 
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+		err = entry_encrypt(fs, dir, dfd, name, &en);
 	if (!err && unlinkat(dfd, en.name, 0) != 0)
 		err = -errno;
 	if (!err)
 		entry_forget_sidecar(dfd, &en);
 	if (dfd >= 0)
 		unhold(fs, dir);
-	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
 
@@ -468,15 +455,14 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
 	struct entry_name en;
-	int err = keys ? 0 : -EACCES, dfd = -1, have_nonce = 0, pfd = -1;
+	int err = 0, dfd = -1, have_nonce = 0, pfd = -1;
 
 	if (!err && (pfd = hold(fs, dir)) < 0)
 		err = pfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, pfd, name, &en);
+		err = entry_encrypt(fs, dir, pfd, name, &en);
 	if (!err) {
 		dfd = openat(pfd, en.name,
 			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -506,7 +492,6 @@ static void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		close(dfd);
 	if (pfd >= 0)
 		unhold(fs, dir);
-	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
 
@@ -523,8 +508,7 @@ struct rename_dir {
  * re-encrypted under the new directory's name key: make that copy in to
  * under a temporary name (tmp), with the old one's owner and times.
  */
-static int respell_symlink(struct cloakfs *fs, const struct volume_keys *keys,
-			   const struct rename_dir *from, const char *from_cname,
+static int respell_symlink(struct cloakfs *fs, const struct rename_dir *from, const char *from_cname,
 			   const struct rename_dir *to,
 			   char tmp[DIROPS_TEMP_NAME_SIZE])
 {
@@ -537,11 +521,11 @@ static int respell_symlink(struct cloakfs *fs, const struct volume_keys *keys,
 
 	if (n < 0)
 		return (int)n; /* too long: -EBADMSG, EIO to the application */
-	err = entry_symlink_decrypt(fs, keys, from->in, from->fd, enc,
+	err = entry_symlink_decrypt(fs, from->in, from->fd, enc,
 				    (size_t)n, plain);
 	if (err < 0)
 		return err;
-	err = entry_symlink_encrypt(fs, keys, to->in, to->fd, plain, enc);
+	err = entry_symlink_encrypt(fs, to->in, to->fd, plain, enc);
 	explicit_bzero(plain, sizeof(plain));
 	if (!err)
 		err = dirops_temp_name(tmp);
@@ -655,8 +639,7 @@ static int rename_plain(const struct rename_dir *dir, const struct entry_name *s
  * are renamed over the moved entries afterwards. Not atomic: a crash
  * leaves at worst a temporary name (hidden, reported by fsck).
  */
-static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
-			  const struct rename_dir *dir, const struct entry_name *src,
+static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, const struct entry_name *src,
 			  const struct stat *sst, const struct rename_dir *newdir,
 			  const struct entry_name *dst, const struct stat *dst_st,
 			  unsigned int flags)
@@ -665,9 +648,9 @@ static int rename_respell(struct cloakfs *fs, const struct volume_keys *keys,
 	int err = 0, xchg = !!(flags & RENAME_EXCHANGE);
 
 	if (S_ISLNK(sst->st_mode))
-		err = respell_symlink(fs, keys, dir, src->name, newdir, tsrc);
+		err = respell_symlink(fs, dir, src->name, newdir, tsrc);
 	if (!err && xchg && S_ISLNK(dst_st->st_mode))
-		err = respell_symlink(fs, keys, newdir, dst->name, dir, tdst);
+		err = respell_symlink(fs, newdir, dst->name, dir, tdst);
 	if (!err)
 		err = entry_prepare(newdir->fd, dst);
 	if (!err && xchg) {
@@ -722,10 +705,9 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct cloakfs *fs = fs_of(req);
 	struct rename_dir dir = { inode_of(fs, parent), -1 };
 	struct rename_dir newdir = { inode_of(fs, newparent), -1 };
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct entry_name src, dst;
 	struct stat sst, dst_st;
-	int err = keys ? 0 : -EACCES, have_dst = 0;
+	int err = 0, have_dst = 0;
 
 	if (!err && (flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)))
 		err = -EINVAL;
@@ -734,9 +716,9 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (!err && (newdir.fd = hold(fs, newdir.in)) < 0)
 		err = newdir.fd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir.in, dir.fd, name, &src);
+		err = entry_encrypt(fs, dir.in, dir.fd, name, &src);
 	if (!err)
-		err = entry_encrypt(fs, keys, newdir.in, newdir.fd, newname, &dst);
+		err = entry_encrypt(fs, newdir.in, newdir.fd, newname, &dst);
 	if (!err && fstatat(dir.fd, src.name, &sst, AT_SYMLINK_NOFOLLOW) != 0)
 		err = -errno;
 	if (!err) {
@@ -759,7 +741,7 @@ static void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		    (S_ISLNK(sst.st_mode) ||
 		     (have_dst && (flags & RENAME_EXCHANGE) &&
 		      S_ISLNK(dst_st.st_mode)))) {
-			err = rename_respell(fs, keys, &dir, &src, &sst, &newdir,
+			err = rename_respell(fs, &dir, &src, &sst, &newdir,
 					     &dst, &dst_st, flags);
 		} else {
 			err = rename_plain(&dir, &src, &newdir, &dst, flags,
@@ -777,25 +759,22 @@ out:
 		unhold(fs, newdir.in);
 	if (dir.fd >= 0)
 		unhold(fs, dir.in);
-	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
 
 static void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct cloakfs *fs = fs_of(req);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	struct fs_inode *in = inode_of(fs, ino);
 	char target[NAMES_MAX_SYMLINK_PLAIN + 1];
-	int n = keys ? 0 : -EACCES, fd = -1;
+	int n = 0, fd = -1;
 
 	if (!n && (fd = hold(fs, in)) < 0)
 		n = fd;
 	if (!n)
-		n = attr_symlink_target(fs, keys, in, fd, target, sizeof(target));
+		n = attr_symlink_target(fs, in, fd, target, sizeof(target));
 	if (fd >= 0)
 		unhold(fs, in);
-	keyring_leave(&fs->keyring);
 	if (n < 0)
 		reply_err(req, n);
 	else
@@ -833,17 +812,18 @@ static int set_times(struct fs_inode *in, int fd, const struct stat *attr,
 }
 
 /* set the plaintext size (truncate(2), ftruncate(2), O_TRUNC) */
-static int set_size(struct cloakfs *fs, const struct volume_keys *keys,
-		    struct fs_inode *in, int fd, uint64_t size)
+static int set_size(struct cloakfs *fs, struct fs_inode *in, int fd, uint64_t size)
 {
 	int err;
 
 	if (in->type != S_IFREG)
 		return in->type == S_IFDIR ? -EISDIR : -EINVAL;
+	if (!vkeyring_unlocked(fs->keyring))
+		return -EACCES; /* content changes wait for the key */
 	filestate_lock(in);
 	err = filestate_get(in, 1, -1, fd);
 	if (!err) {
-		err = filestate_load(in, keys, fs->cfg.sector_size);
+		err = filestate_load(fs, in);
 		if (!err)
 			err = fileio_truncate(&in->file->cf, size);
 		filestate_put(in);
@@ -857,7 +837,6 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char path[FS_PROCFD_LEN];
 	struct stat st;
 	int err = 0, fd = hold(fs, in);
@@ -879,16 +858,14 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 			err = -errno;
 	}
 	if (!err && (to_set & FUSE_SET_ATTR_SIZE))
-		err = keys ? set_size(fs, keys, in, fd, (uint64_t)attr->st_size)
-			   : -EACCES;
+		err = set_size(fs, in, fd, (uint64_t)attr->st_size);
 	if (!err && (to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME |
 			       FUSE_SET_ATTR_ATIME_NOW | FUSE_SET_ATTR_MTIME_NOW)))
 		err = set_times(in, fd, attr, to_set);
 	if (fd >= 0)
 		unhold(fs, in);
 	if (!err)
-		err = attr_get(fs, keys, in, &st);
-	keyring_leave(&fs->keyring);
+		err = attr_get(fs, in, &st);
 	if (err)
 		reply_err(req, err);
 	else
@@ -898,15 +875,14 @@ static void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 /* ---- files ------------------------------------------------------------ */
 
 /* open flags kept in fi->fh: only O_APPEND matters after open */
-static int open_content(struct cloakfs *fs, const struct volume_keys *keys,
-			struct fs_inode *in, int flags, int fd, int pathfd)
+static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags, int fd, int pathfd)
 {
 	int want_write = (flags & O_ACCMODE) != O_RDONLY, err;
 
 	filestate_lock(in);
 	err = filestate_get(in, want_write, fd, pathfd);
 	if (!err && (flags & O_TRUNC) && want_write) {
-		err = filestate_load(in, keys, fs->cfg.sector_size);
+		err = filestate_load(fs, in);
 		if (!err)
 			err = fileio_truncate(&in->file->cf, 0);
 		if (err)
@@ -959,18 +935,16 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
-	int err = keys ? 0 : -EACCES, fd = -1;
+	int err = vkeyring_unlocked(fs->keyring) ? 0 : -EACCES, fd = -1;
 
 	if (!err && in->type != S_IFREG)
 		err = in->type == S_IFDIR ? -EISDIR : -EINVAL;
 	if (!err && (fd = hold(fs, in)) < 0)
 		err = fd;
 	if (!err)
-		err = open_content(fs, keys, in, fi->flags, -1, fd);
+		err = open_content(fs, in, fi->flags, -1, fd);
 	if (fd >= 0)
 		unhold(fs, in);
-	keyring_leave(&fs->keyring);
 	if (err) {
 		reply_err(req, err);
 		return;
@@ -988,19 +962,19 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, parent), *in = NULL;
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	/* the ciphertext is always read-write: writes read back sectors */
 	int oflags = (fi->flags & ~(O_ACCMODE | O_APPEND | O_DIRECT | O_TRUNC |
 				    O_CREAT | O_EXCL)) |
 		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct fuse_entry_param e;
 	struct entry_name en = { .is_long = 0 };
-	int err = keys ? 0 : -EACCES, fd = -1, created = 0, dfd = -1;
+	int err = vkeyring_unlocked(fs->keyring) ? 0 : -EACCES;
+	int fd = -1, created = 0, dfd = -1;
 
 	if (!err && (dfd = hold(fs, dir)) < 0)
 		err = dfd;
 	if (!err)
-		err = entry_encrypt(fs, keys, dir, dfd, name, &en);
+		err = entry_encrypt(fs, dir, dfd, name, &en);
 	if (!err)
 		err = entry_prepare(dfd, &en);
 	if (!err) {
@@ -1014,10 +988,10 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (created)
 		set_owner(fs, req, dfd, en.name);
 	if (!err)
-		err = lookup_cname(fs, keys, dir, dfd, en.name, &e);
+		err = lookup_cname(fs, dir, dfd, en.name, &e);
 	if (!err) {
 		in = inode_of(fs, e.ino);
-		err = open_content(fs, keys, in, fi->flags | O_RDWR, fd, -1);
+		err = open_content(fs, in, fi->flags | O_RDWR, fd, -1);
 		fd = -1;
 		if (err)
 			inode_table_forget(&fs->inodes, in, 1);
@@ -1030,7 +1004,6 @@ static void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		entry_forget_sidecar(dfd, &en);
 	if (dfd >= 0)
 		unhold(fs, dir);
-	keyring_leave(&fs->keyring);
 	if (err) {
 		reply_err(req, err);
 		return;
@@ -1069,9 +1042,8 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char *buf = NULL;
-	ssize_t n = keys ? 0 : -EACCES;
+	ssize_t n = 0;
 
 	(void)fi;
 	if (!n) {
@@ -1083,13 +1055,12 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		uint64_t plain = 0;
 
 		/* shared: other READs of this file decrypt at the same time */
-		n = filestate_read_begin(in, keys, fs->cfg.sector_size, &plain);
+		n = filestate_read_begin(fs, in, &plain);
 		if (!n)
 			n = fileio_read_sized(&in->file->cf, plain, buf, size,
 					      (uint64_t)off);
 		filestate_read_end(in);
 	}
-	keyring_leave(&fs->keyring);
 	if (n == -EBADMSG)
 		log_damage(fs, in, "read");
 	if (n < 0)
@@ -1104,13 +1075,12 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
-	ssize_t n = keys ? 0 : -EACCES;
+	ssize_t n = 0;
 	uint64_t pos = (uint64_t)off;
 
 	if (!n) {
 		filestate_lock(in);
-		n = filestate_load(in, keys, fs->cfg.sector_size);
+		n = filestate_load(fs, in);
 		/* O_APPEND: at the end, atomically; but never for the kernel's
 		 * write-back of mmap'ed pages, which may come through any
 		 * handle and carry their own offset */
@@ -1124,7 +1094,6 @@ static void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 			n = -errno;
 		filestate_unlock(in);
 	}
-	keyring_leave(&fs->keyring);
 	/* the plaintext, in libfuse's receive buffer, which later requests
 	 * only partly overwrite */
 	explicit_bzero((char *)buf, size);
@@ -1176,8 +1145,7 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
-	int err = keys ? 0 : -EACCES;
+	int err = 0;
 	uint64_t size, end = (uint64_t)off + (uint64_t)len;
 
 	(void)fi;
@@ -1187,7 +1155,7 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 		err = -EINVAL;
 	if (!err) {
 		filestate_lock(in);
-		err = filestate_load(in, keys, fs->cfg.sector_size);
+		err = filestate_load(fs, in);
 		if (!err)
 			err = fileio_size(&in->file->cf, &size);
 		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > size)
@@ -1199,7 +1167,6 @@ static void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 			err = -errno;
 		filestate_unlock(in);
 	}
-	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
 
@@ -1299,10 +1266,9 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *dir = inode_of(fs, ino);
 	struct dir_handle *dh = dir_handle_of(fi);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char *buf = NULL, plain[NAMES_MAX_PLAIN + 1];
 	size_t pos = 0;
-	int err = keys ? 0 : -EACCES;
+	int err = vkeyring_unlocked(fs->keyring) ? 0 : -EACCES;
 
 	if (!err && !(buf = malloc(size ? size : 1)))
 		err = -ENOMEM;
@@ -1331,11 +1297,12 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		name = dh->entry->d_name;
 		dot = names_classify(name) == NAMES_ENTRY_DOT;
 		if (!dot) {
-			r = entry_decrypt(fs, keys, dir, dirfd(dh->dp), name, plain);
-			if (r == -EIO) {
+			r = entry_decrypt(fs, dir, dirfd(dh->dp), name, plain);
+			if (r == -EIO || r == -EACCES) {
 				/* the directory's nonce is lost: no name of it
 				 * can be read, and an empty listing would hide
-				 * that (entry.c logged which directory) */
+				 * that (entry.c logged which directory); or the
+				 * volume was locked meanwhile */
 				err = r;
 				break;
 			}
@@ -1353,7 +1320,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		}
 		memset(&e, 0, sizeof(e));
 		if (plus && !dot) {
-			r = lookup_cname(fs, keys, dir, dirfd(dh->dp),
+			r = lookup_cname(fs, dir, dirfd(dh->dp),
 					 dh->entry->d_name, &e);
 			if (r) {
 				/* gone since readdir, or unreadable: skip */
@@ -1381,7 +1348,6 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		dh->entry = NULL;
 		dh->offset = next;
 	}
-	keyring_leave(&fs->keyring);
 	if (err && pos == 0)
 		reply_err(req, err);
 	else
@@ -1473,29 +1439,25 @@ static void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	}
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char stored[256], path[FS_PROCFD_LEN];
 	uint8_t *sealed = NULL;
 	size_t slen = 0;
 	int err = xattr_is_user(name) ? 0 : -EOPNOTSUPP;
 
-	if (!err && !keys)
-		err = -EACCES;
 	if (!err && in->type == S_IFLNK)
 		err = -EPERM; /* as Linux: no user.* on symlinks */
 	if (!err)
-		err = xattr_name_encrypt(fs, keys, name, stored);
+		err = xattr_name_encrypt(fs, name, stored);
 	if (!err) {
-		slen = xattr_sealed_size(keys, size);
+		slen = xattr_sealed_size(fs, size);
 		sealed = malloc(slen);
-		err = sealed ? xattr_seal(keys, value, size, sealed) : -ENOMEM;
+		err = sealed ? xattr_seal(fs, value, size, sealed) : -ENOMEM;
 	}
 	if (!err && !(err = hold_path(fs, in, path))) {
 		if (setxattr(path, stored, sealed, slen, flags) != 0)
 			err = -errno;
 		unhold(fs, in);
 	}
-	keyring_leave(&fs->keyring);
 	wipe_free(sealed, slen); /* plaintext if sealing failed half-way */
 	/* the plaintext value, in libfuse's receive buffer */
 	explicit_bzero((char *)value, size);
@@ -1512,7 +1474,6 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	}
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char stored[256], path[FS_PROCFD_LEN];
 	const uint8_t *value = NULL;
 	uint8_t *sealed = NULL;
@@ -1520,12 +1481,10 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	ssize_t n;
 	int err = xattr_is_user(name) ? 0 : -EOPNOTSUPP;
 
-	if (!err && !keys)
-		err = -EACCES;
 	if (!err && in->type == S_IFLNK)
 		err = -ENODATA;
 	if (!err)
-		err = xattr_name_encrypt(fs, keys, name, stored);
+		err = xattr_name_encrypt(fs, name, stored);
 	if (err == -ERANGE)
 		err = -ENODATA; /* no such name can have been stored */
 	if (!err && !(err = hold_path(fs, in, path))) {
@@ -1538,9 +1497,8 @@ static void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 			err = errno == ERANGE ? -EAGAIN : -errno; /* it grew */
 		unhold(fs, in);
 		if (!err)
-			err = xattr_open(keys, sealed, (size_t)n, &value, &vlen);
+			err = xattr_open(fs, sealed, (size_t)n, &value, &vlen);
 	}
-	keyring_leave(&fs->keyring);
 	if (err)
 		reply_err(req, err);
 	else if (size == 0)
@@ -1556,11 +1514,10 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char path[FS_PROCFD_LEN], *raw = NULL, *out = NULL;
 	size_t pos = 0;
 	ssize_t n = 0;
-	int err = keys ? 0 : -EACCES;
+	int err = 0;
 
 	if (!err && in->type != S_IFLNK && !(err = hold_path(fs, in, path))) {
 		n = listxattr(path, NULL, 0);
@@ -1575,14 +1532,13 @@ static void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	/* a plaintext name is never longer than its stored form */
 	for (ssize_t i = 0; !err && i < n; i += (ssize_t)strlen(raw + i) + 1) {
 		char plain[256];
-		int len = xattr_name_decrypt(fs, keys, raw + i, plain);
+		int len = xattr_name_decrypt(fs, raw + i, plain);
 
 		if (len < 0)
 			continue; /* not ours (e.g. security.*): hidden */
 		memcpy(out + pos, plain, (size_t)len + 1);
 		pos += (size_t)len + 1;
 	}
-	keyring_leave(&fs->keyring);
 	if (err)
 		reply_err(req, err);
 	else if (size == 0)
@@ -1599,16 +1555,13 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 {
 	struct cloakfs *fs = fs_of(req);
 	struct fs_inode *in = inode_of(fs, ino);
-	const struct volume_keys *keys = keyring_enter(&fs->keyring);
 	char stored[256], path[FS_PROCFD_LEN];
 	int err = xattr_is_user(name) ? 0 : -EOPNOTSUPP;
 
-	if (!err && !keys)
-		err = -EACCES;
 	if (!err && in->type == S_IFLNK)
 		err = -ENODATA;
 	if (!err)
-		err = xattr_name_encrypt(fs, keys, name, stored);
+		err = xattr_name_encrypt(fs, name, stored);
 	if (err == -ERANGE)
 		err = -ENODATA;
 	if (!err && !(err = hold_path(fs, in, path))) {
@@ -1616,7 +1569,6 @@ static void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 			err = -errno;
 		unhold(fs, in);
 	}
-	keyring_leave(&fs->keyring);
 	reply_err(req, err);
 }
 

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fs/keyring.h"
 
 int fs_state_is_name(const char *name)
 {
@@ -15,10 +14,9 @@ int fs_state_is_name(const char *name)
 void fs_state_reply(fuse_req_t req, struct cloakfs *fs, size_t size)
 {
 	/* whether the keys are there right now; nothing is touched */
-	const char *state = keyring_enter(&fs->keyring) ? "unlocked" : "locked";
+	const char *state = vkeyring_unlocked(fs->keyring) ? "unlocked" : "locked";
 	size_t len = strlen(state);
 
-	keyring_leave(&fs->keyring);
 	if (size == 0)
 		fuse_reply_xattr(req, len);
 	else if (size < len)

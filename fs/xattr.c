@@ -3,15 +3,14 @@
 #include "fs/xattr.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <string.h>
 
+#include "crypto/secmem.h"
 #include "fs/fs.h"
 #include "volume/names.h"
 #include "volume/random.h"
 
 #define XATTR_PREFIX_LEN (sizeof(XATTR_USER_PREFIX) - 1)
-#define XATTR_MAX_KEY 64
 
 int xattr_is_user(const char *name)
 {
@@ -19,33 +18,49 @@ int xattr_is_user(const char *name)
 	       name[XATTR_PREFIX_LEN] != '\0';
 }
 
-/* the volume's xattr name transform; fs->xattr_lock held */
-static int names_tfm(struct cloakfs *fs, const struct volume_keys *keys)
-{
-	const struct volume_cipher_info *ci = fs->cipher;
-	uint8_t key[XATTR_MAX_KEY];
-	struct crypto_tfm *tfm;
-	int err;
+/*
+ * One xattr crypto step in a key section of its own: a name under the
+ * volume's xattr-name key (encrypt or decrypt with the symlink codec), or
+ * a value body under the key of its nonce. The codec's result, or
+ * -errno (-EACCES while locked).
+ */
+enum xattr_op { NAME_ENCRYPT, NAME_DECRYPT, VALUE_ENCRYPT, VALUE_DECRYPT };
 
-	if (fs->xattr_names)
-		return 0;
-	tfm = crypto_alloc(ci->cts_alg, NULL, &err);
-	if (!tfm)
-		return err;
-	err = keys_derive(keys, "xattr-names", NULL, 0, key, ci->name_keysize);
-	if (!err)
-		err = crypto_setkey(tfm, key, ci->name_keysize);
-	explicit_bzero(key, sizeof(key));
-	if (err) {
-		crypto_free(tfm);
-		return err;
+static int xattr_crypt(struct cloakfs *fs, enum xattr_op op,
+		       const uint8_t nonce[XATTR_NONCE_SIZE], const void *in,
+		       size_t inlen, void *out, size_t outlen)
+{
+	int value = op == VALUE_ENCRYPT || op == VALUE_DECRYPT, n;
+	uint8_t iv[16] = { 0 };
+	struct crypto_tfm *tfm;
+	unsigned int slot;
+
+	vkeyring_enter(fs->keyring);
+	tfm = vkeyring_get(fs->keyring, value ? VKEY_XATTR_VALUE : VKEY_XATTR_NAMES,
+			   nonce, &slot, &n);
+	if (tfm) {
+		switch (op) {
+		case NAME_ENCRYPT:
+			n = names_symlink_encrypt(tfm, in, inlen, out, outlen);
+			break;
+		case NAME_DECRYPT:
+			n = names_symlink_decrypt(tfm, in, inlen, out, outlen);
+			break;
+		case VALUE_ENCRYPT:
+			n = crypto_encrypt(tfm, iv, out, in, inlen);
+			break;
+		case VALUE_DECRYPT:
+			n = crypto_decrypt(tfm, iv, out, in, inlen);
+			break;
+		}
+		vkeyring_put(fs->keyring, slot);
 	}
-	fs->xattr_names = tfm;
-	return 0;
+	vkeyring_leave(fs->keyring);
+	secmem_scrub_stack();
+	return n;
 }
 
-int xattr_name_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		       const char *name, char out[256])
+int xattr_name_encrypt(struct cloakfs *fs, const char *name, char out[256])
 {
 	const char *rest = name + XATTR_PREFIX_LEN;
 	size_t len;
@@ -57,18 +72,12 @@ int xattr_name_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
 	if (len > XATTR_MAX_NAME)
 		return -ERANGE;
 	memcpy(out, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
-	pthread_mutex_lock(&fs->xattr_lock);
-	n = names_tfm(fs, keys);
-	if (!n)
-		n = names_symlink_encrypt(fs->xattr_names, rest, len,
-					  out + XATTR_PREFIX_LEN,
-					  256 - XATTR_PREFIX_LEN);
-	pthread_mutex_unlock(&fs->xattr_lock);
+	n = xattr_crypt(fs, NAME_ENCRYPT, NULL, rest, len, out + XATTR_PREFIX_LEN,
+			256 - XATTR_PREFIX_LEN);
 	return n < 0 ? n : 0;
 }
 
-int xattr_name_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		       const char *stored, char out[256])
+int xattr_name_decrypt(struct cloakfs *fs, const char *stored, char out[256])
 {
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
 	const char *enc = stored + XATTR_PREFIX_LEN;
@@ -76,64 +85,33 @@ int xattr_name_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
 
 	if (!xattr_is_user(stored))
 		return -EBADMSG;
-	pthread_mutex_lock(&fs->xattr_lock);
-	n = names_tfm(fs, keys);
-	if (!n)
-		n = names_symlink_decrypt(fs->xattr_names, enc, strlen(enc),
-					  plain, sizeof(plain));
-	pthread_mutex_unlock(&fs->xattr_lock);
-	if (n < 0)
+	n = xattr_crypt(fs, NAME_DECRYPT, NULL, enc, strlen(enc), plain,
+			sizeof(plain));
+	if (n < 0) {
+		explicit_bzero(plain, sizeof(plain));
 		return n;
+	}
 	if ((size_t)n > XATTR_MAX_NAME)
 		return -EBADMSG;
 	memcpy(out, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
 	memcpy(out + XATTR_PREFIX_LEN, plain, (size_t)n + 1);
+	explicit_bzero(plain, sizeof(plain));
 	return (int)XATTR_PREFIX_LEN + n;
 }
 
-static unsigned int block_of(const struct volume_keys *keys)
-{
-	return volume_cipher_info(keys_cipher(keys))->blocksize;
-}
-
-size_t xattr_sealed_size(const struct volume_keys *keys, size_t len)
+size_t xattr_sealed_size(struct cloakfs *fs, size_t len)
 {
 	size_t body = 4 + len;
 
-	if (body < block_of(keys))
-		body = block_of(keys);
+	if (body < fs->cipher->blocksize)
+		body = fs->cipher->blocksize;
 	return XATTR_NONCE_SIZE + body;
 }
 
-/* the XTS transform of one value, keyed from its nonce */
-static struct crypto_tfm *value_tfm(const struct volume_keys *keys,
-				    const uint8_t nonce[XATTR_NONCE_SIZE],
-				    int *err)
+int xattr_seal(struct cloakfs *fs, const void *value, size_t len, uint8_t *out)
 {
-	const struct volume_cipher_info *ci = volume_cipher_info(keys_cipher(keys));
-	uint8_t key[XATTR_MAX_KEY];
-	struct crypto_tfm *tfm = crypto_alloc(ci->xts_alg, NULL, err);
-
-	if (!tfm)
-		return NULL;
-	*err = keys_derive(keys, "xattr", nonce, XATTR_NONCE_SIZE, key,
-			   ci->xts_keysize);
-	if (!*err)
-		*err = crypto_setkey(tfm, key, ci->xts_keysize);
-	explicit_bzero(key, sizeof(key));
-	if (*err) {
-		crypto_free(tfm);
-		return NULL;
-	}
-	return tfm;
-}
-
-int xattr_seal(const struct volume_keys *keys, const void *value, size_t len,
-	       uint8_t *out)
-{
-	size_t total = xattr_sealed_size(keys, len);
-	uint8_t *body = out + XATTR_NONCE_SIZE, iv[16] = { 0 };
-	struct crypto_tfm *tfm;
+	size_t total = xattr_sealed_size(fs, len);
+	uint8_t *body = out + XATTR_NONCE_SIZE;
 	int err;
 
 	if (len > UINT32_MAX)
@@ -147,30 +125,21 @@ int xattr_seal(const struct volume_keys *keys, const void *value, size_t len,
 	body[2] = (uint8_t)(len >> 16);
 	body[3] = (uint8_t)(len >> 24);
 	memcpy(body + 4, value, len);
-	tfm = value_tfm(keys, out, &err);
-	if (!tfm)
-		return err;
-	err = crypto_encrypt(tfm, iv, body, body, total - XATTR_NONCE_SIZE);
-	crypto_free(tfm);
-	return err;
+	return xattr_crypt(fs, VALUE_ENCRYPT, out, body, total - XATTR_NONCE_SIZE,
+			   body, total - XATTR_NONCE_SIZE);
 }
 
-int xattr_open(const struct volume_keys *keys, uint8_t *sealed, size_t slen,
+int xattr_open(struct cloakfs *fs, uint8_t *sealed, size_t slen,
 	       const uint8_t **value, size_t *len)
 {
-	size_t bs = block_of(keys), blen, vlen;
-	uint8_t *body = sealed + XATTR_NONCE_SIZE, iv[16] = { 0 };
-	struct crypto_tfm *tfm;
+	size_t bs = fs->cipher->blocksize, blen, vlen;
+	uint8_t *body = sealed + XATTR_NONCE_SIZE;
 	int err;
 
 	if (slen < XATTR_NONCE_SIZE + bs)
 		return -EBADMSG;
 	blen = slen - XATTR_NONCE_SIZE;
-	tfm = value_tfm(keys, sealed, &err);
-	if (!tfm)
-		return err;
-	err = crypto_decrypt(tfm, iv, body, body, blen);
-	crypto_free(tfm);
+	err = xattr_crypt(fs, VALUE_DECRYPT, sealed, body, blen, body, blen);
 	if (err)
 		return err;
 	vlen = (size_t)body[0] | (size_t)body[1] << 8 | (size_t)body[2] << 16 |

@@ -23,7 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "volume/keys.h"
 
 struct cloakfs;
 
@@ -39,23 +38,20 @@ int xattr_is_user(const char *name);
  * "user.<rest>" -> stored name (out: 256 bytes). 0, -EOPNOTSUPP (not
  * user.*), -ERANGE (rest too long), -EACCES-free crypto errors.
  */
-int xattr_name_encrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		       const char *name, char out[256]);
+int xattr_name_encrypt(struct cloakfs *fs, const char *name, char out[256]);
 /* stored name -> "user.<rest>" (out: 256 bytes); length, or -EBADMSG for
  * a name this volume did not write */
-int xattr_name_decrypt(struct cloakfs *fs, const struct volume_keys *keys,
-		       const char *stored, char out[256]);
+int xattr_name_decrypt(struct cloakfs *fs, const char *stored, char out[256]);
 
 /* the stored size of a value of len bytes */
-size_t xattr_sealed_size(const struct volume_keys *keys, size_t len);
+size_t xattr_sealed_size(struct cloakfs *fs, size_t len);
 /* seal value (len bytes) into out (xattr_sealed_size bytes): 0 or -errno */
-int xattr_seal(const struct volume_keys *keys, const void *value, size_t len,
-	       uint8_t *out);
+int xattr_seal(struct cloakfs *fs, const void *value, size_t len, uint8_t *out);
 /*
  * Open a stored value of slen bytes in place; *value points into sealed,
  * *len its length. 0 or -EBADMSG (damaged).
  */
-int xattr_open(const struct volume_keys *keys, uint8_t *sealed, size_t slen,
+int xattr_open(struct cloakfs *fs, uint8_t *sealed, size_t slen,
 	       const uint8_t **value, size_t *len);
 
 #endif

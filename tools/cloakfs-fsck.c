@@ -207,6 +207,6 @@ int main(int argc, char **argv)
 	else
 		run(&f, &src, use_daemon);
 	rc = fsck_output_end(&f);
-	keys_free(f.keys);
+	fsck_keys_free(&f);
 	return rc;
 }

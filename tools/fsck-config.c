@@ -131,21 +131,26 @@ int fsck_check_config(struct fsck *f)
 static int keys_from_vmk(struct fsck *f, const uint8_t *vmk,
 			 struct volume_keys **out)
 {
-	uint8_t id[KEYS_KEY_ID_SIZE];
-	struct volume_keys *keys;
-	int rc = keys_new(vmk, f->cfg.cipher, &keys);
+	int rc = vkeyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.key_id, out);
 
-	if (rc)
-		return rc;
-	rc = keys_key_id(keys, id);
-	if (!rc && memcmp(id, f->cfg.key_id, sizeof(id)) != 0)
-		rc = 1;
-	if (rc) {
-		keys_free(keys);
-		return rc;
-	}
-	*out = keys;
-	return 0;
+	return rc == -EBADMSG ? 1 : rc;
+}
+
+struct vkeyring *fsck_keyring(struct fsck *f)
+{
+	if (!f->kr && f->keys && vkeyring_new(f->cfg.cipher, &f->kr) == 0)
+		vkeyring_install(f->kr, f->keys);
+	return f->kr;
+}
+
+void fsck_keys_free(struct fsck *f)
+{
+	if (f->kr)
+		vkeyring_free(f->kr); /* frees f->keys */
+	else
+		keys_free(f->keys);
+	f->kr = NULL;
+	f->keys = NULL;
 }
 
 /* 0 with f->keys set, 1 when the daemon does not help */

@@ -152,7 +152,9 @@ static int read_all(struct fsck *f, int fd, uint64_t *done)
 		if (!f->deep_buf)
 			return -ENOMEM;
 	}
-	rc = fileio_open(&cf, fd, f->keys, f->cfg.sector_size);
+	rc = fsck_keyring(f) ? fileio_open(&cf, fd, f->kr, f->cfg.cipher,
+						f->cfg.sector_size)
+			       : -ENOMEM;
 	if (!rc) {
 		rc = fileio_size(&cf, &size);
 		while (!rc && off < size) {

@@ -298,7 +298,9 @@ static int note_open(struct fsck *f)
 		if (fd < 0 && (errno != EEXIST || n >= 100))
 			return -errno;
 	}
-	err = fileio_open(&f->note, fd, f->keys, f->cfg.sector_size);
+	err = fsck_keyring(f) ? fileio_open(&f->note, fd, f->kr, f->cfg.cipher,
+						f->cfg.sector_size)
+			       : -ENOMEM;
 	if (err) {
 		close(fd);
 		return err;

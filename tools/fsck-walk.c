@@ -528,7 +528,7 @@ static void check_nonce(struct walk *w, struct dir *d)
 	/* inside lost+found only lost+found's own nonce is put right */
 	bool may_repair = f->repair && (!d->in_lf || d->is_lf);
 	size_t users = 0;
-	int rc = names_dirnonce_load(d->fd, f->keys, nonce, &st);
+	int rc = names_dirnonce_load(d->fd, fsck_keyring(f), nonce, &st);
 
 	for (size_t i = 0; i < d->n; i++)
 		users += d->items[i].kind == NAMES_ENTRY_ENCRYPTED ||

@@ -24,6 +24,7 @@
 #include "volume/config.h"
 #include "volume/content.h"
 #include "volume/fileio.h"
+#include "volume/keyring.h"
 #include "volume/keys.h"
 #include "volume/names.h"
 
@@ -93,7 +94,8 @@ struct fsck {
 	bool repair, json, deep, progress_forced;
 
 	struct volume_config cfg;
-	struct volume_keys *keys;
+	struct volume_keys *keys; /* owned by kr once kr exists */
+	struct vkeyring *kr;      /* for fileio (fsck_keyring) */
 	struct content_geom geom;
 	int rootfd;
 	struct crypto_tfm *root_names; /* NULL while the root's nonce is bad */
@@ -172,6 +174,12 @@ void fsck_progress_clear(void);
  * -1 after fsck_fail.
  */
 int fsck_check_config(struct fsck *f);
+
+/* the keyring that owns f->keys from now on, made at first use; NULL
+ * without memory */
+struct vkeyring *fsck_keyring(struct fsck *f);
+/* at exit: wipe and free the keys */
+void fsck_keys_free(struct fsck *f);
 
 struct passphrase_source;
 /*

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -13,7 +14,7 @@
 
 #include "volume/dirops.h"
 #include "volume/fdio.h"
-#include "volume/keys.h"
+#include "volume/keyring.h"
 #include "volume/names.h"
 #include "volume/random.h"
 
@@ -152,37 +153,54 @@ static int decodes_padded(struct crypto_tfm *names, const char *enc,
  * 1/256. Most names are shorter than their blocks, so the right nonce
  * collects the votes.
  */
-static void vote(int dirfd, const struct volume_keys *keys,
-		 struct names_dirnonce_state *st)
+static void vote(int dirfd, struct vkeyring *kr, struct names_dirnonce_state *st)
 {
-	char plain[NAMES_MAX_PLAIN + 1];
-	struct crypto_tfm *f = NULL, *c = NULL;
+	char plain[NAMES_MAX_PLAIN + 1], *names = NULL;
+	struct crypto_tfm *f, *c;
+	unsigned int fs, cs;
+	size_t used = 0, n = 0;
 	struct dirent *de;
 	DIR *dp = NULL;
 	int err;
 
-	if (!(f = keys_names_tfm(keys, st->file_nonce, &err)) ||
-	    !(c = keys_names_tfm(keys, st->copy_nonce, &err)) ||
-	    dirops_opendir(dirfd, &dp) != 0)
+	/* the names first, then the keys: no I/O inside a key section */
+	names = malloc((size_t)VOTE_MAX * (NAMES_MAX_ENCODED + 1));
+	if (!names || dirops_opendir(dirfd, &dp) != 0)
 		goto out;
-	while (st->votes_of < VOTE_MAX && (de = readdir(dp)) != NULL) {
+	while (n < VOTE_MAX && (de = readdir(dp)) != NULL) {
 		size_t len = strlen(de->d_name);
 
-		if (names_classify(de->d_name) != NAMES_ENTRY_ENCRYPTED)
+		if (names_classify(de->d_name) != NAMES_ENTRY_ENCRYPTED ||
+		    len > NAMES_MAX_ENCODED)
 			continue;
-		st->votes_of++;
-		st->votes_file += decodes_padded(f, de->d_name, len, plain);
-		st->votes_copy += decodes_padded(c, de->d_name, len, plain);
+		memcpy(names + used, de->d_name, len + 1);
+		used += len + 1;
+		n++;
 	}
+	vkeyring_enter(kr);
+	f = vkeyring_get(kr, VKEY_NAMES, st->file_nonce, &fs, &err);
+	c = f ? vkeyring_get(kr, VKEY_NAMES, st->copy_nonce, &cs, &err) : NULL;
+	for (size_t i = 0, off = 0; c && i < n; i++) {
+		size_t len = strlen(names + off);
+
+		st->votes_of++;
+		st->votes_file += decodes_padded(f, names + off, len, plain);
+		st->votes_copy += decodes_padded(c, names + off, len, plain);
+		off += len + 1;
+	}
+	if (c)
+		vkeyring_put(kr, cs);
+	if (f)
+		vkeyring_put(kr, fs);
+	vkeyring_leave(kr);
 	explicit_bzero(plain, sizeof(plain));
 out:
 	if (dp)
 		closedir(dp);
-	crypto_free(f);
-	crypto_free(c);
+	free(names);
 }
 
-int names_dirnonce_load(int dirfd, const struct volume_keys *keys,
+int names_dirnonce_load(int dirfd, struct vkeyring *kr,
 			uint8_t nonce[NAMES_DIRNONCE_SIZE],
 			struct names_dirnonce_state *st)
 {
@@ -197,8 +215,8 @@ int names_dirnonce_load(int dirfd, const struct volume_keys *keys,
 	if (!st->file && !st->copy &&
 	    memcmp(st->file_nonce, st->copy_nonce, NAMES_DIRNONCE_SIZE) != 0) {
 		st->differ = 1;
-		if (keys)
-			vote(dirfd, keys, st);
+		if (kr)
+			vote(dirfd, kr, st);
 		/* the file is what every writer keeps current (an older
 		 * cloakfs, a restore that drops attributes): the copy wins
 		 * only on evidence */

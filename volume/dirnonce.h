@@ -19,7 +19,7 @@
 #define NAMES_DIRNONCE_XATTR "user.cloakfs.dir"
 #define NAMES_DIRNONCE_SIZE 16
 
-struct volume_keys;
+struct vkeyring;
 
 enum names_dirnonce_source {
 	NAMES_DIRNONCE_NONE,
@@ -62,11 +62,12 @@ int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
 /*
  * The directory's nonce from .cloakfs.dir, or from the copy when the
  * file is missing or damaged, or (both read, different) from the one
- * under which more of the directory's names decode: keys may be NULL,
- * then the file wins. st (may be NULL) says what was found where.
+ * under which more of the directory's names decode (the names are read
+ * first, then decoded in a key section of kr): kr may be NULL, then the
+ * file wins. st (may be NULL) says what was found where.
  * Returns 0, or the file's error when neither gave a nonce.
  */
-int names_dirnonce_load(int dirfd, const struct volume_keys *keys,
+int names_dirnonce_load(int dirfd, struct vkeyring *kr,
 			uint8_t nonce[NAMES_DIRNONCE_SIZE],
 			struct names_dirnonce_state *st);
 

@@ -98,16 +98,31 @@ static int cipher_size_of(int fd, uint64_t *size)
 	return 0;
 }
 
-/* key the transform for f->hdr.nonce */
-static int key_file(struct content_file *f)
+/*
+ * Units [first, first + n) of the layout of size plain, en- or decrypted
+ * from src into dst with the file's key: a key section of its own
+ * (volume/keyring.h), so no I/O ever happens while the keys are in use
+ * and a lock waits for this CPU work only. -EACCES when locked.
+ */
+static int crypt_units(const struct content_file *f, int encrypt,
+		       uint64_t plain, uint64_t first, uint64_t n, uint8_t *dst,
+		       const uint8_t *src)
 {
+	struct crypto_tfm *tfm;
+	unsigned int slot;
 	int err;
 
-	if (!f->tfm) {
-		f->tfm = keys_contents_tfm(f->keys, f->hdr.nonce, &err);
-		return f->tfm ? 0 : err;
+	vkeyring_enter(f->kr);
+	tfm = vkeyring_get(f->kr, VKEY_CONTENTS, f->hdr.nonce, &slot, &err);
+	if (tfm) {
+		err = encrypt ? content_encrypt_units(tfm, &f->geom, plain, first,
+						      n, dst, src)
+			      : content_decrypt_units(tfm, &f->geom, plain, first,
+						      n, dst, src);
+		vkeyring_put(f->kr, slot);
 	}
-	return keys_set_contents_key(f->keys, f->hdr.nonce, f->tfm);
+	vkeyring_leave(f->kr);
+	return err;
 }
 
 /* read, check and key the header of a file of ciphertext size csize > 0 */
@@ -126,22 +141,20 @@ static int load_header(struct content_file *f, uint64_t csize)
 	if (!err)
 		err = content_plain_size(&f->geom, csize, &f->hdr, &plain);
 	if (!err)
-		err = key_file(f);
-	if (!err)
 		f->have_header = 1;
 	return err;
 }
 
-int fileio_open(struct content_file *f, int fd, const struct volume_keys *keys,
-		uint32_t sector_size)
+int fileio_open(struct content_file *f, int fd, struct vkeyring *kr,
+		enum volume_cipher cipher, uint32_t sector_size)
 {
-	const struct volume_cipher_info *ci = volume_cipher_info(keys_cipher(keys));
+	const struct volume_cipher_info *ci = volume_cipher_info(cipher);
 	uint64_t csize;
 	int err;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
-	f->keys = keys;
+	f->kr = kr;
 	err = content_geom_init(&f->geom, sector_size, ci->blocksize);
 	if (!err)
 		err = cipher_size_of(fd, &csize);
@@ -154,9 +167,6 @@ int fileio_open(struct content_file *f, int fd, const struct volume_keys *keys,
 
 void fileio_close(struct content_file *f)
 {
-	if (f->tfm)
-		crypto_free(f->tfm);
-	f->tfm = NULL;
 	f->have_header = 0;
 }
 
@@ -278,8 +288,7 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 		}
 		err = pread_full(f->fd, dst, bytes, HEADER_SIZE + start);
 		if (!err)
-			err = content_decrypt_units(f->tfm, &f->geom, plain, u, n,
-						    dst, dst);
+			err = crypt_units(f, 0, plain, u, n, dst, dst);
 		if (err)
 			break;
 		/* the plaintext of these units is dst[0 .. bytes) from start,
@@ -416,14 +425,13 @@ static int write_span(struct content_file *f, const struct rewrite *w,
 		    s + bytes <= w->new_size) {
 			/* wholly new data: encrypt it straight from the
 			 * caller's buffer, no copy */
-			err = content_encrypt_units(f->tfm, &f->geom, w->new_size,
-						    u, n, buf, w->data + (s - w->off));
+			err = crypt_units(f, 1, w->new_size, u, n, buf,
+					  w->data + (s - w->off));
 		} else {
 			err = fill_units(f, w, u, n, buf);
 			if (!err)
-				err = content_encrypt_units(f->tfm, &f->geom,
-							    w->new_size, u, n,
-							    buf, buf);
+				err = crypt_units(f, 1, w->new_size, u, n, buf,
+						  buf);
 		}
 		if (!err)
 			err = pwrite_units(f->fd, u == 0 ? hdr : NULL, buf, bytes,
@@ -470,17 +478,19 @@ static int roll_back(struct content_file *f, uint64_t old_size,
 		f->have_header = 0;
 		return ftruncate(f->fd, 0) == 0 ? 0 : -errno;
 	}
-	if (ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, old_size)) != 0)
-		return -errno;
 	f->hdr = *old_hdr;
 	content_unit(&f->geom, old_size,
 		     content_unit_count(&f->geom, old_size) - 1, &t);
 	memset(buf, 0, t.len);
 	memcpy(buf, tail, (size_t)(old_size - t.plain_off));
-	err = content_encrypt_units(f->tfm, &f->geom, old_size, t.index, 1, buf,
-				    buf);
-	if (!err)
-		err = pwrite_full(f->fd, buf, t.len, t.cipher_off);
+	/* encrypted first: locked meanwhile, the file keeps its new size
+	 * rather than lose its old tail */
+	err = crypt_units(f, 1, old_size, t.index, 1, buf, buf);
+	if (err)
+		return err;
+	if (ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, old_size)) != 0)
+		return -errno;
+	err = pwrite_full(f->fd, buf, t.len, t.cipher_off);
 	header_encode(old_hdr, raw);
 	if (!err)
 		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
@@ -506,8 +516,6 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 
 	if (!f->have_header) {
 		err = header_new(&f->hdr);
-		if (!err)
-			err = key_file(f);
 		if (err)
 			return err;
 		f->have_header = 1;
@@ -618,8 +626,7 @@ static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 								new_size)) != 0)
 		err = -errno;
 	if (!err)
-		err = content_encrypt_units(f->tfm, &f->geom, new_size, t.index, 1,
-					    buf, buf);
+		err = crypt_units(f, 1, new_size, t.index, 1, buf, buf);
 	if (!err && hdr_due && t.index != 0)
 		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
 	if (!err)

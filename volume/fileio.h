@@ -26,26 +26,28 @@
 #include "crypto/crypto.h"
 #include "volume/content.h"
 #include "volume/header.h"
-#include "volume/keys.h"
+#include "volume/keyring.h"
 
+/* holds no key: the file's key is the keyring's (keyring.h) */
 struct content_file {
 	int fd;                          /* not owned */
-	const struct volume_keys *keys;  /* not owned, outlives the file */
+	struct vkeyring *kr;             /* not owned, outlives the file */
 	struct content_geom geom;
 	struct file_header hdr;          /* valid if have_header */
 	int have_header;
-	struct crypto_tfm *tfm;          /* keyed for hdr.nonce, or NULL */
 };
 
 /*
- * Start using fd: reads and checks the header of a non-empty file and
- * keys the XTS transform once. Writes read back partial units, so fd must
- * be O_RDWR (never O_APPEND) even for a plaintext O_WRONLY open; O_RDONLY
- * is enough for reads.
+ * Start using fd, a file of a volume of this cipher: reads and checks the
+ * header of a non-empty file (no key needed). Writes read back partial
+ * units, so fd must be O_RDWR (never O_APPEND) even for a plaintext
+ * O_WRONLY open; O_RDONLY is enough for reads. Reads and writes take the
+ * file's key from kr in short sections between their I/O, and answer
+ * -EACCES while kr is locked.
  */
-int fileio_open(struct content_file *f, int fd, const struct volume_keys *keys,
-		uint32_t sector_size);
-/* free the transform (wiped); the fd stays open */
+int fileio_open(struct content_file *f, int fd, struct vkeyring *kr,
+		enum volume_cipher cipher, uint32_t sector_size);
+/* forget the header; the fd stays open */
 void fileio_close(struct content_file *f);
 
 /* plaintext size, from the ciphertext size (and header) */

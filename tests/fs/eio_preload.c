@@ -9,7 +9,10 @@
  * switches faults on and off while the filesystem stays mounted. No
  * control file: no faults. "slow:SUBSTR" makes such reads wait 100 ms and
  * then succeed, as a slow disk would (cloakfs-fsck's progress test: one
- * large file that takes seconds to check).
+ * large file that takes seconds to check). "stall:SUBSTR" makes such
+ * reads wait for as long as the rule is there, as a hung disk or network
+ * filesystem would; the first stalled read creates "$CLOAKFS_EIO_CTL.stalled"
+ * so a test knows a request is stuck.
  *
  * Calls that make or find entries fail by name: "fail:CALL" makes CALL
  * return -1/EIO without doing anything, "after:CALL" lets it succeed and
@@ -67,6 +70,10 @@ static int fd_matches(int fd, char kind)
 			if (kind != 's')
 				continue;
 			sub += 5;
+		} else if (strncmp(line, "stall:", 6) == 0) {
+			if (kind != 'h')
+				continue;
+			sub += 6;
 		} else if (kind != 'r') {
 			continue;
 		}
@@ -77,11 +84,31 @@ static int fd_matches(int fd, char kind)
 	return hit;
 }
 
-/* a read: slowed down, and then failing or not */
+/* a read hangs while a stall rule matches it; the first says so */
+static void stall(int fd)
+{
+	char flag[4096];
+	int said = 0;
+
+	while (fd_matches(fd, 'h')) {
+		if (!said) {
+			snprintf(flag, sizeof(flag), "%s.stalled",
+				 getenv("CLOAKFS_EIO_CTL"));
+			close(open(flag, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+			said = 1;
+		}
+		usleep(20000);
+	}
+}
+
+/* a read: stalled or slowed down, and then failing or not */
 static int fd_is_faulty(int fd, char kind)
 {
-	if (kind == 'r' && fd_matches(fd, 's'))
-		usleep(100000);
+	if (kind == 'r') {
+		stall(fd);
+		if (fd_matches(fd, 's'))
+			usleep(100000);
+	}
 	return fd_matches(fd, kind);
 }
 

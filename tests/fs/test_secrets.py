@@ -8,18 +8,20 @@ taken with gcore must not contain them, while a scan of the live process
 The VMK and the passphrase are wiped once the mount has derived its keys,
 and after `cloakfs-keytool lock` the mount's memory holds no PRK.
 Keys are computed here from the VMK (fs_keydump) per DESIGN.md, Keys."""
+import errno
 import hashlib
 import hmac
 import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 
 import pytest
 
 from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u, read_file,
-                      scratch_for_all, write_file)
+                      preload_env, scratch_for_all, write_file)
 from test_daemon import (env, eventually, eventually_locked, eventually_reads,  # noqa: F401
                          keytool, mount_from_daemon)
 
@@ -422,3 +424,76 @@ def test_passphrase_mount_obeys_lock(env):  # noqa: F811
         v.allowed_stderr = [r"locked", r"unlocked", r"key daemon"]
     finally:
         v.destroy()
+
+
+EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
+
+
+@pytest.mark.skipif(not CLOAKFSD or not KEYTOOL or not EIO_PRELOAD,
+                    reason="built without cloakfsd, cloakfs-keytool or the fault shim")
+def test_lock_while_a_request_is_stuck(env):  # noqa: F811
+    """a READ stuck in the backing store (a hung disk or network
+    filesystem, made by the fault shim's stall rule) holds no lock that
+    locking needs: keytool lock wipes every key of the mount within a
+    second while the READ still hangs; released, the READ answers EACCES"""
+    v = Volume("speck128-xts", tag="stuck")
+    reader = None
+    try:
+        ctl = os.path.join(v.top, "fault.ctl")
+        start_daemon(env)
+        e = preload_env(EIO_PRELOAD, CLOAKFS_EIO_CTL=ctl,
+                        **{k: x for k, x in env.items() if k.startswith(("XDG_", "CLOAKFSD"))})
+        mount_with_passphrase(v, e)
+        write_file(v.path("file"), b"stuck" * 20000)
+        write_file(v.path("other"), b"fine" * 1000)
+        secrets = volume_secrets(v)
+        assert "PRK" in found_in(live_memory(v.proc.pid), secrets)
+        cname = [n for n in os.listdir(v.cipherdir) if "." not in n and
+                 os.path.getsize(os.path.join(v.cipherdir, n)) == 32 + 100000][0]
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("1\n")  # the READ must reach the mount
+        write_file(ctl, ("stall:%s\n" % cname).encode())
+        result = {}
+
+        def read_it():
+            try:
+                result["data"] = read_file(v.path("file"))
+            except OSError as ex:
+                result["errno"] = ex.errno
+        reader = threading.Thread(target=read_it, daemon=True)
+        reader.start()
+        eventually(lambda: os.path.exists(ctl + ".stalled") or _fail("no stall yet"))
+        t0 = time.monotonic()
+        out = keytool(env, "lock", v.cipherdir)
+        assert "told to wipe" in out, out
+        t_lock = time.monotonic() - t0
+
+        # a scan of the mount's memory takes seconds: what counts is when
+        # the first scan that finds no key began
+        scans = []
+
+        def wiped():
+            scans.append(time.monotonic() - t0)
+            left = found_in(live_memory(v.proc.pid), secrets)
+            assert left == [], "in the mount's memory after lock: %s" % left
+        eventually(wiped, timeout=20)
+        print("no key in the mount's memory in a scan begun %.2f s after lock "
+              "(keytool lock took %.2f s), with a READ stuck" % (scans[-1], t_lock))
+        assert scans[-1] < 1.5, scans
+        assert reader.is_alive(), "the READ was not stuck while locking"
+        os.unlink(ctl)
+        reader.join(30)
+        assert not reader.is_alive(), "the READ did not come back"
+        assert result.get("errno") == errno.EACCES, result
+        v.allowed_stderr.append(r"^cloakfs: info: ")
+    finally:
+        if reader is not None and reader.is_alive() and os.path.exists(v.top):
+            try:
+                os.unlink(os.path.join(v.top, "fault.ctl"))
+            except OSError:
+                pass
+        v.destroy()
+
+
+def _fail(msg):
+    raise AssertionError(msg)

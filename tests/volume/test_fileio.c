@@ -14,6 +14,7 @@
 
 #include "tests/volume/voltest.h"
 #include "volume/fileio.h"
+#include "volume/keyring.h"
 #include "volume/keys.h"
 
 #define MODEL_MAX (96 * 1024)
@@ -22,6 +23,9 @@ struct model {
 	uint8_t data[MODEL_MAX];
 	uint64_t size;
 };
+
+/* the cipher of the volume under test (fileio_open needs it) */
+static enum volume_cipher cur_cipher;
 
 static uint8_t readback[MODEL_MAX + 64];
 
@@ -45,7 +49,7 @@ static void verify(struct content_file *f, const struct model *m,
 	CHECK(n == (ssize_t)m->size && memcmp(readback, m->data, m->size) == 0,
 	      "%s step %d: content (read %zd)", what, step, n);
 	/* a second handle sees the same, from the file alone */
-	CHECK(fileio_open(&fresh, f->fd, f->keys, f->geom.sector_size) == 0,
+	CHECK(fileio_open(&fresh, f->fd, f->kr, cur_cipher, f->geom.sector_size) == 0,
 	      "%s step %d: reopen", what, step);
 	n = fileio_read(&fresh, readback, MODEL_MAX + 64, 0);
 	CHECK(n == (ssize_t)m->size && memcmp(readback, m->data, m->size) == 0,
@@ -135,7 +139,7 @@ static void check_hole(int fd, const struct content_geom *g, uint64_t size,
 	}
 }
 
-static void run(struct volume_keys *keys, uint32_t sector, const char *name)
+static void run(struct vkeyring *keys, uint32_t sector, const char *name)
 {
 	static struct model m;
 	struct content_file f;
@@ -149,7 +153,7 @@ static void run(struct volume_keys *keys, uint32_t sector, const char *name)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	CHECK(fd >= 0, "open");
 	memset(&m, 0, sizeof(m));
-	CHECK(fileio_open(&f, fd, keys, sector) == 0 && !f.have_header,
+	CHECK(fileio_open(&f, fd, keys, cur_cipher, sector) == 0 && !f.have_header,
 	      "empty file has no header");
 	verify(&f, &m, what, 0);
 
@@ -226,7 +230,7 @@ static void run(struct volume_keys *keys, uint32_t sector, const char *name)
 }
 
 /* damaged files are reported, not misread */
-static void damaged(struct volume_keys *keys)
+static void damaged(struct vkeyring *keys)
 {
 	char *dir = voltest_tmpdir("fileio-bad");
 	char path[4200];
@@ -238,11 +242,11 @@ static void damaged(struct volume_keys *keys)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	CHECK(fd >= 0, "open");
 	CHECK(pwrite(fd, "CLKF", 4, 0) == 4, "write");
-	CHECK(fileio_open(&f, fd, keys, 4096) == -EBADMSG, "4-byte file");
+	CHECK(fileio_open(&f, fd, keys, cur_cipher, 4096) == -EBADMSG, "4-byte file");
 	CHECK(ftruncate(fd, 100) == 0 && pwrite(fd, buf, 32, 0) == 32, "zero hdr");
-	CHECK(fileio_open(&f, fd, keys, 4096) == -EBADMSG, "zero header");
+	CHECK(fileio_open(&f, fd, keys, cur_cipher, 4096) == -EBADMSG, "zero header");
 	CHECK(ftruncate(fd, 0) == 0, "truncate");
-	CHECK(fileio_open(&f, fd, keys, 4096) == 0, "empty ok");
+	CHECK(fileio_open(&f, fd, keys, cur_cipher, 4096) == 0, "empty ok");
 	CHECK(fileio_write(&f, "hello", 5, 0) == 5, "tiny write");
 	CHECK(pwrite(fd, buf, 1, 12) == 1, "keep");
 	buf[0] = 1;
@@ -250,7 +254,7 @@ static void damaged(struct volume_keys *keys)
 	{
 		struct content_file g;
 
-		CHECK(fileio_open(&g, fd, keys, 4096) == -EBADMSG,
+		CHECK(fileio_open(&g, fd, keys, cur_cipher, 4096) == -EBADMSG,
 		      "reserved byte set");
 	}
 	fileio_close(&f);
@@ -273,6 +277,7 @@ int main(void)
 		const struct volume_cipher_info *ci = volume_cipher_info(ciphers[c]);
 		struct crypto_tfm *probe = voltest_alloc(ci->xts_alg);
 		struct volume_keys *keys;
+		struct vkeyring *kr;
 		uint8_t vmk[64];
 
 		if (!probe)
@@ -280,11 +285,14 @@ int main(void)
 		crypto_free(probe);
 		test_random_bytes(vmk, sizeof(vmk));
 		CHECK(keys_new(vmk, ciphers[c], &keys) == 0, "keys");
-		run(keys, 512, ci->name);
-		run(keys, 4096, ci->name);
+		CHECK(vkeyring_new(ciphers[c], &kr) == 0, "keyring");
+		vkeyring_install(kr, keys);
+		cur_cipher = ciphers[c];
+		run(kr, 512, ci->name);
+		run(kr, 4096, ci->name);
 		if (c == 0)
-			damaged(keys);
-		keys_free(keys);
+			damaged(kr);
+		vkeyring_free(kr);
 		tested++;
 	}
 	if (!tested)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* see rwlock.h */
-#include "fs/rwlock.h"
+#include "volume/rwlock.h"
 
 int rwlock_init_writer_first(pthread_rwlock_t *lock)
 {

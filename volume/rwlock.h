@@ -3,8 +3,8 @@
  * Read-write locks that favour writers: glibc's default lets a steady
  * stream of readers (read-ahead READs, keyring users) starve a writer.
  */
-#ifndef CLOAKFS_FS_RWLOCK_H
-#define CLOAKFS_FS_RWLOCK_H
+#ifndef CLOAKFS_VOLUME_RWLOCK_H
+#define CLOAKFS_VOLUME_RWLOCK_H
 
 #include <pthread.h>
 

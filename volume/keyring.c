@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/* see keyring.h */
+#include "volume/keyring.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "volume/rwlock.h"
+
+#define MAX_DERIVED_KEY 64
+
+struct vkey_slot {
+	enum vkey_kind kind;
+	uint8_t nonce[KEYS_NONCE_SIZE];
+	struct crypto_tfm *tfm; /* keyed when valid; kept for reuse otherwise */
+	unsigned int users;     /* sections using it now */
+	uint64_t stamp;         /* last use, for replacement */
+	int valid;
+};
+
+struct vkeyring {
+	pthread_rwlock_t lock;        /* read: sections; write: install, lock */
+	struct volume_keys *keys;     /* NULL: locked */
+	const struct volume_cipher_info *ci;
+	pthread_mutex_t slots_lock;   /* the table, inside sections */
+	uint64_t clock;
+	struct vkey_slot slot[VKEYRING_SLOTS];
+};
+
+int vkeyring_new(enum volume_cipher cipher, struct vkeyring **out)
+{
+	struct vkeyring *kr = calloc(1, sizeof(*kr));
+	int err;
+
+	if (!kr)
+		return -ENOMEM;
+	/* a lock must not starve behind a stream of sections */
+	err = rwlock_init_writer_first(&kr->lock);
+	if (err) {
+		free(kr);
+		return -err;
+	}
+	err = pthread_mutex_init(&kr->slots_lock, NULL);
+	if (err) {
+		pthread_rwlock_destroy(&kr->lock);
+		free(kr);
+		return -err;
+	}
+	kr->ci = volume_cipher_info(cipher);
+	*out = kr;
+	return 0;
+}
+
+/* free every derived transform (wiping it); the write lock is held */
+static void wipe_slots(struct vkeyring *kr)
+{
+	for (unsigned int i = 0; i < VKEYRING_SLOTS; i++) {
+		struct vkey_slot *s = &kr->slot[i];
+
+		if (s->users) /* a section outlived its leave: a bug */
+			abort();
+		if (s->tfm)
+			crypto_free(s->tfm); /* wipes the context */
+		memset(s, 0, sizeof(*s));
+	}
+}
+
+void vkeyring_free(struct vkeyring *kr)
+{
+	if (!kr)
+		return;
+	vkeyring_lock(kr);
+	pthread_mutex_destroy(&kr->slots_lock);
+	pthread_rwlock_destroy(&kr->lock);
+	free(kr);
+}
+
+int vkeyring_keys_from_vmk(const uint8_t vmk[KEYS_VMK_SIZE],
+			   enum volume_cipher cipher,
+			   const uint8_t key_id[KEYS_KEY_ID_SIZE],
+			   struct volume_keys **out)
+{
+	uint8_t id[KEYS_KEY_ID_SIZE];
+	struct volume_keys *keys;
+	int err = keys_new(vmk, cipher, &keys);
+
+	if (err)
+		return err;
+	err = keys_key_id(keys, id);
+	if (!err && memcmp(id, key_id, sizeof(id)) != 0)
+		err = -EBADMSG;
+	explicit_bzero(id, sizeof(id));
+	if (err) {
+		keys_free(keys);
+		return err;
+	}
+	*out = keys;
+	return 0;
+}
+
+void vkeyring_install(struct vkeyring *kr, struct volume_keys *keys)
+{
+	pthread_rwlock_wrlock(&kr->lock);
+	/* what was derived from the old keys would outlive them */
+	wipe_slots(kr);
+	keys_free(kr->keys);
+	kr->keys = keys;
+	pthread_rwlock_unlock(&kr->lock);
+}
+
+void vkeyring_lock(struct vkeyring *kr)
+{
+	pthread_rwlock_wrlock(&kr->lock);
+	wipe_slots(kr);
+	keys_free(kr->keys);
+	kr->keys = NULL;
+	pthread_rwlock_unlock(&kr->lock);
+}
+
+int vkeyring_unlocked(struct vkeyring *kr)
+{
+	int on;
+
+	pthread_rwlock_rdlock(&kr->lock);
+	on = kr->keys != NULL;
+	pthread_rwlock_unlock(&kr->lock);
+	return on;
+}
+
+const struct volume_keys *vkeyring_enter(struct vkeyring *kr)
+{
+	pthread_rwlock_rdlock(&kr->lock);
+	return kr->keys;
+}
+
+void vkeyring_leave(struct vkeyring *kr)
+{
+	pthread_rwlock_unlock(&kr->lock);
+}
+
+static const char *alg_of(const struct vkeyring *kr, enum vkey_kind kind)
+{
+	return kind == VKEY_NAMES || kind == VKEY_XATTR_NAMES ? kr->ci->cts_alg
+							       : kr->ci->xts_alg;
+}
+
+/* key s->tfm for (s->kind, s->nonce): docs/format.md, "Keys" */
+static int derive(struct vkeyring *kr, struct vkey_slot *s)
+{
+	uint8_t key[MAX_DERIVED_KEY];
+	unsigned int len;
+	int err;
+
+	switch (s->kind) {
+	case VKEY_NAMES:
+		return keys_set_names_key(kr->keys, s->nonce, s->tfm);
+	case VKEY_CONTENTS:
+		return keys_set_contents_key(kr->keys, s->nonce, s->tfm);
+	case VKEY_XATTR_NAMES:
+		len = kr->ci->name_keysize;
+		err = keys_derive(kr->keys, "xattr-names", NULL, 0, key, len);
+		break;
+	case VKEY_XATTR_VALUE:
+		len = kr->ci->xts_keysize;
+		err = keys_derive(kr->keys, "xattr", s->nonce, KEYS_NONCE_SIZE, key,
+				  len);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!err)
+		err = crypto_setkey(s->tfm, key, len);
+	explicit_bzero(key, sizeof(key));
+	return err;
+}
+
+/* the slot to take for a new key: a free one, else the least recently
+ * used one nobody uses now; NULL if every slot is in use */
+static struct vkey_slot *victim(struct vkeyring *kr)
+{
+	struct vkey_slot *best = NULL;
+
+	for (unsigned int i = 0; i < VKEYRING_SLOTS; i++) {
+		struct vkey_slot *s = &kr->slot[i];
+
+		if (!s->valid)
+			return s;
+		if (!s->users && (!best || s->stamp < best->stamp))
+			best = s;
+	}
+	return best;
+}
+
+struct crypto_tfm *vkeyring_get(struct vkeyring *kr, enum vkey_kind kind,
+				const uint8_t nonce[KEYS_NONCE_SIZE],
+				unsigned int *slot, int *err)
+{
+	static const uint8_t zero[KEYS_NONCE_SIZE];
+	struct vkey_slot *s = NULL;
+	struct crypto_tfm *tfm = NULL;
+
+	if (!kr->keys) {
+		*err = -EACCES;
+		return NULL;
+	}
+	if (kind == VKEY_XATTR_NAMES)
+		nonce = zero;
+	pthread_mutex_lock(&kr->slots_lock);
+	for (unsigned int i = 0; i < VKEYRING_SLOTS; i++) {
+		struct vkey_slot *c = &kr->slot[i];
+
+		if (c->valid && c->kind == kind &&
+		    memcmp(c->nonce, nonce, KEYS_NONCE_SIZE) == 0) {
+			s = c;
+			break;
+		}
+	}
+	if (!s) {
+		s = victim(kr);
+		if (!s) {
+			*err = -EBUSY;
+			goto out;
+		}
+		if (s->tfm && alg_of(kr, s->kind) != alg_of(kr, kind)) {
+			crypto_free(s->tfm);
+			s->tfm = NULL;
+		}
+		s->valid = 0;
+		if (!s->tfm)
+			s->tfm = crypto_alloc(alg_of(kr, kind), NULL, err);
+		if (!s->tfm)
+			goto out;
+		s->kind = kind;
+		memcpy(s->nonce, nonce, KEYS_NONCE_SIZE);
+		*err = derive(kr, s);
+		if (*err)
+			goto out;
+		s->valid = 1;
+	}
+	s->users++;
+	s->stamp = ++kr->clock;
+	*slot = (unsigned int)(s - kr->slot);
+	tfm = s->tfm;
+out:
+	pthread_mutex_unlock(&kr->slots_lock);
+	return tfm;
+}
+
+void vkeyring_put(struct vkeyring *kr, unsigned int slot)
+{
+	pthread_mutex_lock(&kr->slots_lock);
+	if (slot >= VKEYRING_SLOTS || kr->slot[slot].users == 0)
+		abort(); /* a put without its get */
+	kr->slot[slot].users--;
+	pthread_mutex_unlock(&kr->slots_lock);
+}
+
+unsigned int vkeyring_live(struct vkeyring *kr)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&kr->slots_lock);
+	for (unsigned int i = 0; i < VKEYRING_SLOTS; i++)
+		n += kr->slot[i].tfm != NULL;
+	pthread_mutex_unlock(&kr->slots_lock);
+	return n;
+}

@@ -145,7 +145,7 @@ class Volume:
         err.close()
         self.wait_for_mount()
 
-    def wait_for_mount(self, timeout=15):
+    def wait_for_mount(self, timeout=60):  # sanitizer builds on a busy runner are slow
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

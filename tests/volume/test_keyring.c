@@ -67,21 +67,28 @@ static void remember(const uint8_t *key)
 	nsecrets++;
 }
 
-/* does buf[0..n) hold one of the secrets? */
+/* does buf[0..n) hold one of the secrets? (memchr finds the candidates:
+ * the scan covers every mapping, some of them large under sanitizers) */
 static int holds_secret(const uint8_t *buf, size_t n)
 {
-	for (size_t i = 0; i + 16 <= n; i++) {
-		for (unsigned int s = 0; s < nsecrets; s++) {
-			int j = 0;
+	for (unsigned int s = 0; s < nsecrets; s++) {
+		const uint8_t first = secrets[s].masked[0] ^ MASK;
+		const uint8_t *p = buf, *end = buf + n;
 
-			while (j < 16 && (buf[i + j] ^ MASK) == secrets[s].masked[j])
+		while (end - p >= 16 && (p = memchr(p, first, (size_t)(end - p - 15)))) {
+			int j = 1;
+
+			while (j < 16 && (p[j] ^ MASK) == secrets[s].masked[j])
 				j++;
 			if (j == 16)
 				return 1;
+			p++;
 		}
 	}
 	return 0;
 }
+
+#define MAX_SCANNED_MAPPING (1ul << 30)
 
 /* how many readable mappings of this process hold a secret */
 static int secrets_in_memory(void)
@@ -102,9 +109,16 @@ static int secrets_in_memory(void)
 		unsigned long lo, hi;
 		char perms[8];
 
+		/* not this program's memory: the kernel's pages, valgrind's
+		 * own areas (translations and its copies of registers, the
+		 * only executable writable mappings: a process here has no
+		 * JIT) and a sanitizer's shadow (terabytes of reserved
+		 * zeros, far bigger than any heap of this test) */
 		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 ||
 		    perms[0] != 'r' || strstr(line, "[vvar]") ||
-		    strstr(line, "[vsyscall]"))
+		    strstr(line, "[vsyscall]") ||
+		    (perms[1] == 'w' && perms[2] == 'x') ||
+		    hi - lo > MAX_SCANNED_MAPPING)
 			continue;
 		for (unsigned long a = lo; a < hi; a += sizeof(chunk) - 15) {
 			size_t want = hi - a < sizeof(chunk) ? hi - a : sizeof(chunk);

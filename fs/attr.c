@@ -13,20 +13,21 @@
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/procfd.h"
 #include "volume/header.h"
 
 /* a 32 + block-size file: is it a padded tiny file? read its header */
 static int read_header(struct fs_inode *in, int pathfd, struct file_header *h)
 {
 	uint8_t raw[HEADER_SIZE];
-	char path[FS_PROCFD_LEN];
+	char path[PROCFD_LEN];
 	int fd = in->file ? in->file->fd : -1, own = 0, err = 0;
 	ssize_t n;
 
 	if (fd < 0) {
 		if (pathfd < 0)
 			return -ESTALE;
-		fs_procfd(pathfd, path);
+		procfd_path(pathfd, path);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;

@@ -10,6 +10,7 @@
 
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/procfd.h"
 
 /*
  * Open in's ciphertext read-write. A file the owner may write but not
@@ -18,13 +19,13 @@
  */
 static int open_rw(int pathfd)
 {
-	char path[FS_PROCFD_LEN];
+	char path[PROCFD_LEN];
 	struct stat st;
 	int fd, saved;
 
 	if (pathfd < 0)
 		return -ESTALE;
-	fs_procfd(pathfd, path);
+	procfd_path(pathfd, path);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd >= 0 || errno != EACCES)
 		return fd >= 0 ? fd : -errno;
@@ -43,12 +44,12 @@ static int open_rw(int pathfd)
 
 static int open_ro(int pathfd)
 {
-	char path[FS_PROCFD_LEN];
+	char path[PROCFD_LEN];
 	int fd;
 
 	if (pathfd < 0)
 		return -ESTALE;
-	fs_procfd(pathfd, path);
+	procfd_path(pathfd, path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	return fd >= 0 ? fd : -errno;
 }

@@ -71,8 +71,4 @@ static inline void fs_touch(struct cloakfs *fs)
 			      memory_order_relaxed);
 }
 
-/* "/proc/self/fd/N" for an O_PATH fd: how a path-less fd is reopened */
-#define FS_PROCFD_LEN 32
-void fs_procfd(int fd, char buf[FS_PROCFD_LEN]);
-
 #endif

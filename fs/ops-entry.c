@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entries of a directory: lookup and forget, mknod, mkdir, unlink, rmdir,
+ * and the ending every new entry shares (handlers.h).
+ */
+#include "fs/handlers.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/log.h"
+#include "fs/attr.h"
+#include "fs/fs.h"
+#include "fs/inode.h"
+#include "volume/dirops.h"
+
+int lookup_cname(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		 const char *cname, struct fuse_entry_param *e)
+{
+	struct fs_inode *in;
+	struct stat st;
+	int fd, err;
+
+	memset(e, 0, sizeof(*e));
+	fd = openat(dfd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = inode_table_get(&fs->inodes, dir, cname, fd, &st, &in);
+	if (err)
+		return err;
+	err = attr_get(fs, in, &e->attr);
+	if (err) {
+		inode_table_forget(&fs->inodes, in, 1);
+		return err;
+	}
+	e->ino = request_nodeid(fs, in);
+	e->attr_timeout = fs->timeout;
+	e->entry_timeout = fs->timeout;
+	return 0;
+}
+
+void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct request r;
+	struct fuse_entry_param e;
+	struct entry_name en;
+	int err = request_begin(&r, req, parent, REQ_FD);
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err)
+		err = lookup_cname(r.fs, r.in, r.fd, en.name, &e);
+	if (err == -ENOENT) {
+		/* a negative entry the kernel may cache */
+		memset(&e, 0, sizeof(e));
+		e.entry_timeout = r.fs->timeout;
+		err = 0;
+	}
+	if (request_done(&r, err))
+		fuse_reply_entry(req, &e);
+}
+
+void fs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	struct cloakfs *fs = fuse_req_userdata(req); /* not a use */
+
+	inode_table_forget(&fs->inodes, request_inode(fs, ino), nlookup);
+	fuse_reply_none(req);
+}
+
+void fs_forget_multi(fuse_req_t req, size_t count,
+		     struct fuse_forget_data *forgets)
+{
+	struct cloakfs *fs = fuse_req_userdata(req);
+
+	for (size_t i = 0; i < count; i++)
+		inode_table_forget(&fs->inodes,
+				   request_inode(fs, forgets[i].ino),
+				   forgets[i].nlookup);
+	fuse_reply_none(req);
+}
+
+void set_owner(struct request *r, int dfd, const char *cname)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(r->req);
+	struct stat dst;
+	gid_t gid = ctx->gid;
+
+	if (!r->fs->chown_new || (ctx->uid == 0 && ctx->gid == 0))
+		return;
+	/* a setgid directory hands down its group, as the kernel does */
+	if (fstatat(dfd, "", &dst, AT_EMPTY_PATH) == 0 &&
+	    (dst.st_mode & S_ISGID))
+		gid = (gid_t)-1;
+	if (fchownat(dfd, cname, ctx->uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+		log_warn("%s: chown of a new entry to uid %u: %s",
+			 r->fs->cipherdir, (unsigned int)ctx->uid,
+			 strerror(errno));
+}
+
+void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
+	    enum made what)
+{
+	int err = what == MADE_DIR ? dirops_unmake_dir(dfd, en->name)
+				   : (unlinkat(dfd, en->name, 0) == 0 ? 0 : -errno);
+
+	if (err)
+		log_error("%s: a failed operation left an entry behind (%s); "
+			  "cloakfs-fsck reports it", fs->cipherdir,
+			  strerror(-err));
+	entry_forget_sidecar(dfd, en);
+}
+
+void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
+		     const struct entry_name *en, enum made what, int err)
+{
+	struct fuse_entry_param e;
+
+	if (!err) {
+		err = lookup_cname(r->fs, dir, dfd, en->name, &e);
+		if (err)
+			unmake(r->fs, dfd, en, what);
+	} else if (en->is_long && err != -EEXIST && dfd >= 0) {
+		entry_forget_sidecar(dfd, en);
+	}
+	if (request_done(r, err))
+		fuse_reply_entry(r->req, &e);
+}
+
+void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+	      mode_t mode, dev_t rdev)
+{
+	struct request r;
+	struct entry_name en = { .is_long = 0 };
+	int err = request_begin(&r, req, parent, REQ_FD);
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err)
+		err = entry_prepare(r.fd, &en);
+	if (!err && mknodat(r.fd, en.name, mode, rdev) != 0)
+		err = -errno;
+	if (!err)
+		set_owner(&r, r.fd, en.name);
+	reply_new_entry(&r, r.in, r.fd, &en, MADE_ENTRY, err);
+}
+
+/* the caller owns a new directory (set_owner) before it takes its name */
+static void own_new_dir(int parentfd, const char *tmp, void *arg)
+{
+	set_owner(arg, parentfd, tmp);
+}
+
+void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+	      mode_t mode)
+{
+	struct request r;
+	struct entry_name en = { .is_long = 0 };
+	int err = request_begin(&r, req, parent, REQ_FD);
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err)
+		err = entry_prepare(r.fd, &en);
+	if (!err)
+		err = dirops_make_dir(r.fd, en.name, mode, own_new_dir, &r);
+	reply_new_entry(&r, r.in, r.fd, &en, MADE_DIR, err);
+}
+
+void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct request r;
+	struct entry_name en;
+	int err = request_begin(&r, req, parent, REQ_FD);
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err && unlinkat(r.fd, en.name, 0) != 0)
+		err = -errno;
+	if (!err)
+		entry_forget_sidecar(r.fd, &en);
+	request_reply(&r, err);
+}
+
+int dir_is_empty(int dfd)
+{
+	struct dirent *d;
+	DIR *dp;
+	int empty = 1, err = dirops_opendir(dfd, &dp);
+
+	if (err)
+		return err;
+	while ((d = readdir(dp)) != NULL) {
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
+		    strcmp(d->d_name, NAMES_DIRNONCE_FILE)) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(dp);
+	return empty;
+}
+
+int write_nonce_back(int dfd, const uint8_t *nonce)
+{
+	int fd = openat(dfd, NAMES_DIRNONCE_FILE,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0440);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, nonce, NAMES_DIRNONCE_SIZE) != NAMES_DIRNONCE_SIZE ||
+	    fsync(fd) != 0)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct request r;
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	struct entry_name en;
+	int err = request_begin(&r, req, parent, REQ_FD), dfd = -1;
+	int have_nonce = 0;
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err) {
+		dfd = openat(r.fd, en.name,
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			err = -errno;
+	}
+	if (!err) {
+		err = dir_is_empty(dfd);
+		err = err == 1 ? 0 : err == 0 ? -ENOTEMPTY : err;
+	}
+	if (!err) {
+		have_nonce = names_dirnonce_read(dfd, nonce) == 0;
+		if (unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
+			err = -errno;
+	}
+	if (!err && unlinkat(r.fd, en.name, AT_REMOVEDIR) != 0) {
+		err = -errno;
+		/* still there: it needs its names back */
+		if (have_nonce && write_nonce_back(dfd, nonce) != 0)
+			log_error("%s: rmdir failed and the directory's nonce "
+				  "could not be restored", r.fs->cipherdir);
+	}
+	if (!err)
+		entry_forget_sidecar(r.fd, &en);
+	explicit_bzero(nonce, sizeof(nonce));
+	if (dfd >= 0)
+		close(dfd);
+	request_reply(&r, err);
+}

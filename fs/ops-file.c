@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regular files: open, create, read, write, flush, release, fsync,
+ * fallocate, lseek. Content goes through the file's state (filestate.h)
+ * and volume/fileio.h.
+ */
+#include "fs/handlers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/log.h"
+#include "crypto/secmem.h"
+#include "fs/attr.h"
+#include "fs/filestate.h"
+#include "fs/fs.h"
+#include "fs/inode.h"
+#include "fs/readahead.h"
+#include "volume/header.h"
+
+/* open flags kept in fi->fh: only O_APPEND matters after open */
+static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
+			int fd, int pathfd)
+{
+	int want_write = (flags & O_ACCMODE) != O_RDONLY, err;
+
+	filestate_lock(in);
+	err = filestate_get(in, want_write, fd, pathfd);
+	if (!err && (flags & O_TRUNC) && want_write) {
+		err = filestate_load(fs, in);
+		if (!err)
+			err = fileio_truncate(&in->file->cf, 0);
+		if (err)
+			filestate_put(in);
+	}
+	filestate_unlock(in);
+	if (!err)
+		atomic_fetch_add(&fs->open_handles, 1);
+	return err;
+}
+
+/* the end of a handle open_content opened (release, or a failed reply) */
+static void close_content(struct cloakfs *fs, struct fs_inode *in)
+{
+	filestate_lock(in);
+	filestate_put(in);
+	filestate_unlock(in);
+	atomic_fetch_sub(&fs->open_handles, 1);
+}
+
+static void fill_open(struct fuse_file_info *fi)
+{
+	fi->fh = (uint64_t)(unsigned int)fi->flags;
+	/* cloakfs is the only writer of its ciphertext: cached pages stay
+	 * valid across opens */
+	fi->keep_cache = 1;
+	fi->direct_io = 0;
+	/* fs_flush has nothing to do (writes are not buffered here): spare
+	 * the kernel a round trip per close */
+	fi->noflush = 1;
+}
+
+/* fs->readahead_kb, once, from the first open (readahead.h says why);
+ * a failure (not root, say) leaves reads correct, only slower */
+static void readahead_apply_once(struct cloakfs *fs)
+{
+	unsigned int kb;
+	int err;
+
+	if (!atomic_load_explicit(&fs->readahead_kb, memory_order_relaxed) ||
+	    !(kb = atomic_exchange(&fs->readahead_kb, 0)))
+		return;
+	err = readahead_set(fs->mountpoint, kb);
+	if (err)
+		log_info("%s: read-ahead window left as it was: %s",
+			 fs->mountpoint, strerror(-err));
+}
+
+void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct request r;
+	int err = request_begin(&r, req, ino, REQ_KEYS);
+
+	if (!err && r.in->type != S_IFREG)
+		err = r.in->type == S_IFDIR ? -EISDIR : -EINVAL;
+	if (!err && (r.fd = request_hold(&r, r.in)) < 0)
+		err = r.fd;
+	if (!err)
+		err = open_content(r.fs, r.in, fi->flags, -1, r.fd);
+	if (!request_done(&r, err))
+		return;
+	fill_open(fi);
+	readahead_apply_once(r.fs);
+	if (fuse_reply_open(req, fi) != 0) {
+		/* the opener is gone (interrupted): no release will come */
+		close_content(r.fs, r.in);
+	}
+}
+
+void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+	       mode_t mode, struct fuse_file_info *fi)
+{
+	struct request r;
+	struct fs_inode *in = NULL;
+	/* the ciphertext is always read-write: writes read back sectors */
+	int oflags = (fi->flags & ~(O_ACCMODE | O_APPEND | O_DIRECT | O_TRUNC |
+				    O_CREAT | O_EXCL)) |
+		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
+	struct fuse_entry_param e;
+	struct entry_name en = { .is_long = 0 };
+	int err = request_begin(&r, req, parent, REQ_KEYS | REQ_FD);
+	int fd = -1, created = 0;
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err)
+		err = entry_prepare(r.fd, &en);
+	if (!err) {
+		fd = openat(r.fd, en.name, oflags | O_CREAT | O_EXCL, mode);
+		created = fd >= 0;
+		if (fd < 0 && errno == EEXIST && !(fi->flags & O_EXCL))
+			fd = openat(r.fd, en.name, oflags);
+		if (fd < 0)
+			err = -errno;
+	}
+	if (created)
+		set_owner(&r, r.fd, en.name);
+	if (!err)
+		err = lookup_cname(r.fs, r.in, r.fd, en.name, &e);
+	if (!err) {
+		in = request_inode(r.fs, e.ino);
+		err = open_content(r.fs, in, fi->flags | O_RDWR, fd, -1);
+		fd = -1;
+		if (err)
+			inode_table_forget(&r.fs->inodes, in, 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (err && created)
+		unmake(r.fs, r.fd, &en, MADE_ENTRY);
+	else if (err && en.is_long && err != -EEXIST)
+		entry_forget_sidecar(r.fd, &en);
+	if (!request_done(&r, err))
+		return;
+	fill_open(fi);
+	if (fuse_reply_create(req, &e, fi) != 0) {
+		close_content(r.fs, in);
+		inode_table_forget(&r.fs->inodes, in, 1);
+	}
+}
+
+int first_warning(struct fs_inode *in)
+{
+	int first;
+
+	/* under in->lock: READDIRs and READs of one inode run side by side */
+	pthread_mutex_lock(&in->lock);
+	first = !in->names_warned;
+	in->names_warned = 1;
+	pthread_mutex_unlock(&in->lock);
+	return first;
+}
+
+/* damage found in a file's header or sectors: say so once per inode */
+static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what)
+{
+	if (first_warning(in))
+		log_warn("%s: file inode %llu is damaged (%s gave EIO; run "
+			 "cloakfs-fsck)", fs->cipherdir,
+			 (unsigned long long)in->ino, what);
+}
+
+void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+	     struct fuse_file_info *fi)
+{
+	struct request r;
+	char *buf = NULL;
+	ssize_t n = request_begin(&r, req, ino, 0);
+	uint64_t plain = 0;
+
+	(void)fi;
+	if (!n && !(buf = malloc(size ? size : 1)))
+		n = -ENOMEM;
+	if (!n) {
+		/* shared: other READs of this file decrypt at the same time */
+		n = filestate_read_begin(r.fs, r.in, &plain);
+		if (!n)
+			n = fileio_read_sized(&r.in->file->cf, plain, buf, size,
+					      (uint64_t)off);
+		filestate_read_end(r.in);
+	}
+	if (n == -EBADMSG)
+		log_damage(r.fs, r.in, "read");
+	if (request_done(&r, n < 0 ? (int)n : 0))
+		fuse_reply_buf(req, buf, (size_t)n);
+	wipe_free(buf, size); /* plaintext */
+}
+
+void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
+	      off_t off, struct fuse_file_info *fi)
+{
+	struct request r;
+	struct fs_inode *in;
+	ssize_t n = request_begin(&r, req, ino, 0);
+	uint64_t pos = (uint64_t)off;
+
+	in = r.in;
+	if (!n) {
+		filestate_lock(in);
+		n = filestate_load(r.fs, in);
+		/* O_APPEND: at the end, atomically; but never for the kernel's
+		 * write-back of mmap'ed pages, which may come through any
+		 * handle and carry their own offset */
+		if (!n && (fi->fh & O_APPEND) && !fi->writepage)
+			n = fileio_size(&in->file->cf, &pos);
+		if (!n)
+			n = fileio_write(&in->file->cf, buf, size, pos);
+		/* O_SYNC/O_DSYNC handles: the ciphertext descriptor is shared */
+		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) &&
+		    !r.fs->test_skip_fsync && fdatasync(in->file->fd) != 0)
+			n = -errno;
+		filestate_unlock(in);
+	}
+	/* the plaintext, in libfuse's receive buffer, which later requests
+	 * only partly overwrite */
+	explicit_bzero((char *)buf, size);
+	if (n == -EBADMSG)
+		log_damage(r.fs, in, "write");
+	if (request_done(&r, n < 0 ? (int)n : 0))
+		fuse_reply_write(req, (size_t)n);
+}
+
+void fs_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct request r;
+
+	(void)fi;
+	/* writes are synchronous: nothing is buffered here */
+	request_reply(&r, request_begin(&r, req, ino, 0));
+}
+
+void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct request r;
+
+	(void)fi;
+	(void)request_begin(&r, req, ino, 0);
+	close_content(r.fs, r.in);
+	request_reply(&r, 0);
+}
+
+void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+	      struct fuse_file_info *fi)
+{
+	struct request r;
+	int err = request_begin(&r, req, ino, 0);
+	struct fs_inode *in = r.in;
+
+	(void)fi;
+	pthread_mutex_lock(&in->lock);
+	if (in->file && !r.fs->test_skip_fsync &&
+	    (datasync ? fdatasync(in->file->fd) : fsync(in->file->fd)) != 0)
+		err = -errno;
+	pthread_mutex_unlock(&in->lock);
+	request_reply(&r, err);
+}
+
+void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
+		  off_t len, struct fuse_file_info *fi)
+{
+	struct request r;
+	int err = request_begin(&r, req, ino, 0);
+	struct fs_inode *in = r.in;
+	uint64_t size, end = (uint64_t)off + (uint64_t)len;
+
+	(void)fi;
+	if (!err && (mode & ~FALLOC_FL_KEEP_SIZE))
+		err = -EOPNOTSUPP; /* punching or zeroing would need sectors re-encrypted */
+	if (!err && (off < 0 || len <= 0))
+		err = -EINVAL;
+	if (!err) {
+		filestate_lock(in);
+		err = filestate_load(r.fs, in);
+		if (!err)
+			err = fileio_size(&in->file->cf, &size);
+		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > size)
+			err = fileio_truncate(&in->file->cf, end);
+		/* reserve the ciphertext blocks; unwritten ones read as holes */
+		if (!err && fallocate(in->file->fd, FALLOC_FL_KEEP_SIZE,
+				      (off_t)HEADER_SIZE + off, len) != 0 &&
+		    errno != EOPNOTSUPP)
+			err = -errno;
+		filestate_unlock(in);
+	}
+	request_reply(&r, err);
+}
+
+/*
+ * SEEK_DATA/SEEK_HOLE: plaintext byte p is ciphertext byte p + 32, and a
+ * ciphertext hole lies wholly in never-written units (which read as
+ * zeros), so the ciphertext's answer carries over.
+ */
+void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
+	      struct fuse_file_info *fi)
+{
+	struct request r;
+	int err = request_begin(&r, req, ino, 0);
+	struct fs_inode *in = r.in;
+	struct stat st;
+	uint64_t size;
+	off_t pos = -1;
+
+	(void)fi;
+	if (!err && whence != SEEK_DATA && whence != SEEK_HOLE)
+		err = -EINVAL;
+	if (!err) {
+		pthread_mutex_lock(&in->lock);
+		if (!in->file || fstat(in->file->fd, &st) != 0) {
+			err = in->file ? -errno : -EBADF;
+		} else {
+			size = attr_file_size(r.fs, in, -1, (uint64_t)st.st_size);
+			if (off < 0 || (uint64_t)off >= size) {
+				err = -ENXIO;
+			} else {
+				pos = lseek(in->file->fd, (off_t)HEADER_SIZE + off,
+					    whence);
+				if (pos < 0)
+					err = -errno;
+				else if (pos - HEADER_SIZE >= (off_t)size)
+					pos = whence == SEEK_HOLE ? (off_t)size : -1;
+				else
+					pos -= HEADER_SIZE;
+				if (pos < 0 && !err)
+					err = -ENXIO;
+			}
+		}
+		pthread_mutex_unlock(&in->lock);
+	}
+	if (request_done(&r, err))
+		fuse_reply_lseek(req, pos);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Symlinks and hard links: symlink, readlink, link. */
+#include "fs/handlers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fs/attr.h"
+#include "fs/fs.h"
+#include "fs/inode.h"
+
+void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+		const char *name)
+{
+	struct request r;
+	char target[NAMES_MAX_SYMLINK_ENCODED + 1];
+	struct entry_name en = { .is_long = 0 };
+	int err = request_begin(&r, req, parent, REQ_FD);
+
+	if (!err)
+		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err)
+		err = entry_symlink_encrypt(r.fs, r.in, r.fd, link, target);
+	if (!err)
+		err = entry_prepare(r.fd, &en);
+	if (!err && symlinkat(target, r.fd, en.name) != 0)
+		err = -errno;
+	if (!err)
+		set_owner(&r, r.fd, en.name);
+	/* the plaintext target, in libfuse's receive buffer */
+	explicit_bzero((char *)link, strlen(link));
+	reply_new_entry(&r, r.in, r.fd, &en, MADE_ENTRY, err);
+}
+
+void fs_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct request r;
+	char target[NAMES_MAX_SYMLINK_PLAIN + 1];
+	int n = request_begin(&r, req, ino, REQ_FD);
+
+	if (!n)
+		n = attr_symlink_target(r.fs, r.in, r.fd, target, sizeof(target));
+	if (request_done(&r, n < 0 ? n : 0))
+		fuse_reply_readlink(req, target);
+	explicit_bzero(target, sizeof(target));
+}
+
+void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+	     const char *newname)
+{
+	struct request r;
+	struct fs_inode *dir;
+	struct entry_name en = { .is_long = 0 };
+	char path[PROCFD_LEN];
+	int err = request_begin(&r, req, ino, REQ_FD), dfd = -1;
+
+	dir = request_inode(r.fs, newparent);
+	if (!err && r.in->type == S_IFLNK) {
+		/* a symlink's target is encrypted for its own directory */
+		struct fs_inode *p = inode_parent(&r.fs->inodes, r.in);
+
+		if (p != dir)
+			err = -EPERM;
+		if (p)
+			inode_unpin(&r.fs->inodes, p);
+	}
+	if (!err && (dfd = request_hold(&r, dir)) < 0)
+		err = dfd;
+	if (!err)
+		err = entry_encrypt(r.fs, dir, dfd, newname, &en);
+	if (!err)
+		err = entry_prepare(dfd, &en);
+	if (!err) {
+		request_path(&r, path);
+		if (linkat(AT_FDCWD, path, dfd, en.name, AT_SYMLINK_FOLLOW) != 0)
+			err = -errno;
+	}
+	reply_new_entry(&r, dir, dfd, &en, MADE_ENTRY, err);
+}

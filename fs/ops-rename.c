@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rename (RENAME_NOREPLACE, RENAME_EXCHANGE): a rename of the ciphertext
+ * entries, with a directory's nonce file out of the way when one
+ * directory replaces another, and version-1 symlinks moving to another
+ * directory re-encrypted there.
+ */
+#include "fs/handlers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/log.h"
+#include "fs/fs.h"
+#include "fs/inode.h"
+#include "volume/dirops.h"
+
+/* a directory of a rename: its inode and held descriptor */
+struct rename_dir {
+	struct fs_inode *in;
+	int fd;
+};
+
+/*
+ * A version-1 symlink moving to another directory needs its target
+ * re-encrypted under the new directory's name key: make that copy in to
+ * under a temporary name (tmp), with the old one's owner and times.
+ */
+static int respell_symlink(struct cloakfs *fs, const struct rename_dir *from, const char *from_cname,
+			   const struct rename_dir *to,
+			   char tmp[DIROPS_TEMP_NAME_SIZE])
+{
+	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
+	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
+	struct stat st;
+	ssize_t n = dirops_read_symlink(from->fd, from_cname, &st, enc,
+					sizeof(enc));
+	int err;
+
+	if (n < 0)
+		return (int)n; /* too long: -EBADMSG, EIO to the application */
+	err = entry_symlink_decrypt(fs, from->in, from->fd, enc,
+				    (size_t)n, plain);
+	if (err < 0)
+		return err;
+	err = entry_symlink_encrypt(fs, to->in, to->fd, plain, enc);
+	explicit_bzero(plain, sizeof(plain));
+	if (!err)
+		err = dirops_temp_name(tmp);
+	return err ? err : dirops_symlink_like(enc, to->fd, tmp, &st);
+}
+
+/*
+ * The kernel keeps the moved symlink's nodeid: point that inode at the
+ * re-created symlink now at to/cname. old is its (dev, ino) before.
+ */
+static void rekey_symlink(struct cloakfs *fs, const struct stat *old,
+			  const struct rename_dir *to, const char *cname)
+{
+	struct fs_inode *in = inode_table_find(&fs->inodes, old->st_dev,
+					       old->st_ino);
+	struct stat st;
+	int fd;
+
+	if (!in)
+		return;
+	fd = openat(to->fd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) == 0)
+		inode_table_move(&fs->inodes, in, fd, &st, to->in, cname);
+	else if (fd >= 0)
+		close(fd);
+	inode_unpin(&fs->inodes, in);
+}
+
+/* the inode that moved from (from, from_cname) to (to, to_cname) learns
+ * its new name, so it is found again after its descriptor is evicted */
+static void moved(struct cloakfs *fs, const struct stat *st,
+		  const struct rename_dir *from, const char *from_cname,
+		  const struct rename_dir *to, const char *to_cname)
+{
+	struct fs_inode *in = inode_table_find(&fs->inodes, st->st_dev,
+					       st->st_ino);
+
+	if (in) {
+		inode_link_move(&fs->inodes, in, from->in, from_cname, to->in,
+				to_cname);
+		inode_unpin(&fs->inodes, in);
+	}
+}
+
+/*
+ * Renaming a directory over an empty one: the target still holds its
+ * nonce file, which goes first (and comes back if the rename fails).
+ * *victim gets the target's descriptor (or -1), *nonce its nonce.
+ */
+static int clear_target_dir(int newdfd, const char *cname, int *victim,
+			    uint8_t nonce[NAMES_DIRNONCE_SIZE])
+{
+	int dfd = openat(newdfd, cname,
+			 O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), err;
+
+	*victim = -1;
+	if (dfd < 0)
+		return errno == ENOTDIR || errno == ENOENT ? 0 : -errno;
+	err = dir_is_empty(dfd);
+	if (err == 0)
+		err = -ENOTEMPTY;
+	if (err == 1)
+		err = names_dirnonce_read(dfd, nonce);
+	if (!err && unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0)
+		err = -errno;
+	if (err) {
+		close(dfd);
+		return err;
+	}
+	*victim = dfd;
+	return 0;
+}
+
+/* rename where neither side is a symlink changing directory */
+static int rename_plain(const struct rename_dir *dir, const struct entry_name *src,
+			const struct rename_dir *newdir,
+			const struct entry_name *dst, unsigned int flags, int dirs)
+{
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	int err = entry_prepare(newdir->fd, dst), victim = -1;
+
+	if (!err && dirs && !(flags & RENAME_EXCHANGE))
+		err = clear_target_dir(newdir->fd, dst->name, &victim, nonce);
+	if (err)
+		return err;
+	if (renameat2(dir->fd, src->name, newdir->fd, dst->name, flags) != 0) {
+		err = -errno;
+		if (flags == RENAME_NOREPLACE && (err == -EINVAL || err == -ENOSYS))
+			err = dirops_rename_noreplace(dir->fd, src->name,
+						      newdir->fd, dst->name);
+	}
+	if (victim >= 0) {
+		if (err && write_nonce_back(victim, nonce) != 0)
+			log_error("rename failed and the target directory's nonce "
+				  "could not be restored");
+		close(victim);
+		explicit_bzero(nonce, sizeof(nonce));
+	}
+	if (err) {
+		if (err != -EEXIST)
+			entry_forget_sidecar(newdir->fd, dst);
+		return err;
+	}
+	if (!(flags & RENAME_EXCHANGE))
+		entry_forget_sidecar(dir->fd, src);
+	return 0;
+}
+
+/*
+ * rename with a version-1 symlink changing directory: re-encrypted copies
+ * are renamed over the moved entries afterwards. Not atomic: a crash
+ * leaves at worst a temporary name (hidden, reported by fsck).
+ */
+static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, const struct entry_name *src,
+			  const struct stat *sst, const struct rename_dir *newdir,
+			  const struct entry_name *dst, const struct stat *dst_st,
+			  unsigned int flags)
+{
+	char tsrc[DIROPS_TEMP_NAME_SIZE] = "", tdst[DIROPS_TEMP_NAME_SIZE] = "";
+	int err = 0, xchg = !!(flags & RENAME_EXCHANGE);
+
+	if (S_ISLNK(sst->st_mode))
+		err = respell_symlink(fs, dir, src->name, newdir, tsrc);
+	if (!err && xchg && S_ISLNK(dst_st->st_mode))
+		err = respell_symlink(fs, newdir, dst->name, dir, tdst);
+	if (!err)
+		err = entry_prepare(newdir->fd, dst);
+	if (!err && xchg) {
+		if (renameat2(dir->fd, src->name, newdir->fd, dst->name,
+			      RENAME_EXCHANGE) != 0)
+			err = -errno;
+	} else if (!err && *tsrc) {
+		/* the copy takes the destination name; then the old one goes */
+		if (flags & RENAME_NOREPLACE)
+			err = dirops_rename_noreplace(newdir->fd, tsrc,
+						      newdir->fd, dst->name);
+		else if (renameat(newdir->fd, tsrc, newdir->fd, dst->name) != 0)
+			err = -errno;
+		if (!err) {
+			*tsrc = '\0';
+			if (unlinkat(dir->fd, src->name, 0) != 0)
+				err = -errno;
+			else
+				entry_forget_sidecar(dir->fd, src);
+		}
+	}
+	if (!err && xchg) {
+		if (*tsrc && renameat(newdir->fd, tsrc, newdir->fd, dst->name) == 0)
+			*tsrc = '\0';
+		if (*tdst && renameat(dir->fd, tdst, dir->fd, src->name) == 0)
+			*tdst = '\0';
+	}
+	if (*tsrc)
+		(void)unlinkat(newdir->fd, tsrc, 0);
+	if (*tdst)
+		(void)unlinkat(dir->fd, tdst, 0);
+	if (err) {
+		if (err != -EEXIST)
+			entry_forget_sidecar(newdir->fd, dst);
+		return err;
+	}
+	if (S_ISLNK(sst->st_mode))
+		rekey_symlink(fs, sst, newdir, dst->name);
+	else
+		moved(fs, sst, dir, src->name, newdir, dst->name);
+	if (xchg && S_ISLNK(dst_st->st_mode))
+		rekey_symlink(fs, dst_st, dir, src->name);
+	else if (xchg)
+		moved(fs, dst_st, newdir, dst->name, dir, src->name);
+	return 0;
+}
+
+
+void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+	       fuse_ino_t newparent, const char *newname, unsigned int flags)
+{
+	struct request r;
+	struct rename_dir dir = { NULL, -1 }, newdir = { NULL, -1 };
+	struct entry_name src, dst;
+	struct stat sst, dst_st;
+	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0;
+
+	dir = (struct rename_dir){ r.in, r.fd };
+	newdir.in = request_inode(r.fs, newparent);
+	if (!err && (flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)))
+		err = -EINVAL;
+	if (!err && (newdir.fd = request_hold(&r, newdir.in)) < 0)
+		err = newdir.fd;
+	if (!err)
+		err = entry_encrypt(r.fs, dir.in, dir.fd, name, &src);
+	if (!err)
+		err = entry_encrypt(r.fs, newdir.in, newdir.fd, newname, &dst);
+	if (!err && fstatat(dir.fd, src.name, &sst, AT_SYMLINK_NOFOLLOW) != 0)
+		err = -errno;
+	if (!err) {
+		have_dst = fstatat(newdir.fd, dst.name, &dst_st,
+				   AT_SYMLINK_NOFOLLOW) == 0;
+		if (!have_dst && errno != ENOENT)
+			err = -errno;
+		else if (!have_dst && (flags & RENAME_EXCHANGE))
+			err = -ENOENT;
+	}
+	if (!err && have_dst && !(flags & RENAME_EXCHANGE) &&
+	    sst.st_dev == dst_st.st_dev && sst.st_ino == dst_st.st_ino) {
+		/* two names of one file: POSIX says do nothing */
+		request_reply(&r, (flags & RENAME_NOREPLACE) ? -EEXIST : 0);
+		return;
+	}
+	if (!err) {
+		if (dir.in != newdir.in &&
+		    (S_ISLNK(sst.st_mode) ||
+		     (have_dst && (flags & RENAME_EXCHANGE) &&
+		      S_ISLNK(dst_st.st_mode)))) {
+			err = rename_respell(r.fs, &dir, &src, &sst, &newdir,
+					     &dst, &dst_st, flags);
+		} else {
+			err = rename_plain(&dir, &src, &newdir, &dst, flags,
+					   have_dst && S_ISDIR(sst.st_mode) &&
+						   S_ISDIR(dst_st.st_mode));
+			if (!err)
+				moved(r.fs, &sst, &dir, src.name, &newdir, dst.name);
+			if (!err && (flags & RENAME_EXCHANGE))
+				moved(r.fs, &dst_st, &newdir, dst.name, &dir,
+				      src.name);
+		}
+	}
+	request_reply(&r, err);
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/* see procfd.h */
+#include "fs/procfd.h"
+
+#include <stdio.h>
+
+void procfd_path(int fd, char buf[PROCFD_LEN])
+{
+	snprintf(buf, PROCFD_LEN, "/proc/self/fd/%d", fd);
+}

@@ -171,7 +171,7 @@ cloakfs=$builddir/fs/cloakfs
 keytool=$builddir/tools/cloakfs-keytool
 ptll=$builddir/bench-passthrough-ll
 gcc -O2 -Wall -Wextra -I. -o "$ptll" bench/passthrough-ll.c fs/readahead.c \
-	tools/mountinfo.c \
+	base/mountinfo.c \
 	$(pkg-config --cflags --libs fuse3) || die "building passthrough-ll failed"
 
 work=$(mktemp -d "$workbase/fs-peers.XXXXXX") || die "no work directory"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "crypto/internal/core.h"
 #include "crypto/secmem.h"
-#include "crypto/log.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t selftest_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/log.h"
 #include "crypto/internal/core.h"
-#include "crypto/log.h"
 
 #define MAX_DRIVERS 512
 #define MAX_TESTVECS 128

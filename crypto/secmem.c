@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 /*
@@ -252,16 +250,6 @@ void wipe_free(void *p, size_t len)
 		explicit_bzero(p, len);
 		free(p);
 	}
-}
-
-int secmem_no_dump(void)
-{
-	struct rlimit none = { 0, 0 };
-
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 ||
-	    setrlimit(RLIMIT_CORE, &none) != 0)
-		return -errno;
-	return 0;
 }
 
 /*

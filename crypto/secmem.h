@@ -37,14 +37,6 @@ unsigned long secmem_unlocked_count(void);
 void wipe_free(void *p, size_t len);
 
 /*
- * Make this process non-dumpable (no ptrace or /proc/PID/mem by processes
- * of the same uid, no core file: PR_SET_DUMPABLE 0) and set RLIMIT_CORE
- * to 0. Every program that holds a passphrase or a key calls it first.
- * 0 or -errno.
- */
-int secmem_no_dump(void);
-
-/*
  * Zero the SIMD registers and the SECMEM_SCRUB_BYTES of stack below the
  * caller's frame. SIMD cores leave round keys in vector registers and
  * spill them to the stack where the compiler chooses, and nothing wipes a

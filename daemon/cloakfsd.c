@@ -9,15 +9,15 @@
  * command line or settings file, 3 another cloakfsd already serves the
  * socket (clients that auto-start the daemon then simply connect to it).
  */
-#include "crypto/log.h"
-#include "crypto/secmem.h"
+#include "base/log.h"
+#include "base/logsyslog.h"
+#include "base/nodump.h"
+#include "cli/exitcodes.h"
 #include "daemon/config.h"
 #include "daemon/keystore.h"
 #include "daemon/listener.h"
 #include "daemon/server.h"
 #include "daemon/sockpath.h"
-#include "daemon/syslog_sink.h"
-#include "tools/exitcodes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* the tools' one table (tools/exitcodes.h, cloakfsd(1) EXIT STATUS) */
+/* the tools' one table (cli/exitcodes.h, cloakfsd(1) EXIT STATUS) */
 #define EXIT_RUNTIME CLOAKFS_EXIT_ERROR
 #define EXIT_USAGE CLOAKFS_EXIT_USAGE
 #define EXIT_RUNNING CLOAKFS_EXIT_REFUSED
@@ -58,11 +58,6 @@ static void stderr_sink(enum log_level level, const char *msg)
 	static const char *const names[] = { "debug", "info", "warning", "error" };
 
 	fprintf(stderr, "cloakfsd[%d]: %s: %s\n", (int)getpid(), names[level], msg);
-}
-
-static void syslog_sink(enum log_level level, const char *msg)
-{
-	syslog_sink_write((int)level, msg);
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -190,8 +185,7 @@ static int detach(int ready_fd)
 
 	if (fd < 0)
 		return -errno;
-	syslog_sink_open();
-	log_set_sink(syslog_sink);
+	log_to_syslog("cloakfsd");
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
 		close(fd);
 		return -errno;
@@ -217,7 +211,7 @@ int main(int argc, char **argv)
 	umask(077);
 	log_set_sink(stderr_sink);
 	/* no core files, no ptrace or /proc/PID/mem by same-uid processes */
-	err = secmem_no_dump();
+	err = process_no_dump();
 	if (err) {
 		log_error("cannot make the process non-dumpable: %s", strerror(-err));
 		return EXIT_RUNTIME;

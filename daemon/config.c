@@ -2,7 +2,7 @@
 /* see config.h */
 #include "daemon/config.h"
 
-#include "crypto/log.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <libconfig.h>

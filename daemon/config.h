@@ -24,7 +24,7 @@ struct daemon_config {
 	uint32_t default_ttl; /* 0: no expiry */
 	uint32_t max_ttl;     /* 0: no bound */
 	char socket[DAEMON_CONFIG_SOCKET_MAX]; /* "" = sockpath_default() */
-	int log_level;        /* an enum log_level (crypto/log.h), or -1 = unset */
+	int log_level;        /* an enum log_level (base/log.h), or -1 = unset */
 	bool allow_root;
 };
 

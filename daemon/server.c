@@ -2,7 +2,7 @@
 /* see server.h */
 #include "daemon/server.h"
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "daemon/listener.h"
 #include "daemon/protocol.h"
 #include "daemon/request.h"

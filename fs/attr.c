@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
+#include "base/procfd.h"
 #include "fs/entry.h"
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "fs/procfd.h"
 #include "volume/header.h"
 
 /* a 32 + block-size file: is it a padded tiny file? read its header */

@@ -24,16 +24,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/log.h"
+#include "base/logsyslog.h"
+#include "base/nodump.h"
+#include "cli/exitcodes.h"
+#include "cli/passphrase.h"
 #include "crypto/crypto.h"
-#include "crypto/log.h"
 #include "crypto/secmem.h"
 #include "fs/cmdline.h"
 #include "fs/fdbudget.h"
-#include "fs/logsink.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
-#include "tools/exitcodes.h"
-#include "tools/passphrase.h"
 #include "volume/names.h"
 #include "volume/volume.h"
 #ifdef HAVE_CLOAKFSD
@@ -528,7 +529,7 @@ int main(int argc, char **argv)
 	umask(0); /* modes come from the kernel, umask already applied */
 	/* before any passphrase or key: no core file, no same-uid ptrace
 	 * (inherited by the background child of fuse_daemonize) */
-	rc = secmem_no_dump();
+	rc = process_no_dump();
 	if (rc) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "cannot make the process "
 			  "non-dumpable: %s", strerror(-rc));

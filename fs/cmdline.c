@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/decimal.h"
 #include "crypto/crypto.h"
 #include "fs/readahead.h"
-#include "tools/decimal.h"
 
 static void usage(FILE *out)
 {

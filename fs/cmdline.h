@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "tools/passphrase.h"
+#include "cli/passphrase.h"
 
 struct cloakfs_options {
 	const char *cipherdir;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "volume/fdio.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "tools/decimal.h"
+#include "cli/decimal.h"
 
 int fdbudget_setup(unsigned int *cache, unsigned long *limit)
 {

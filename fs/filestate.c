@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/procfd.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "fs/procfd.h"
 
 /*
  * Open in's ciphertext read-write. A file the owner may write but not

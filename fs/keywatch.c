@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "daemon/client.h"
 #include "fs/fs.h"
 #include "fs/ops.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "crypto/secmem.h"
 #include "fs/fs.h"
 #include "fs/inode.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "fs/attr.h"
 #include "fs/fs.h"
 #include "fs/inode.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "crypto/secmem.h"
 #include "fs/attr.h"
 #include "fs/filestate.h"

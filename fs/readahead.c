@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/mountinfo.h"
+#include "base/mountinfo.h"
 
 struct devnum_search {
 	const char *mountpoint;

@@ -20,7 +20,7 @@
  * Call it after the FUSE INIT exchange (from the first open, say): the
  * kernel lowers the window to what the INIT reply allows, never above
  * the 128 KiB it offers, and INIT comes after the mount. Needs only libc
- * and tools/mountinfo.c: bench/passthrough-ll.c uses it too, so the
+ * and base/mountinfo.c: bench/passthrough-ll.c uses it too, so the
  * ceiling has the same window.
  */
 int readahead_set(const char *mountpoint, unsigned int kb);

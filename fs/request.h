@@ -26,7 +26,7 @@
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 
-#include "fs/procfd.h"
+#include "base/procfd.h"
 
 struct cloakfs;
 struct fs_inode;

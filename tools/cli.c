@@ -3,8 +3,8 @@
 
 #include <stdio.h>
 
+#include "cli/exitcodes.h"
 #include "crypto/crypto.h"
-#include "tools/exitcodes.h"
 
 int cli_list_drivers(FILE *out)
 {

@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/decimal.h"
+#include "cli/exitcodes.h"
 #include "crypto/crypto.h"
-#include "tools/cycles.h"
-#include "tools/decimal.h"
 #include "tools/cli.h"
-#include "tools/exitcodes.h"
+#include "tools/cycles.h"
 
 #ifndef CLOAKFS_VERSION
 #define CLOAKFS_VERSION "unknown"

@@ -18,10 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/nodump.h"
+#include "cli/passphrase.h"
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
 #include "tools/fsck.h"
-#include "tools/passphrase.h"
 
 static const char usage_text[] =
 	"Usage: " FSCK_PROG " [OPTIONS] CIPHERDIR\n"
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
 	raise_fd_limit();
 	fsck_output_begin(&f);
 	/* before any passphrase or key: no core file, no same-uid ptrace */
-	rc = secmem_no_dump();
+	rc = process_no_dump();
 	if (rc)
 		fsck_fail(&f, "cannot make the process non-dumpable: %s",
 			  strerror(-rc));

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/nodump.h"
+#include "cli/decimal.h"
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
-#include "tools/decimal.h"
 #include "tools/keytool.h"
 
 static const struct kt_command *const commands[] = {
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	/* before any passphrase or key: no core file, no same-uid ptrace */
-	rc = secmem_no_dump();
+	rc = process_no_dump();
 	if (rc)
 		return kt_error(CLOAKFS_EXIT_ERROR, "cannot make the process "
 				"non-dumpable: %s", strerror(-rc));

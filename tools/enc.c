@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/exitcodes.h"
 #include "crypto/crypto.h"
 #include "crypto/hex.h"
 #include "tools/cli.h"
-#include "tools/exitcodes.h"
 
 #define MAX_INPUT (1ul << 30)
 

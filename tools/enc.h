@@ -4,7 +4,7 @@
  * the fuzz target tests/fuzz/fuzz_enc.c run the same code: arguments in
  * argv, input read from in_fd to its end, output written to out_fd,
  * messages (one line per error) to err. Returns the exit code
- * (tools/exitcodes.h); leaves no state behind but the crypto layer's
+ * (cli/exitcodes.h); leaves no state behind but the crypto layer's
  * one-time init, so it can be called again (getopt is reset).
  */
 #ifndef CLOAKFS_TOOLS_ENC_H

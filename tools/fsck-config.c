@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/passphrase.h"
 #include "crypto/secmem.h"
 #include "daemon/client.h"
 #include "tools/fsck.h"
-#include "tools/passphrase.h"
 #include "volume/fdio.h"
 #include "volume/keyslot.h"
 #include "volume/volume.h"

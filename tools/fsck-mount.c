@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/mountinfo.h"
 #include "tools/fsck.h"
-#include "tools/mountinfo.h"
 
 struct mount_search {
 	const char *root;

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "cli/exitcodes.h"
 #include "crypto/crypto.h"
-#include "tools/exitcodes.h"
 #include "volume/config.h"
 #include "volume/content.h"
 #include "volume/fileio.h"

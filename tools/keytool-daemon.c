@@ -12,11 +12,11 @@
 #include <string.h>
 #include <sys/xattr.h>
 
+#include "base/mountinfo.h"
+#include "cli/decimal.h"
 #include "crypto/secmem.h"
 #include "daemon/client.h"
-#include "tools/decimal.h"
 #include "tools/keytool.h"
-#include "tools/mountinfo.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/decimal.h"
 #include "crypto/secmem.h"
-#include "tools/decimal.h"
 #include "tools/keytool.h"
 
 /* 0 when slot is a used keyslot of cfg, else a usage error listing them */

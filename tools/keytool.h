@@ -4,7 +4,7 @@
  * table, and the steps several subcommands share (read a volume's config,
  * open a keyslot, choose a KDF cost, rewrite the config). Each step
  * prints its own one-line error, naming the volume or file, and returns
- * a CLOAKFS_EXIT_* code (tools/exitcodes.h), 0 on success.
+ * a CLOAKFS_EXIT_* code (cli/exitcodes.h), 0 on success.
  */
 #ifndef CLOAKFS_TOOLS_KEYTOOL_H
 #define CLOAKFS_TOOLS_KEYTOOL_H
@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tools/exitcodes.h"
-#include "tools/passphrase.h"
+#include "cli/exitcodes.h"
+#include "cli/passphrase.h"
 #include "volume/config.h"
 #include "volume/keyslot.h"
 

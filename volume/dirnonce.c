@@ -12,6 +12,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "base/procfd.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
 #include "volume/keyring.h"
@@ -34,11 +35,11 @@ static int all_zero(const uint8_t *p, size_t n)
  * mount's inodes) takes no f*xattr, its /proc/self/fd link does */
 static ssize_t get_copy(int dirfd, void *buf, size_t len)
 {
-	char path[32];
+	char path[PROCFD_LEN];
 	ssize_t n = fgetxattr(dirfd, NAMES_DIRNONCE_XATTR, buf, len);
 
 	if (n < 0 && errno == EBADF) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", dirfd);
+		procfd_path(dirfd, path);
 		n = getxattr(path, NAMES_DIRNONCE_XATTR, buf, len);
 	}
 	return n < 0 ? -errno : n;
@@ -46,11 +47,11 @@ static ssize_t get_copy(int dirfd, void *buf, size_t len)
 
 static int set_copy(int dirfd, const void *buf, size_t len)
 {
-	char path[32];
+	char path[PROCFD_LEN];
 	int rc = fsetxattr(dirfd, NAMES_DIRNONCE_XATTR, buf, len, 0);
 
 	if (rc < 0 && errno == EBADF) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", dirfd);
+		procfd_path(dirfd, path);
 		rc = setxattr(path, NAMES_DIRNONCE_XATTR, buf, len, 0);
 	}
 	return rc < 0 ? -errno : 0;

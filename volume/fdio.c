@@ -3,10 +3,11 @@
 #include "volume/fdio.h"
 
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "base/procfd.h"
 
 int volume_write_all(int fd, const void *buf, size_t len)
 {
@@ -114,13 +115,13 @@ const char *volume_type_name(mode_t type)
 
 int volume_fd_path(int fd, char *buf, size_t len)
 {
-	char link[32];
+	char link[PROCFD_LEN];
 	ssize_t n;
 
 	if (len == 0)
 		return -ENOSPC;
 	buf[0] = '\0';
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	procfd_path(fd, link);
 	n = readlink(link, buf, len - 1);
 	if (n < 0)
 		return -errno;

@@ -8,7 +8,7 @@
  * through a pipe. Output and messages go to /dev/null
  * (CLOAKFS_FUZZ_VERBOSE=1 shows the messages).
  *
- * Checked beyond "no crash": the exit code is one of tools/exitcodes.h.
+ * Checked beyond "no crash": the exit code is one of cli/exitcodes.h.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/exitcodes.h"
 #include "crypto/crypto.h"
 #include "tools/enc.h"
-#include "tools/exitcodes.h"
 
 #define FUZZ_MAX_ARGS 12
 #define FUZZ_MAX_INPUT 16384 /* below the pipe's 64 KiB: one write fills it */
@@ -87,6 +87,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fflush(messages);
 	if (rc != CLOAKFS_EXIT_OK && rc != CLOAKFS_EXIT_ERROR && rc != CLOAKFS_EXIT_USAGE &&
 	    rc != CLOAKFS_EXIT_AUTH)
-		fuzz_fail("exit code outside tools/exitcodes.h");
+		fuzz_fail("exit code outside cli/exitcodes.h");
 	return 0;
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# What every cloakfs tool shares (tools/exitcodes.h): --version, a --help
+# What every cloakfs tool shares (cli/exitcodes.h): --version, a --help
 # that lists it, and one exit code per cause: a bad option exits 3 from
 # every tool but cloakfs-fsck (fsck(8)'s 16), a wrong passphrase or a
 # failed authentication 2, an unreadable volume directory 1 (as an

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * decimal_parse and duration_parse (tools/decimal.h): what arguments they
+ * decimal_parse and duration_parse (cli/decimal.h): what arguments they
  * take and refuse.
  */
 #include <errno.h>
 #include <limits.h>
 
+#include "cli/decimal.h"
 #include "tests/crypto/testutil.h"
-#include "tools/decimal.h"
 
 static void accepts(const char *s, unsigned long long max,
 		    unsigned long long want)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* see mountinfo.h */
-#include "tools/mountinfo.h"
+#include "base/mountinfo.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* see decimal.h */
-#include "tools/decimal.h"
+#include "cli/decimal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* see logsink.h */
-#include "fs/logsink.h"
+/* see logsyslog.h */
+#include "base/logsyslog.h"
 
-#include "crypto/log.h"
+#include "base/log.h"
 
 /* after log.h: syslog.h's LOG_DEBUG/LOG_INFO macros would rename its enum */
 #include <syslog.h>
@@ -17,6 +17,6 @@ static void sink(enum log_level level, const char *msg)
 
 void log_to_syslog(const char *ident)
 {
-	openlog(ident, LOG_PID, LOG_DAEMON);
+	openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	log_set_sink(sink);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* see passphrase.h */
-#include "tools/passphrase.h"
+#include "cli/passphrase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "crypto/log.h"
+#include "base/log.h"
 #include "crypto/secmem.h"
 
 /* a line of PASSPHRASE_MAX bytes, its newline, and a NUL */

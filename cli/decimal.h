@@ -5,8 +5,8 @@
  * digits only (no sign, space, base prefix or suffix, which strtoul would
  * let through: "-1" wraps, " 5" and "0x10" parse), within a maximum.
  */
-#ifndef CLOAKFS_TOOLS_DECIMAL_H
-#define CLOAKFS_TOOLS_DECIMAL_H
+#ifndef CLOAKFS_CLI_DECIMAL_H
+#define CLOAKFS_CLI_DECIMAL_H
 
 /* *out = s when s is 0..max in decimal digits: 0; else -EINVAL */
 int decimal_parse(const char *s, unsigned long long max, unsigned long long *out);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* see procfd.h */
-#include "fs/procfd.h"
+#include "base/procfd.h"
 
 #include <stdio.h>
 

@@ -3,8 +3,8 @@
  * "/proc/self/fd/N": how a path-less descriptor (O_PATH) is named for the
  * calls that take a path only (open, chmod, faccessat, *xattr).
  */
-#ifndef CLOAKFS_FS_PROCFD_H
-#define CLOAKFS_FS_PROCFD_H
+#ifndef CLOAKFS_BASE_PROCFD_H
+#define CLOAKFS_BASE_PROCFD_H
 
 #define PROCFD_LEN 32
 

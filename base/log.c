@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "crypto/log.h"
+#include "base/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,8 +16,8 @@
  * Passphrases live in crypto/secmem.h memory (locked, not dumped, wiped
  * when freed); so do the buffers they pass through on the way in.
  */
-#ifndef CLOAKFS_TOOLS_PASSPHRASE_H
-#define CLOAKFS_TOOLS_PASSPHRASE_H
+#ifndef CLOAKFS_CLI_PASSPHRASE_H
+#define CLOAKFS_CLI_PASSPHRASE_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * warn); $CLOAKFS_LOG_WARN_FATAL=1 aborts on the first warning, for tests.
  * Never pass key material or passphrases to these functions.
  */
-#ifndef CLOAKFS_CRYPTO_LOG_H
-#define CLOAKFS_CRYPTO_LOG_H
+#ifndef CLOAKFS_BASE_LOG_H
+#define CLOAKFS_BASE_LOG_H
 
 enum log_level { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
 

@@ -7,8 +7,8 @@
  * command (which bdi is ours?); libc only, so bench/passthrough-ll.c can
  * build it too.
  */
-#ifndef CLOAKFS_TOOLS_MOUNTINFO_H
-#define CLOAKFS_TOOLS_MOUNTINFO_H
+#ifndef CLOAKFS_BASE_MOUNTINFO_H
+#define CLOAKFS_BASE_MOUNTINFO_H
 
 struct mountinfo_entry {
 	const char *devnum;     /* "MAJ:MIN" */

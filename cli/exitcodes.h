@@ -6,8 +6,8 @@
  * codes that tool uses). cloakfs-fsck alone uses fsck(8)'s codes, which
  * fsck front ends and systemd expect (below).
  */
-#ifndef CLOAKFS_TOOLS_EXITCODES_H
-#define CLOAKFS_TOOLS_EXITCODES_H
+#ifndef CLOAKFS_CLI_EXITCODES_H
+#define CLOAKFS_CLI_EXITCODES_H
 
 #define CLOAKFS_EXIT_OK 0
 #define CLOAKFS_EXIT_ERROR 1        /* an operation failed: I/O, permission,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Extended attributes: user.* names and values sealed by xattr.h on the
- * ciphertext inode; the root's state attribute (state.h) answered here.
+ * Extended attributes: user.* names and values sealed by volume/xattr.h
+ * on the ciphertext inode; the root's state attribute (state.h) answered
+ * here.
  */
 #include "fs/handlers.h"
 
@@ -15,7 +16,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/state.h"
-#include "fs/xattr.h"
+#include "volume/xattr.h"
 
 void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 const char *value, size_t size, int flags)
@@ -38,11 +39,13 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	if (!err && r.in->type == S_IFLNK)
 		err = -EPERM; /* as Linux: no user.* on symlinks */
 	if (!err)
-		err = xattr_name_encrypt(r.fs, name, stored);
+		err = xattr_name_encrypt(r.fs->keyring, name, stored);
 	if (!err) {
-		slen = xattr_sealed_size(r.fs, size);
+		slen = xattr_sealed_size(r.fs->cipher->blocksize, size);
 		sealed = malloc(slen);
-		err = sealed ? xattr_seal(r.fs, value, size, sealed) : -ENOMEM;
+		err = sealed ? xattr_seal(r.fs->keyring, r.fs->cipher->blocksize,
+					  value, size, sealed)
+			     : -ENOMEM;
 	}
 	if (!err) {
 		request_path(&r, path);
@@ -78,7 +81,7 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	if (!err && r.in->type == S_IFLNK)
 		err = -ENODATA;
 	if (!err)
-		err = xattr_name_encrypt(r.fs, name, stored);
+		err = xattr_name_encrypt(r.fs->keyring, name, stored);
 	if (err == -ERANGE)
 		err = -ENODATA; /* no such name can have been stored */
 	if (!err) {
@@ -91,7 +94,8 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		else if ((n = getxattr(path, stored, sealed, (size_t)n)) < 0)
 			err = errno == ERANGE ? -EAGAIN : -errno; /* it grew */
 		if (!err)
-			err = xattr_open(r.fs, sealed, (size_t)n, &value, &vlen);
+			err = xattr_open(r.fs->keyring, r.fs->cipher->blocksize,
+					 sealed, (size_t)n, &value, &vlen);
 	}
 	if (!err && size && vlen > size)
 		err = -ERANGE;
@@ -126,7 +130,7 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	/* a plaintext name is never longer than its stored form */
 	for (ssize_t i = 0; !err && i < n; i += (ssize_t)strlen(raw + i) + 1) {
 		char plain[256];
-		int len = xattr_name_decrypt(r.fs, raw + i, plain);
+		int len = xattr_name_decrypt(r.fs->keyring, raw + i, plain);
 
 		if (len < 0)
 			continue; /* not ours (e.g. security.*): hidden */
@@ -156,7 +160,7 @@ void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 	if (!err && r.in->type == S_IFLNK)
 		err = -ENODATA;
 	if (!err)
-		err = xattr_name_encrypt(r.fs, name, stored);
+		err = xattr_name_encrypt(r.fs->keyring, name, stored);
 	if (err == -ERANGE)
 		err = -ENODATA;
 	if (!err) {

@@ -16,15 +16,19 @@
  *
  * A value is re-encrypted with a fresh nonce on every set, so equal
  * values never look equal. Documented in docs/format.md section 7.5.
+ *
+ * The mount (fs/ops-xattr.c) and cloakfs-fsck (which checks every stored
+ * value) both use these; the key handle is the volume's keyring, each
+ * call a key section of its own (keyring.h): -EACCES while locked.
  */
-#ifndef CLOAKFS_FS_XATTR_H
-#define CLOAKFS_FS_XATTR_H
+#ifndef CLOAKFS_VOLUME_XATTR_H
+#define CLOAKFS_VOLUME_XATTR_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 
-struct cloakfs;
+struct vkeyring;
 
 #define XATTR_USER_PREFIX "user."
 #define XATTR_MAX_NAME 160   /* padded 160 -> 214 chars + "user." */
@@ -38,20 +42,22 @@ int xattr_is_user(const char *name);
  * "user.<rest>" -> stored name (out: 256 bytes). 0, -EOPNOTSUPP (not
  * user.*), -ERANGE (rest too long), -EACCES-free crypto errors.
  */
-int xattr_name_encrypt(struct cloakfs *fs, const char *name, char out[256]);
+int xattr_name_encrypt(struct vkeyring *kr, const char *name, char out[256]);
 /* stored name -> "user.<rest>" (out: 256 bytes); length, or -EBADMSG for
  * a name this volume did not write */
-int xattr_name_decrypt(struct cloakfs *fs, const char *stored, char out[256]);
+int xattr_name_decrypt(struct vkeyring *kr, const char *stored, char out[256]);
 
-/* the stored size of a value of len bytes */
-size_t xattr_sealed_size(struct cloakfs *fs, size_t len);
+/* the stored size of a value of len bytes, for a cipher of this block
+ * size (volume_cipher_info()->blocksize) */
+size_t xattr_sealed_size(size_t blocksize, size_t len);
 /* seal value (len bytes) into out (xattr_sealed_size bytes): 0 or -errno */
-int xattr_seal(struct cloakfs *fs, const void *value, size_t len, uint8_t *out);
+int xattr_seal(struct vkeyring *kr, size_t blocksize, const void *value,
+	       size_t len, uint8_t *out);
 /*
  * Open a stored value of slen bytes in place; *value points into sealed,
  * *len its length. 0 or -EBADMSG (damaged).
  */
-int xattr_open(struct cloakfs *fs, uint8_t *sealed, size_t slen,
-	       const uint8_t **value, size_t *len);
+int xattr_open(struct vkeyring *kr, size_t blocksize, uint8_t *sealed,
+	       size_t slen, const uint8_t **value, size_t *len);
 
 #endif

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* see xattr.h */
-#include "fs/xattr.h"
+#include "volume/xattr.h"
 
 #include <errno.h>
 #include <string.h>
 
 #include "crypto/secmem.h"
-#include "fs/fs.h"
+#include "volume/keyring.h"
 #include "volume/names.h"
 #include "volume/random.h"
 
@@ -26,7 +26,7 @@ int xattr_is_user(const char *name)
  */
 enum xattr_op { NAME_ENCRYPT, NAME_DECRYPT, VALUE_ENCRYPT, VALUE_DECRYPT };
 
-static int xattr_crypt(struct cloakfs *fs, enum xattr_op op,
+static int xattr_crypt(struct vkeyring *kr, enum xattr_op op,
 		       const uint8_t nonce[XATTR_NONCE_SIZE], const void *in,
 		       size_t inlen, void *out, size_t outlen)
 {
@@ -35,8 +35,8 @@ static int xattr_crypt(struct cloakfs *fs, enum xattr_op op,
 	struct crypto_tfm *tfm;
 	unsigned int slot;
 
-	vkeyring_enter(fs->keyring);
-	tfm = vkeyring_get(fs->keyring, value ? VKEY_XATTR_VALUE : VKEY_XATTR_NAMES,
+	vkeyring_enter(kr);
+	tfm = vkeyring_get(kr, value ? VKEY_XATTR_VALUE : VKEY_XATTR_NAMES,
 			   nonce, &slot, &n);
 	if (tfm) {
 		switch (op) {
@@ -53,14 +53,14 @@ static int xattr_crypt(struct cloakfs *fs, enum xattr_op op,
 			n = crypto_decrypt(tfm, iv, out, in, inlen);
 			break;
 		}
-		vkeyring_put(fs->keyring, slot);
+		vkeyring_put(kr, slot);
 	}
-	vkeyring_leave(fs->keyring);
+	vkeyring_leave(kr);
 	secmem_scrub_stack();
 	return n;
 }
 
-int xattr_name_encrypt(struct cloakfs *fs, const char *name, char out[256])
+int xattr_name_encrypt(struct vkeyring *kr, const char *name, char out[256])
 {
 	const char *rest = name + XATTR_PREFIX_LEN;
 	size_t len;
@@ -72,12 +72,12 @@ int xattr_name_encrypt(struct cloakfs *fs, const char *name, char out[256])
 	if (len > XATTR_MAX_NAME)
 		return -ERANGE;
 	memcpy(out, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
-	n = xattr_crypt(fs, NAME_ENCRYPT, NULL, rest, len, out + XATTR_PREFIX_LEN,
+	n = xattr_crypt(kr, NAME_ENCRYPT, NULL, rest, len, out + XATTR_PREFIX_LEN,
 			256 - XATTR_PREFIX_LEN);
 	return n < 0 ? n : 0;
 }
 
-int xattr_name_decrypt(struct cloakfs *fs, const char *stored, char out[256])
+int xattr_name_decrypt(struct vkeyring *kr, const char *stored, char out[256])
 {
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
 	const char *enc = stored + XATTR_PREFIX_LEN;
@@ -85,7 +85,7 @@ int xattr_name_decrypt(struct cloakfs *fs, const char *stored, char out[256])
 
 	if (!xattr_is_user(stored))
 		return -EBADMSG;
-	n = xattr_crypt(fs, NAME_DECRYPT, NULL, enc, strlen(enc), plain,
+	n = xattr_crypt(kr, NAME_DECRYPT, NULL, enc, strlen(enc), plain,
 			sizeof(plain));
 	if (n < 0) {
 		explicit_bzero(plain, sizeof(plain));
@@ -99,18 +99,19 @@ int xattr_name_decrypt(struct cloakfs *fs, const char *stored, char out[256])
 	return (int)XATTR_PREFIX_LEN + n;
 }
 
-size_t xattr_sealed_size(struct cloakfs *fs, size_t len)
+size_t xattr_sealed_size(size_t blocksize, size_t len)
 {
 	size_t body = 4 + len;
 
-	if (body < fs->cipher->blocksize)
-		body = fs->cipher->blocksize;
+	if (body < blocksize)
+		body = blocksize;
 	return XATTR_NONCE_SIZE + body;
 }
 
-int xattr_seal(struct cloakfs *fs, const void *value, size_t len, uint8_t *out)
+int xattr_seal(struct vkeyring *kr, size_t blocksize, const void *value,
+	       size_t len, uint8_t *out)
 {
-	size_t total = xattr_sealed_size(fs, len);
+	size_t total = xattr_sealed_size(blocksize, len);
 	uint8_t *body = out + XATTR_NONCE_SIZE;
 	int err;
 
@@ -125,21 +126,21 @@ int xattr_seal(struct cloakfs *fs, const void *value, size_t len, uint8_t *out)
 	body[2] = (uint8_t)(len >> 16);
 	body[3] = (uint8_t)(len >> 24);
 	memcpy(body + 4, value, len);
-	return xattr_crypt(fs, VALUE_ENCRYPT, out, body, total - XATTR_NONCE_SIZE,
+	return xattr_crypt(kr, VALUE_ENCRYPT, out, body, total - XATTR_NONCE_SIZE,
 			   body, total - XATTR_NONCE_SIZE);
 }
 
-int xattr_open(struct cloakfs *fs, uint8_t *sealed, size_t slen,
-	       const uint8_t **value, size_t *len)
+int xattr_open(struct vkeyring *kr, size_t blocksize, uint8_t *sealed,
+	       size_t slen, const uint8_t **value, size_t *len)
 {
-	size_t bs = fs->cipher->blocksize, blen, vlen;
+	size_t bs = blocksize, blen, vlen;
 	uint8_t *body = sealed + XATTR_NONCE_SIZE;
 	int err;
 
 	if (slen < XATTR_NONCE_SIZE + bs)
 		return -EBADMSG;
 	blen = slen - XATTR_NONCE_SIZE;
-	err = xattr_crypt(fs, VALUE_DECRYPT, sealed, body, blen, body, blen);
+	err = xattr_crypt(kr, VALUE_DECRYPT, sealed, body, blen, body, blen);
 	if (err)
 		return err;
 	vlen = (size_t)body[0] | (size_t)body[1] << 8 | (size_t)body[2] << 16 |

@@ -38,7 +38,7 @@ enum made {
  * after making it (docs/design.md: a failed create leaves nothing), and
  * its sidecar. A failure to undo is logged: fsck reports the leftover.
  */
-void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
+void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
 	    enum made what);
 
 /*
@@ -48,14 +48,7 @@ void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
  * the lookup after it fails, take the new entry back.
  */
 void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
-		     const struct entry_name *en, enum made what, int err);
-
-/* does ciphertext directory dfd hold anything but its nonce file?
- * 1, 0 or -errno */
-int dir_is_empty(int dfd);
-/* put a directory's nonce file back (an rmdir or rename failed after
- * taking it away) */
-int write_nonce_back(int dfd, const uint8_t *nonce);
+		     const struct vdir_name *en, enum made what, int err);
 
 /* 1 for the first warning about in, 0 after (names_warned) */
 int first_warning(struct fs_inode *in);

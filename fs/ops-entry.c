@@ -5,7 +5,6 @@
  */
 #include "fs/handlers.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -52,7 +51,7 @@ void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
 	struct fuse_entry_param e;
-	struct entry_name en;
+	struct vdir_name en;
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
@@ -107,7 +106,7 @@ void set_owner(struct request *r, int dfd, const char *cname)
 			 strerror(errno));
 }
 
-void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
+void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
 	    enum made what)
 {
 	int err = what == MADE_DIR ? dirops_unmake_dir(dfd, en->name)
@@ -117,11 +116,11 @@ void unmake(struct cloakfs *fs, int dfd, const struct entry_name *en,
 		log_error("%s: a failed operation left an entry behind (%s); "
 			  "cloakfs-fsck reports it", fs->cipherdir,
 			  strerror(-err));
-	entry_forget_sidecar(dfd, en);
+	vdir_name_forget(dfd, en);
 }
 
 void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
-		     const struct entry_name *en, enum made what, int err)
+		     const struct vdir_name *en, enum made what, int err)
 {
 	struct fuse_entry_param e;
 
@@ -130,7 +129,7 @@ void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
 		if (err)
 			unmake(r->fs, dfd, en, what);
 	} else if (en->is_long && err != -EEXIST && dfd >= 0) {
-		entry_forget_sidecar(dfd, en);
+		vdir_name_forget(dfd, en);
 	}
 	if (request_done(r, err))
 		fuse_reply_entry(r->req, &e);
@@ -140,13 +139,13 @@ void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	      mode_t mode, dev_t rdev)
 {
 	struct request r;
-	struct entry_name en = { .is_long = 0 };
+	struct vdir_name en = { .is_long = 0 };
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
 	if (!err)
-		err = entry_prepare(r.fd, &en);
+		err = vdir_name_prepare(r.fd, &en);
 	if (!err && mknodat(r.fd, en.name, mode, rdev) != 0)
 		err = -errno;
 	if (!err)
@@ -164,13 +163,13 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	      mode_t mode)
 {
 	struct request r;
-	struct entry_name en = { .is_long = 0 };
+	struct vdir_name en = { .is_long = 0 };
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
 	if (!err)
-		err = entry_prepare(r.fd, &en);
+		err = vdir_name_prepare(r.fd, &en);
 	if (!err)
 		err = dirops_make_dir(r.fd, en.name, mode, own_new_dir, &r);
 	reply_new_entry(&r, r.in, r.fd, &en, MADE_DIR, err);
@@ -179,7 +178,7 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
-	struct entry_name en;
+	struct vdir_name en;
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
@@ -187,80 +186,21 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (!err && unlinkat(r.fd, en.name, 0) != 0)
 		err = -errno;
 	if (!err)
-		entry_forget_sidecar(r.fd, &en);
+		vdir_name_forget(r.fd, &en);
 	request_reply(&r, err);
-}
-
-int dir_is_empty(int dfd)
-{
-	struct dirent *d;
-	DIR *dp;
-	int empty = 1, err = dirops_opendir(dfd, &dp);
-
-	if (err)
-		return err;
-	while ((d = readdir(dp)) != NULL) {
-		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
-		    strcmp(d->d_name, NAMES_DIRNONCE_FILE)) {
-			empty = 0;
-			break;
-		}
-	}
-	closedir(dp);
-	return empty;
-}
-
-int write_nonce_back(int dfd, const uint8_t *nonce)
-{
-	int fd = openat(dfd, NAMES_DIRNONCE_FILE,
-			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0440);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, nonce, NAMES_DIRNONCE_SIZE) != NAMES_DIRNONCE_SIZE ||
-	    fsync(fd) != 0)
-		err = -EIO;
-	close(fd);
-	return err;
 }
 
 void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	struct entry_name en;
-	int err = request_begin(&r, req, parent, REQ_FD), dfd = -1;
-	int have_nonce = 0;
+	struct vdir_name en;
+	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
-	if (!err) {
-		dfd = openat(r.fd, en.name,
-			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dfd < 0)
-			err = -errno;
-	}
-	if (!err) {
-		err = dir_is_empty(dfd);
-		err = err == 1 ? 0 : err == 0 ? -ENOTEMPTY : err;
-	}
-	if (!err) {
-		have_nonce = names_dirnonce_read(dfd, nonce) == 0;
-		if (unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
-			err = -errno;
-	}
-	if (!err && unlinkat(r.fd, en.name, AT_REMOVEDIR) != 0) {
-		err = -errno;
-		/* still there: it needs its names back */
-		if (have_nonce && write_nonce_back(dfd, nonce) != 0)
-			log_error("%s: rmdir failed and the directory's nonce "
-				  "could not be restored", r.fs->cipherdir);
-	}
 	if (!err)
-		entry_forget_sidecar(r.fd, &en);
-	explicit_bzero(nonce, sizeof(nonce));
-	if (dfd >= 0)
-		close(dfd);
+		err = vdir_remove(r.fd, en.name);
+	if (!err)
+		vdir_name_forget(r.fd, &en);
 	request_reply(&r, err);
 }

@@ -112,14 +112,14 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 				    O_CREAT | O_EXCL)) |
 		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct fuse_entry_param e;
-	struct entry_name en = { .is_long = 0 };
+	struct vdir_name en = { .is_long = 0 };
 	int err = request_begin(&r, req, parent, REQ_KEYS | REQ_FD);
 	int fd = -1, created = 0;
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
 	if (!err)
-		err = entry_prepare(r.fd, &en);
+		err = vdir_name_prepare(r.fd, &en);
 	if (!err) {
 		fd = openat(r.fd, en.name, oflags | O_CREAT | O_EXCL, mode);
 		created = fd >= 0;
@@ -144,7 +144,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (err && created)
 		unmake(r.fs, r.fd, &en, MADE_ENTRY);
 	else if (err && en.is_long && err != -EEXIST)
-		entry_forget_sidecar(r.fd, &en);
+		vdir_name_forget(r.fd, &en);
 	if (!request_done(&r, err))
 		return;
 	fill_open(fi);

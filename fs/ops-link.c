@@ -17,7 +17,7 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 {
 	struct request r;
 	char target[NAMES_MAX_SYMLINK_ENCODED + 1];
-	struct entry_name en = { .is_long = 0 };
+	struct vdir_name en = { .is_long = 0 };
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
@@ -25,7 +25,7 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 	if (!err)
 		err = entry_symlink_encrypt(r.fs, r.in, r.fd, link, target);
 	if (!err)
-		err = entry_prepare(r.fd, &en);
+		err = vdir_name_prepare(r.fd, &en);
 	if (!err && symlinkat(target, r.fd, en.name) != 0)
 		err = -errno;
 	if (!err)
@@ -53,7 +53,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 {
 	struct request r;
 	struct fs_inode *dir;
-	struct entry_name en = { .is_long = 0 };
+	struct vdir_name en = { .is_long = 0 };
 	char path[PROCFD_LEN];
 	int err = request_begin(&r, req, ino, REQ_FD), dfd = -1;
 
@@ -72,7 +72,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	if (!err)
 		err = entry_encrypt(r.fs, dir, dfd, newname, &en);
 	if (!err)
-		err = entry_prepare(dfd, &en);
+		err = vdir_name_prepare(dfd, &en);
 	if (!err) {
 		request_path(&r, path);
 		if (linkat(AT_FDCWD, path, dfd, en.name, AT_SYMLINK_FOLLOW) != 0)

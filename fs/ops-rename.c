@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/log.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "volume/dirops.h"
@@ -92,45 +91,18 @@ static void moved(struct cloakfs *fs, const struct stat *st,
 	}
 }
 
-/*
- * Renaming a directory over an empty one: the target still holds its
- * nonce file, which goes first (and comes back if the rename fails).
- * *victim gets the target's descriptor (or -1), *nonce its nonce.
- */
-static int clear_target_dir(int newdfd, const char *cname, int *victim,
-			    uint8_t nonce[NAMES_DIRNONCE_SIZE])
-{
-	int dfd = openat(newdfd, cname,
-			 O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), err;
-
-	*victim = -1;
-	if (dfd < 0)
-		return errno == ENOTDIR || errno == ENOENT ? 0 : -errno;
-	err = dir_is_empty(dfd);
-	if (err == 0)
-		err = -ENOTEMPTY;
-	if (err == 1)
-		err = names_dirnonce_read(dfd, nonce);
-	if (!err && unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0)
-		err = -errno;
-	if (err) {
-		close(dfd);
-		return err;
-	}
-	*victim = dfd;
-	return 0;
-}
-
 /* rename where neither side is a symlink changing directory */
-static int rename_plain(const struct rename_dir *dir, const struct entry_name *src,
+static int rename_plain(const struct rename_dir *dir, const struct vdir_name *src,
 			const struct rename_dir *newdir,
-			const struct entry_name *dst, unsigned int flags, int dirs)
+			const struct vdir_name *dst, unsigned int flags, int dirs)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	int err = entry_prepare(newdir->fd, dst), victim = -1;
+	struct vdir_victim victim = { .fd = -1 };
+	int err = vdir_name_prepare(newdir->fd, dst);
 
+	/* a directory replacing an empty one: the target's nonce goes
+	 * first, and comes back if the rename fails */
 	if (!err && dirs && !(flags & RENAME_EXCHANGE))
-		err = clear_target_dir(newdir->fd, dst->name, &victim, nonce);
+		err = vdir_victim_clear(newdir->fd, dst->name, &victim);
 	if (err)
 		return err;
 	if (renameat2(dir->fd, src->name, newdir->fd, dst->name, flags) != 0) {
@@ -139,20 +111,14 @@ static int rename_plain(const struct rename_dir *dir, const struct entry_name *s
 			err = dirops_rename_noreplace(dir->fd, src->name,
 						      newdir->fd, dst->name);
 	}
-	if (victim >= 0) {
-		if (err && write_nonce_back(victim, nonce) != 0)
-			log_error("rename failed and the target directory's nonce "
-				  "could not be restored");
-		close(victim);
-		explicit_bzero(nonce, sizeof(nonce));
-	}
+	vdir_victim_end(&victim, err != 0);
 	if (err) {
 		if (err != -EEXIST)
-			entry_forget_sidecar(newdir->fd, dst);
+			vdir_name_forget(newdir->fd, dst);
 		return err;
 	}
 	if (!(flags & RENAME_EXCHANGE))
-		entry_forget_sidecar(dir->fd, src);
+		vdir_name_forget(dir->fd, src);
 	return 0;
 }
 
@@ -161,9 +127,9 @@ static int rename_plain(const struct rename_dir *dir, const struct entry_name *s
  * are renamed over the moved entries afterwards. Not atomic: a crash
  * leaves at worst a temporary name (hidden, reported by fsck).
  */
-static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, const struct entry_name *src,
+static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, const struct vdir_name *src,
 			  const struct stat *sst, const struct rename_dir *newdir,
-			  const struct entry_name *dst, const struct stat *dst_st,
+			  const struct vdir_name *dst, const struct stat *dst_st,
 			  unsigned int flags)
 {
 	char tsrc[DIROPS_TEMP_NAME_SIZE] = "", tdst[DIROPS_TEMP_NAME_SIZE] = "";
@@ -174,7 +140,7 @@ static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, cons
 	if (!err && xchg && S_ISLNK(dst_st->st_mode))
 		err = respell_symlink(fs, newdir, dst->name, dir, tdst);
 	if (!err)
-		err = entry_prepare(newdir->fd, dst);
+		err = vdir_name_prepare(newdir->fd, dst);
 	if (!err && xchg) {
 		if (renameat2(dir->fd, src->name, newdir->fd, dst->name,
 			      RENAME_EXCHANGE) != 0)
@@ -191,7 +157,7 @@ static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, cons
 			if (unlinkat(dir->fd, src->name, 0) != 0)
 				err = -errno;
 			else
-				entry_forget_sidecar(dir->fd, src);
+				vdir_name_forget(dir->fd, src);
 		}
 	}
 	if (!err && xchg) {
@@ -206,7 +172,7 @@ static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, cons
 		(void)unlinkat(dir->fd, tdst, 0);
 	if (err) {
 		if (err != -EEXIST)
-			entry_forget_sidecar(newdir->fd, dst);
+			vdir_name_forget(newdir->fd, dst);
 		return err;
 	}
 	if (S_ISLNK(sst->st_mode))
@@ -226,7 +192,7 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct request r;
 	struct rename_dir dir = { NULL, -1 }, newdir = { NULL, -1 };
-	struct entry_name src, dst;
+	struct vdir_name src, dst;
 	struct stat sst, dst_st;
 	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0;
 

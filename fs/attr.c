@@ -9,64 +9,26 @@
 #include <unistd.h>
 
 #include "base/log.h"
-#include "base/procfd.h"
 #include "fs/entry.h"
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "volume/header.h"
-
-/* a 32 + block-size file: is it a padded tiny file? read its header */
-static int read_header(struct fs_inode *in, int pathfd, struct file_header *h)
-{
-	uint8_t raw[HEADER_SIZE];
-	char path[PROCFD_LEN];
-	int fd = in->file ? in->file->fd : -1, own = 0, err = 0;
-	ssize_t n;
-
-	if (fd < 0) {
-		if (pathfd < 0)
-			return -ESTALE;
-		procfd_path(pathfd, path);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		own = 1;
-	}
-	n = pread(fd, raw, sizeof(raw), 0);
-	if (n < 0)
-		err = -errno;
-	else if (n != (ssize_t)sizeof(raw))
-		err = -EBADMSG;
-	else
-		err = header_decode(raw, h, NULL);
-	if (own)
-		close(fd);
-	return err;
-}
 
 uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 			uint64_t csize)
 {
-	struct file_header h;
 	uint64_t plain;
-	int err = 0;
+	int err;
 
-	if (in->file && in->file->loaded) {
-		err = fileio_size(&in->file->cf, &plain);
-	} else if (content_size_needs_header(&fs->geom, csize)) {
-		err = read_header(in, pathfd, &h);
-		if (!err)
-			err = content_plain_size(&fs->geom, csize, &h, &plain);
-	} else {
-		err = content_plain_size(&fs->geom, csize, NULL, &plain);
-	}
-	if (err) {
+	if (in->file && in->file->loaded &&
+	    fileio_size(&in->file->cf, &plain) == 0)
+		return plain;
+	err = fileio_plain_size(in->file ? in->file->fd : -1, pathfd, &fs->geom,
+				csize, &plain);
+	if (err)
 		log_warn("%s: file inode %llu: size %llu does not decode (%s)",
 			 fs->cipherdir, (unsigned long long)in->ino,
 			 (unsigned long long)csize, strerror(-err));
-		plain = csize > HEADER_SIZE ? csize - HEADER_SIZE : 0;
-	}
 	return plain;
 }
 

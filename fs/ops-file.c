@@ -21,7 +21,6 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/readahead.h"
-#include "volume/header.h"
 
 /* open flags kept in fi->fh: only O_APPEND matters after open */
 static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
@@ -291,20 +290,15 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > size)
 			err = fileio_truncate(&in->file->cf, end);
 		/* reserve the ciphertext blocks; unwritten ones read as holes */
-		if (!err && fallocate(in->file->fd, FALLOC_FL_KEEP_SIZE,
-				      (off_t)HEADER_SIZE + off, len) != 0 &&
-		    errno != EOPNOTSUPP)
-			err = -errno;
+		if (!err)
+			err = fileio_reserve(in->file->fd, (uint64_t)off,
+					     (uint64_t)len);
 		filestate_unlock(in);
 	}
 	request_reply(&r, err);
 }
 
-/*
- * SEEK_DATA/SEEK_HOLE: plaintext byte p is ciphertext byte p + 32, and a
- * ciphertext hole lies wholly in never-written units (which read as
- * zeros), so the ciphertext's answer carries over.
- */
+/* SEEK_DATA/SEEK_HOLE: the ciphertext's answer, mapped (fileio_seek) */
 void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 	      struct fuse_file_info *fi)
 {
@@ -312,33 +306,20 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 	int err = request_begin(&r, req, ino, 0);
 	struct fs_inode *in = r.in;
 	struct stat st;
-	uint64_t size;
-	off_t pos = -1;
+	int64_t pos = -1;
 
 	(void)fi;
 	if (!err && whence != SEEK_DATA && whence != SEEK_HOLE)
 		err = -EINVAL;
 	if (!err) {
 		pthread_mutex_lock(&in->lock);
-		if (!in->file || fstat(in->file->fd, &st) != 0) {
+		if (!in->file || fstat(in->file->fd, &st) != 0)
 			err = in->file ? -errno : -EBADF;
-		} else {
-			size = attr_file_size(r.fs, in, -1, (uint64_t)st.st_size);
-			if (off < 0 || (uint64_t)off >= size) {
-				err = -ENXIO;
-			} else {
-				pos = lseek(in->file->fd, (off_t)HEADER_SIZE + off,
-					    whence);
-				if (pos < 0)
-					err = -errno;
-				else if (pos - HEADER_SIZE >= (off_t)size)
-					pos = whence == SEEK_HOLE ? (off_t)size : -1;
-				else
-					pos -= HEADER_SIZE;
-				if (pos < 0 && !err)
-					err = -ENXIO;
-			}
-		}
+		else
+			err = fileio_seek(in->file->fd,
+					  attr_file_size(r.fs, in, -1,
+							 (uint64_t)st.st_size),
+					  off, whence, &pos);
 		pthread_mutex_unlock(&in->lock);
 	}
 	if (request_done(&r, err))

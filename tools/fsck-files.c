@@ -189,22 +189,15 @@ void fsck_deep_free(struct fsck *f)
 enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 				const struct stat *st, char *why, size_t whylen)
 {
-	uint8_t raw[HEADER_SIZE];
 	struct file_header h;
-	enum header_error herr;
+	struct fileio_bad bad;
 	uint64_t plain, done;
-	ssize_t n;
 	int fd, rc;
 
 	*why = '\0';
 	fsck_progress_file((uint64_t)st->st_size);
 	if (st->st_size == 0)
 		return FC_COUNT; /* an empty file has no header */
-	if (st->st_size < HEADER_SIZE) {
-		snprintf(why, whylen, "%lld bytes: shorter than the %d-byte "
-			 "header", (long long)st->st_size, HEADER_SIZE);
-		return FC_HEADER_TRUNCATED;
-	}
 	/* a FIFO swapped in since the stat must not block the check */
 	fd = volume_open_regular(e->dirfd, e->cname, NULL);
 	if (fd < 0) {
@@ -213,30 +206,35 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 			    ? "no longer a regular file" : strerror(-fd));
 		return FC_COUNT;
 	}
-	n = pread(fd, raw, sizeof(raw), 0);
-	if (n != (ssize_t)sizeof(raw)) {
+	rc = fileio_read_header(fd, &f->geom, (uint64_t)st->st_size, &h, &plain,
+				&bad);
+	if (rc && rc != -EBADMSG && rc != -EINVAL) {
 		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath, FA_NONE,
 			    NULL, "cannot read the header: %s",
-			    n < 0 ? strerror(errno) : "short read");
+			    rc == -ENODATA ? "short read" : strerror(-rc));
 		close(fd);
 		return FC_COUNT;
 	}
-	if (header_decode(raw, &h, &herr) != 0) {
-		snprintf(why, whylen, "%s", header_strerror(herr));
+	if (rc) {
 		close(fd);
-		return header_class(herr);
-	}
-	if (content_plain_size(&f->geom, (uint64_t)st->st_size, &h, &plain) != 0) {
-		close(fd);
-		if ((uint64_t)st->st_size < HEADER_SIZE + f->geom.blocksize) {
+		switch (bad.what) {
+		case FILEIO_SHORT:
+			snprintf(why, whylen, "%lld bytes: shorter than the %d-byte "
+				 "header", (long long)st->st_size, HEADER_SIZE);
+			return FC_HEADER_TRUNCATED;
+		case FILEIO_HEADER:
+			snprintf(why, whylen, "%s", header_strerror(bad.herr));
+			return header_class(bad.herr);
+		case FILEIO_GAP:
 			snprintf(why, whylen, "%lld bytes: no file of this cipher "
 				 "has 33 to %u bytes", (long long)st->st_size,
 				 HEADER_SIZE + f->geom.blocksize - 1);
 			return FC_CONTENT_TRUNCATED;
+		default:
+			snprintf(why, whylen, "tiny-file length %u does not fit "
+				 "the file size", h.tiny_len);
+			return FC_HEADER_DAMAGED;
 		}
-		snprintf(why, whylen, "tiny-file length %u does not fit the "
-			 "file size", h.tiny_len);
-		return FC_HEADER_DAMAGED;
 	}
 	rc = remember_nonce(f, h.nonce, st, e);
 	if (rc) {

@@ -3,6 +3,7 @@
 #include "volume/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/procfd.h"
 #include "crypto/secmem.h"
 #include "volume/cipher.h"
 
@@ -125,21 +127,78 @@ static int crypt_units(const struct content_file *f, int encrypt,
 	return err;
 }
 
-/* read, check and key the header of a file of ciphertext size csize > 0 */
-static int load_header(struct content_file *f, uint64_t csize)
+int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
+		       struct file_header *h, uint64_t *plain,
+		       struct fileio_bad *bad)
 {
+	struct fileio_bad b = { FILEIO_SHORT, HEADER_OK };
 	uint8_t raw[HEADER_SIZE];
-	uint64_t plain;
+	ssize_t n;
 	int err;
 
-	if (csize < HEADER_SIZE ||
-	    (csize > HEADER_SIZE && csize < HEADER_SIZE + (uint64_t)f->geom.blocksize))
-		return -EBADMSG;
-	err = pread_full(f->fd, raw, HEADER_SIZE, 0);
-	if (!err)
-		err = header_decode(raw, &f->hdr, NULL);
-	if (!err)
-		err = content_plain_size(&f->geom, csize, &f->hdr, &plain);
+	memset(h, 0, sizeof(*h));
+	*plain = 0;
+	if (csize == 0)
+		return 0; /* an empty file has no header */
+	if (csize < HEADER_SIZE) {
+		err = -EBADMSG;
+		goto out;
+	}
+	do
+		n = pread(fd, raw, HEADER_SIZE, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n != HEADER_SIZE)
+		return -ENODATA;
+	err = header_decode(raw, h, &b.herr);
+	b.what = FILEIO_HEADER;
+	if (!err) {
+		err = content_plain_size(g, csize, h, plain);
+		b.what = csize < HEADER_SIZE + (uint64_t)g->blocksize
+				 ? FILEIO_GAP : FILEIO_TINY_LEN;
+	}
+out:
+	if (err && bad)
+		*bad = b;
+	return err;
+}
+
+int fileio_plain_size(int fd, int pathfd, const struct content_geom *g,
+		      uint64_t csize, uint64_t *plain)
+{
+	struct file_header h;
+	char path[PROCFD_LEN];
+	int own = -1, err;
+
+	if (!content_size_needs_header(g, csize)) {
+		err = content_plain_size(g, csize, NULL, plain);
+	} else {
+		if (fd < 0 && pathfd >= 0) {
+			procfd_path(pathfd, path);
+			fd = own = open(path, O_RDONLY | O_CLOEXEC);
+		}
+		if (fd < 0)
+			err = pathfd < 0 ? -ESTALE : -errno;
+		else
+			err = fileio_read_header(fd, g, csize, &h, plain, NULL);
+		if (own >= 0)
+			close(own);
+	}
+	if (err)
+		*plain = csize > HEADER_SIZE ? csize - HEADER_SIZE : 0;
+	return err;
+}
+
+/* read, check and keep the header of f, of ciphertext size csize > 0 */
+static int load_header(struct content_file *f, uint64_t csize)
+{
+	uint64_t plain;
+	int err = fileio_read_header(f->fd, &f->geom, csize, &f->hdr, &plain,
+				     NULL);
+
+	if (err == -ENODATA)
+		err = -EBADMSG; /* shorter than its size says */
 	if (!err)
 		f->have_header = 1;
 	return err;
@@ -659,4 +718,32 @@ int fileio_truncate(struct content_file *f, uint64_t size)
 	if (size < plain)
 		return shrink(f, plain, size);
 	return rewrite(f, plain, size, size, NULL, 0);
+}
+
+int fileio_seek(int fd, uint64_t plain, int64_t off, int whence,
+		int64_t *out)
+{
+	off_t r;
+
+	if (off < 0 || (uint64_t)off >= plain)
+		return -ENXIO;
+	r = lseek(fd, (off_t)HEADER_SIZE + off, whence);
+	if (r < 0)
+		return -errno;
+	if (r - HEADER_SIZE >= (off_t)plain) {
+		/* the ciphertext's tail (a last unit's stolen bytes) */
+		if (whence != SEEK_HOLE)
+			return -ENXIO;
+		r = (off_t)plain + HEADER_SIZE;
+	}
+	*out = r - HEADER_SIZE;
+	return 0;
+}
+
+int fileio_reserve(int fd, uint64_t off, uint64_t len)
+{
+	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)(HEADER_SIZE + off),
+		      (off_t)len) != 0 && errno != EOPNOTSUPP)
+		return -errno;
+	return 0;
 }

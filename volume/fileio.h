@@ -53,6 +53,59 @@ void fileio_close(struct content_file *f);
 /* plaintext size, from the ciphertext size (and header) */
 int fileio_size(struct content_file *f, uint64_t *plain);
 
+/* how a file's header or size is damaged (fileio_read_header) */
+enum fileio_damage {
+	FILEIO_SHORT,    /* 1 to 31 bytes: shorter than the header */
+	FILEIO_HEADER,   /* the header does not decode: herr says why */
+	FILEIO_GAP,      /* 33 to 32 + bs - 1 bytes: no file has this size */
+	FILEIO_TINY_LEN, /* the header's tiny length does not fit the size */
+};
+struct fileio_bad {
+	enum fileio_damage what;
+	enum header_error herr;
+};
+
+/*
+ * The header of ciphertext file fd (open for reading), of size csize, and
+ * the plaintext size they give (docs/format.md section 6): the one
+ * reading of both, for content I/O, the mount's attributes and
+ * cloakfs-fsck. An empty file has no header (*h zeroed). 0; -EBADMSG or
+ * -EINVAL (a header of another format) with *bad saying why (bad may be
+ * NULL); -ENODATA when the file is shorter than csize (it shrank); other
+ * -errno.
+ */
+int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
+		       struct file_header *h, uint64_t *plain,
+		       struct fileio_bad *bad);
+
+/*
+ * The plaintext size of a ciphertext file of size csize, without a
+ * content_file: the file is read only when its size needs the header,
+ * through fd (open for reading) or, when fd is -1, pathfd (an O_PATH
+ * descriptor). A damaged size gives its error, and *plain the
+ * ciphertext size less the header (what a listing shows for it).
+ */
+int fileio_plain_size(int fd, int pathfd, const struct content_geom *g,
+		      uint64_t csize, uint64_t *plain);
+
+/*
+ * SEEK_DATA/SEEK_HOLE (lseek(2)) from plaintext offset off in ciphertext
+ * file fd of plaintext size plain: *out, or -ENXIO past the end.
+ * Plaintext byte p is ciphertext byte p + 32 and a ciphertext hole lies
+ * wholly in never-written units (which read as zeros), so the
+ * ciphertext's answer carries over.
+ */
+int fileio_seek(int fd, uint64_t plain, int64_t off, int whence,
+		int64_t *out);
+
+/*
+ * Reserve the ciphertext blocks of plaintext [off, off + len) of
+ * ciphertext file fd without changing its size (fallocate(2)
+ * FALLOC_FL_KEEP_SIZE; unwritten blocks read as holes). A filesystem
+ * without fallocate is no error.
+ */
+int fileio_reserve(int fd, uint64_t off, uint64_t len);
+
 /* like pread/pwrite: bytes done or -errno; a read past the end gives 0 */
 ssize_t fileio_read(struct content_file *f, void *buf, size_t len,
 		    uint64_t off);

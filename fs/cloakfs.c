@@ -29,7 +29,6 @@
 #include "base/nodump.h"
 #include "cli/exitcodes.h"
 #include "cli/passphrase.h"
-#include "crypto/crypto.h"
 #include "crypto/secmem.h"
 #include "fs/cmdline.h"
 #include "fs/fdbudget.h"
@@ -515,6 +514,7 @@ int main(int argc, char **argv)
 		confpath[PATH_MAX];
 	unsigned long fd_limit;
 	unsigned int fd_cache;
+	const char *why;
 	int rc, from_daemon;
 
 	switch (cmdline_parse(argc, argv, &o, err, sizeof(err))) {
@@ -535,10 +535,10 @@ int main(int argc, char **argv)
 			  "non-dumpable: %s", strerror(-rc));
 		goto out_opts;
 	}
-	rc = crypto_init();
+	rc = volume_init(&why);
 	if (rc) {
-		rc = fail(CLOAKFS_EXIT_ERROR, "crypto: %s", crypto_init_error() ?
-			  crypto_init_error() : strerror(-rc));
+		rc = fail(CLOAKFS_EXIT_ERROR, "crypto: %s",
+			  why ? why : strerror(-rc));
 		goto out_opts;
 	}
 	if (!realpath(o.cipherdir, absdir)) {

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cli/decimal.h"
-#include "crypto/crypto.h"
 #include "fs/readahead.h"
 
 static void usage(FILE *out)

@@ -13,6 +13,7 @@
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
 #include "volume/fdio.h"
+#include "volume/keyring.h"
 #include "volume/keys.h"
 #include "volume/volume.h"
 
@@ -94,20 +95,16 @@ int kt_read_config(const struct kt_args *a, const char *dir, char *path,
 static int check_key_id(const char *path, const struct volume_config *cfg,
 			const uint8_t *vmk)
 {
-	uint8_t id[KEYS_KEY_ID_SIZE];
 	struct volume_keys *keys;
-	int rc = keys_new(vmk, cfg->cipher, &keys);
+	int rc = vkeyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
 
-	if (!rc) {
-		rc = keys_key_id(keys, id);
-		keys_free(keys);
-	}
+	if (rc == -EBADMSG)
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: key_id does not "
+				"match the unlocked master key", path);
 	if (rc)
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot derive the key "
 				"identifier: %s", path, strerror(-rc));
-	if (memcmp(id, cfg->key_id, sizeof(id)) != 0)
-		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: key_id does not "
-				"match the unlocked master key", path);
+	keys_free(keys);
 	return 0;
 }
 

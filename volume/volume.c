@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "volume/content.h"
+#include "volume/keyring.h"
 #include "volume/names.h"
 #include "volume/random.h"
+#include "crypto/crypto.h"
 #include "crypto/secmem.h"
 
 static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
@@ -27,6 +29,14 @@ static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
 		va_end(ap);
 	}
 	return rc;
+}
+
+int volume_init(const char **why)
+{
+	int err = crypto_init();
+
+	*why = err ? crypto_init_error() : NULL;
+	return err;
 }
 
 int volume_config_path(const char *dir, char *out, size_t len)
@@ -154,9 +164,10 @@ int volume_unlock_config(const char *path, const char *pass, size_t passlen,
 			 struct volume_config *cfg, struct volume_keys **keys,
 			 char *err, size_t errlen)
 {
-	uint8_t *vmk, id[KEYS_KEY_ID_SIZE];
+	uint8_t *vmk;
 	int rc, slot;
 
+	*keys = NULL;
 	rc = volconf_read(path, cfg, err, errlen);
 	if (rc)
 		return rc;
@@ -164,18 +175,11 @@ int volume_unlock_config(const char *path, const char *pass, size_t passlen,
 	if (!vmk)
 		return -ENOMEM;
 	slot = keyslot_open(cfg, pass, passlen, vmk, err, errlen);
-	rc = slot < 0 ? slot : keys_new(vmk, cfg->cipher, keys);
+	rc = slot < 0 ? slot
+		      : vkeyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, keys);
 	secmem_free(vmk);
-	if (rc)
-		return rc;
-	rc = keys_key_id(*keys, id);
-	if (!rc && memcmp(id, cfg->key_id, KEYS_KEY_ID_SIZE) != 0)
+	if (slot >= 0 && rc == -EBADMSG)
 		rc = seterr(err, errlen, -EBADMSG, "%s: key_id does not match "
 			    "the unlocked master key", path);
-	if (rc) {
-		keys_free(*keys);
-		*keys = NULL;
-		return rc;
-	}
-	return slot;
+	return rc ? rc : slot;
 }

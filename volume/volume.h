@@ -23,6 +23,12 @@ struct volume_create_params {
 				    must not exist yet (an external config) */
 };
 
+/*
+ * Start the crypto layer (driver self-tests, policy) before any volume
+ * is opened: 0, or -errno with *why (a static message, or NULL).
+ */
+int volume_init(const char **why);
+
 /* "<dir>/cloakfs.conf" into out; -ENAMETOOLONG */
 int volume_config_path(const char *dir, char *out, size_t len);
 

@@ -31,7 +31,6 @@
 
 #include "crypto/hex.h"
 #include "tools/fsck.h"
-#include "volume/base64url.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
 
@@ -218,18 +217,9 @@ static void free_items(struct dir *d)
 	d->n = 0;
 }
 
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	uint8_t acc = 0;
-
-	for (size_t i = 0; i < n; i++)
-		acc |= p[i];
-	return acc == 0;
-}
-
 /*
- * Decode like names_decrypt, but say why a name is refused: undecodable
- * (not base64url of whole blocks, or not NUL-padded after the name), or
+ * names_decrypt, saying why a name is refused: undecodable (not
+ * base64url of whole blocks, or not NUL-padded after the name), or
  * invalid (padded like a real name, but empty, ".", "..", or holding '/'
  * or NUL). Names carry no tag: a damaged name that still decrypts to
  * something well-formed cannot be told from a real one.
@@ -237,39 +227,12 @@ static bool all_zero(const uint8_t *p, size_t n)
 static enum fsck_class decode_name(struct crypto_tfm *names, const char *enc,
 				   size_t enclen, char out[NAMES_MAX_PLAIN + 1])
 {
-	uint8_t buf[NAMES_MAX_ENCODED], iv[16] = { 0 };
-	size_t len, plen, end;
-	enum fsck_class c = FC_NAME_UNDECODABLE;
+	enum names_bad why;
 
-	if (enclen > NAMES_MAX_ENCODED ||
-	    base64url_decode(buf, sizeof(buf), enc, enclen, &len) != 0 ||
-	    len == 0 || len % NAMES_PAD || len > NAMES_MAX_PLAIN + 1 ||
-	    crypto_ivsize(names) > sizeof(iv) ||
-	    crypto_decrypt(names, iv, buf, buf, len) != 0)
-		return c;
-	plen = strnlen((const char *)buf, len);
-	for (end = len; end > 0 && buf[end - 1] == 0; end--)
-		;
-	if (plen == len) {
-		/* no padding: 256 bytes cannot be a name; else the name is
-		 * whole blocks long and may still hold a '/' */
-		if (len > NAMES_MAX_PLAIN || memchr(buf, '/', len))
-			goto out;
-	} else if (end < len && (end == 0 || memchr(buf, 0, end) ||
-				 memchr(buf, '/', end) ||
-				 (end == 1 && buf[0] == '.') ||
-				 (end == 2 && buf[0] == '.' && buf[1] == '.'))) {
-		c = FC_NAME_INVALID; /* NUL-padded, but not a name */
-		goto out;
-	} else if (!all_zero(buf + plen, len - plen)) {
-		goto out;
-	}
-	memcpy(out, buf, plen);
-	out[plen] = '\0';
-	c = FC_COUNT;
-out:
-	explicit_bzero(buf, sizeof(buf));
-	return c;
+	if (names_decrypt_why(names, enc, enclen, out, NAMES_MAX_PLAIN + 1,
+			      &why) >= 0)
+		return FC_COUNT;
+	return why == NAMES_BAD_NAME ? FC_NAME_INVALID : FC_NAME_UNDECODABLE;
 }
 
 /* the name a damaged sidecar holds, if it still decodes: a hint only */

@@ -87,27 +87,45 @@ static int all_zero(const uint8_t *p, size_t n)
 	return acc == 0;
 }
 
+/* why a decrypted, invalid plaintext is invalid: a NUL-padded plaintext
+ * that is no name (the key was right, the name is not) or anything else
+ * (not what this key encrypted) */
+static enum names_bad judge_plain(const struct codec_limits *lim,
+				  const uint8_t *buf, size_t padded)
+{
+	size_t end = padded;
+
+	while (end > 0 && buf[end - 1] == 0)
+		end--;
+	if (end < padded && check_plain(lim, (const char *)buf, end) != 0)
+		return NAMES_BAD_NAME;
+	return NAMES_BAD_PADDING;
+}
+
 static int decode(struct crypto_tfm *cts, const struct codec_limits *lim,
-		  const char *enc, size_t enclen, char *out, size_t outlen)
+		  const char *enc, size_t enclen, char *out, size_t outlen,
+		  enum names_bad *why)
 {
 	uint8_t buf[PADDED_MAX_SYMLINK];
+	enum names_bad bad = NAMES_BAD_ENCODING;
 	size_t padded, len;
-	int err;
+	int err = -EBADMSG;
 
-	if (enclen > base64_encoded_len(BASE64_URL_NOPAD, lim->max_padded))
-		return -EBADMSG;
-	if (base64url_decode(buf, lim->max_padded, enc, enclen, &padded) != 0)
-		return -EBADMSG;
-	if (padded == 0 || padded % NAMES_PAD)
-		return -EBADMSG;
+	if (enclen > base64_encoded_len(BASE64_URL_NOPAD, lim->max_padded) ||
+	    base64url_decode(buf, lim->max_padded, enc, enclen, &padded) != 0 ||
+	    padded == 0 || padded % NAMES_PAD)
+		goto out;
+	bad = NAMES_BAD_NONE;
 	err = cts_crypt(cts, 0, buf, padded);
 	if (err)
 		goto out;
 	len = strnlen((const char *)buf, padded);
 	err = -EBADMSG;
 	if (len > lim->max_plain || !all_zero(buf + len, padded - len) ||
-	    check_plain(lim, (const char *)buf, len) != 0)
+	    check_plain(lim, (const char *)buf, len) != 0) {
+		bad = judge_plain(lim, buf, padded);
 		goto out;
+	}
 	err = -ENOSPC;
 	if (outlen <= len)
 		goto out;
@@ -115,6 +133,8 @@ static int decode(struct crypto_tfm *cts, const struct codec_limits *lim,
 	out[len] = '\0';
 	err = (int)len;
 out:
+	if (why)
+		*why = bad;
 	explicit_bzero(buf, sizeof(buf));
 	return err;
 }
@@ -128,7 +148,13 @@ int names_encrypt(struct crypto_tfm *cts, const char *name, size_t len,
 int names_decrypt(struct crypto_tfm *cts, const char *enc, size_t enclen,
 		  char *out, size_t outlen)
 {
-	return decode(cts, &name_limits, enc, enclen, out, outlen);
+	return decode(cts, &name_limits, enc, enclen, out, outlen, NULL);
+}
+
+int names_decrypt_why(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		      char *out, size_t outlen, enum names_bad *why)
+{
+	return decode(cts, &name_limits, enc, enclen, out, outlen, why);
 }
 
 int names_symlink_encrypt(struct crypto_tfm *cts, const char *target,
@@ -140,7 +166,7 @@ int names_symlink_encrypt(struct crypto_tfm *cts, const char *target,
 int names_symlink_decrypt(struct crypto_tfm *cts, const char *enc,
 			  size_t enclen, char *out, size_t outlen)
 {
-	return decode(cts, &symlink_limits, enc, enclen, out, outlen);
+	return decode(cts, &symlink_limits, enc, enclen, out, outlen, NULL);
 }
 
 int names_is_long(size_t enclen, unsigned int name_max)

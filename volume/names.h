@@ -53,6 +53,20 @@ int names_encrypt(struct crypto_tfm *cts, const char *name, size_t len,
 int names_decrypt(struct crypto_tfm *cts, const char *enc, size_t enclen,
 		  char *out, size_t outlen);
 
+/* why names_decrypt_why refused an encoding (-EBADMSG) */
+enum names_bad {
+	NAMES_BAD_NONE = 0, /* not refused as damaged */
+	NAMES_BAD_ENCODING, /* not base64url of whole 32-byte blocks */
+	NAMES_BAD_PADDING,  /* does not decrypt to a name and its NUL padding:
+			     * not encrypted under this key */
+	NAMES_BAD_NAME,     /* NUL-padded, but empty, ".", "..", or holding
+			     * '/' or NUL: never stored by names_encrypt */
+};
+
+/* names_decrypt, saying why an encoding is refused (cloakfs-fsck) */
+int names_decrypt_why(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		      char *out, size_t outlen, enum names_bad *why);
+
 /*
  * Symlink targets: as names, but '/' is allowed and the plaintext may be
  * up to NAMES_MAX_SYMLINK_PLAIN bytes (-ENAMETOOLONG beyond). outlen:

@@ -45,6 +45,8 @@ static const struct {
 	[FC_NONCE_REUSE] = { "nonce-reuse", FSCK_ERROR },
 	[FC_CONTENT_UNREADABLE] = { "content-unreadable", FSCK_ERROR },
 	[FC_SYMLINK_UNDECODABLE] = { "symlink-undecodable", FSCK_ERROR },
+	[FC_XATTR_DAMAGED] = { "xattr-damaged", FSCK_ERROR },
+	[FC_XATTR_FOREIGN] = { "xattr-foreign", FSCK_WARNING },
 	[FC_SPECIAL_FILE] = { "special-file", FSCK_WARNING },
 	[FC_UNEXPECTED_TYPE] = { "unexpected-type", FSCK_ERROR },
 	[FC_UNREADABLE] = { "unreadable", FSCK_ERROR },

@@ -703,6 +703,12 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 			f->others++; /* not ours: its insides are not judged */
 			break;
 		}
+		if (it->bad == FC_COUNT) {
+			struct fsck_entry e = { d->fd, it->cname, path, w->c.s,
+						d->names, d->in_lf };
+
+			fsck_check_xattrs(f, &e);
+		}
 		fd = openat(d->fd, it->cname,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0)
@@ -719,6 +725,8 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 		    it->kind == NAMES_ENTRY_CONFIG)
 			break; /* not a cloakfs file: no header to judge */
 		content = fsck_check_file(f, &e, &st, why, sizeof(why));
+		if (content == FC_COUNT && it->bad == FC_COUNT)
+			fsck_check_xattrs(f, &e);
 		break;
 	}
 	case S_IFLNK: {

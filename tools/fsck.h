@@ -69,6 +69,8 @@ enum fsck_class {
 	FC_NONCE_REUSE,
 	FC_CONTENT_UNREADABLE,
 	FC_SYMLINK_UNDECODABLE,
+	FC_XATTR_DAMAGED,
+	FC_XATTR_FOREIGN,
 	FC_SPECIAL_FILE,
 	FC_UNEXPECTED_TYPE,
 	FC_UNREADABLE,
@@ -231,6 +233,15 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 
 /* symlink target decodes under the directory's key? 0, or -EBADMSG etc. */
 int fsck_check_symlink(struct fsck *f, const struct fsck_entry *e);
+
+/* ---- fsck-xattr.c ----------------------------------------------------- */
+
+/*
+ * Check the extended attributes of a file or directory through
+ * volume/xattr.h (names decrypt, values open) and report what does not:
+ * report only, since the mount still reads everything else of the entry.
+ */
+void fsck_check_xattrs(struct fsck *f, const struct fsck_entry *e);
 
 int fsck_nonces_new(struct fsck *f);
 /* report files that share a nonce but not an inode */

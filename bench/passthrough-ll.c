@@ -7,8 +7,8 @@
  *   passthrough-ll [-f] [-o writeback] [-o readahead=KB] [-o FUSEOPT...]
  *                  SRCDIR MOUNTPOINT
  *
- * It follows the passthrough_hp pattern that fs/ follows too (STYLE.md
- * 18): every inode the kernel knows is one O_PATH|O_NOFOLLOW descriptor,
+ * It follows the passthrough_hp pattern that fs/ follows too
+ * (docs/design.md, "The mount's requests"): every inode the kernel knows is one O_PATH|O_NOFOLLOW descriptor,
  * found by (st_dev, st_ino), nodeid = struct address. It sets the same
  * FUSE options as cloakfs (attr/entry timeouts of 1 s, keep_cache,
  * readdirplus, extended attributes, no write-back cache unless -o

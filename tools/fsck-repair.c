@@ -76,7 +76,7 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 	f->lf_fd = openat(f->rootfd, f->lf_cname,
 			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (f->lf_fd < 0 && errno == ENOENT && create) {
-		/* built whole under a temporary name, as fs/ops.c's mkdir */
+		/* built whole under a temporary name, as the mount's mkdir */
 		err = dirops_make_dir(f->rootfd, f->lf_cname, 0700, NULL, NULL);
 		if (err)
 			return err;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Directory operations on the ciphertext tree shared by the filesystem
- * (fs/ops.c) and cloakfs-fsck --repair: temporary names for entries under
+ * (fs/ops-*.c) and cloakfs-fsck --repair: temporary names for entries under
  * construction, rename without replacing, building a new directory with
  * its nonce file, listing a directory held by an O_PATH descriptor, and
  * re-creating a symlink (whose target is re-encrypted for a new directory).

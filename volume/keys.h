@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The key hierarchy (DESIGN.md "Keys", docs/format.md "Key derivation"):
+ * The key hierarchy (docs/format.md section 3, "Keys"):
  *
  *   PRK = HKDF-Extract(SHA-512, salt = "cloakfs v1", IKM = VMK)
  *   subkey = HKDF-Expand(PRK, label || 0x00 || context, length)

@@ -167,7 +167,7 @@ AES_X86_HOOKS(vaes_avx512)
 	INSTANCE(cts, name, isa, prio, feat)
 
 /*
- * Priorities as STYLE.md: AES-NI 400-500 (the plain template instances
+ * Priorities as docs/design.md ("Driver priorities"): AES-NI 400-500 (the plain template instances
  * over aes-aesni get its 400, the 8-block cores 500), VAES-AVX2 600,
  * VAES-AVX-512 800.
  */

@@ -2,7 +2,7 @@
 /*
  * HKDF with HMAC-SHA-512 (RFC 5869), on top of the public crypto API
  * (crypto_alloc("hmac(sha512)", NULL, ...)): the volume key hierarchy of
- * DESIGN.md ("Keys") is built with these two calls.
+ * docs/format.md (section 3, "Keys") is built with these two calls.
  */
 #ifndef CLOAKFS_CRYPTO_KDF_HKDF_H
 #define CLOAKFS_CRYPTO_KDF_HKDF_H

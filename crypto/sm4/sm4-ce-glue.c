@@ -101,7 +101,7 @@ int sm4_ce_register(struct crypto_registry *reg)
 {
 	return sm4_arm64_register(reg, &(struct sm4_arm64_driver){
 		.driver_name = "sm4-ce",
-		.priority = 400, /* crypto extension, as STYLE.md */
+		.priority = 400, /* crypto extension (docs/design.md) */
 		.features = CPU_FEAT_ARM_SM4,
 		.cipher = &sm4_ce_cipher,
 	});

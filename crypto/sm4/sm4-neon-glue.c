@@ -140,7 +140,7 @@ int sm4_neon_register(struct crypto_registry *reg)
 {
 	return sm4_arm64_register(reg, &(struct sm4_arm64_driver){
 		.driver_name = "sm4-neon",
-		.priority = 300, /* NEON, as STYLE.md */
+		.priority = 300, /* NEON: docs/design.md, "Driver priorities" */
 		.features = CPU_FEAT_NEON,
 		.cipher = &sm4_neon_cipher,
 	});

@@ -122,7 +122,7 @@ SPECK_X86_HOOKS(avx512)
 		.bulk = &alg##_ops_##isa,                                      \
 	}
 
-/* priorities as STYLE.md: AVX2 600, AVX-512 800 */
+/* priorities (docs/design.md): AVX2 600, AVX-512 800 */
 static const struct crypto_mode_instance speck_x86_instances[] = {
 	INSTANCE(xts, speck128, avx2, 600, FEAT_AVX2),
 	INSTANCE(ecb, speck128, avx2, 600, FEAT_AVX2),

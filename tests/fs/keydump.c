@@ -2,7 +2,7 @@
 /*
  * Test helper for the secret-hygiene tests: open a volume's keyslot with
  * the passphrase in PASSFILE and print the volume master key in hex, so a
- * test can derive the PRK and subkeys (DESIGN.md, Keys) and search memory
+ * test can derive the PRK and subkeys (docs/format.md, Keys) and search memory
  * images for them. Test-only: no product tool ever prints a key.
  *   fs_keydump DIR PASSFILE
  */

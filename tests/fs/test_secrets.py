@@ -7,7 +7,7 @@ taken with gcore must not contain them, while a scan of the live process
 (/proc/PID/mem, as root) must find the PRK, which proves the scan works.
 The VMK and the passphrase are wiped once the mount has derived its keys,
 and after `cloakfs-keytool lock` the mount's memory holds no PRK.
-Keys are computed here from the VMK (fs_keydump) per DESIGN.md, Keys."""
+Keys are computed here from the VMK (fs_keydump) per docs/format.md section 3, Keys."""
 import errno
 import hashlib
 import hmac

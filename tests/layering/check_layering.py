@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The layering of cloakfs (docs/design.md, "Layers"): what may include and
+link what. Fails, naming each edge, on
+
+- an #include "dir/..." from a directory that may not use dir (or a header
+  of crypto/ beyond its interface from outside crypto/ and asm/);
+- a program linked with a static library of a directory it may not use,
+  or a library compiling a source of such a directory (from build.ninja).
+
+    check_layering.py SOURCE_ROOT BUILD_ROOT
+"""
+import os
+import re
+import sys
+
+# directory -> the directories it may use (its own always)
+ALLOWED = {
+    "base": set(),
+    "crypto": {"base", "asm"},
+    "asm": {"crypto"},
+    "volume": {"base", "crypto"},
+    "cli": {"base", "crypto"},
+    "daemon": {"base", "cli"},
+    "fs": {"base", "cli", "crypto", "volume", "daemon"},
+    "tools": {"base", "cli", "crypto", "volume", "daemon"},
+    "bench": {"base", "crypto", "fs"},
+}
+LAYERED = set(ALLOWED)
+# anything may use these; tests/ may use anything
+FREE = {"tests"}
+# the interface of crypto/; the rest is crypto's own (and asm's)
+CRYPTO_INTERFACE = {"crypto/crypto.h", "crypto/secmem.h", "crypto/hex.h",
+                    "crypto/cpu.h", "crypto/kdf/hkdf.h"}
+CRYPTO_INSIDE = {"crypto", "asm"}
+SOURCE_EXT = (".c", ".h", ".S", ".s")
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def top(path):
+    return path.split("/", 1)[0]
+
+
+def edge_error(user, used, header):
+    """why user may not use header (of directory used), or None"""
+    if used == user or user in FREE or used not in LAYERED:
+        return None
+    if used not in ALLOWED[user]:
+        return "%s/ may not use %s/" % (user, used)
+    if used == "crypto" and user not in CRYPTO_INSIDE and \
+            header is not None and header not in CRYPTO_INTERFACE:
+        return "%s is inside crypto/ (its interface: %s)" % (
+            header, ", ".join(sorted(CRYPTO_INTERFACE)))
+    return None
+
+
+def check_includes(src):
+    errors, seen = [], 0
+    for d in sorted(LAYERED):
+        for root, dirs, files in os.walk(os.path.join(src, d)):
+            dirs.sort()
+            for name in sorted(files):
+                if not name.endswith(SOURCE_EXT):
+                    continue
+                path = os.path.join(root, name)
+                rel = os.path.relpath(path, src)
+                with open(path, errors="replace") as f:
+                    for no, line in enumerate(f, 1):
+                        m = INCLUDE.match(line)
+                        if not m or "/" not in m.group(1):
+                            continue
+                        seen += 1
+                        header = m.group(1)
+                        why = edge_error(d, top(header), header)
+                        if why:
+                            errors.append("%s:%d: #include \"%s\": %s"
+                                          % (rel, no, header, why))
+    return errors, seen
+
+
+def check_links(build):
+    """programs and the static libraries they link; libraries and the
+    sources they compile (build.ninja of the ninja backend)"""
+    ninja = os.path.join(build, "build.ninja")
+    errors, seen = [], 0
+    with open(ninja, errors="replace") as f:
+        text = f.read().replace("$\n", "")
+    for line in text.splitlines():
+        m = re.match(r"build (\S+): (c_LINKER\S*|c_COMPILER\S*) (.*)", line)
+        if not m:
+            continue
+        out, rule, rest = m.group(1), m.group(2), m.group(3)
+        user = top(out)
+        if user not in LAYERED:
+            continue
+        if rule.startswith("c_LINKER"):
+            # implicit dependencies after "|": the static libraries
+            deps = rest.split("|", 1)[1].split() if "|" in rest else []
+            for lib in deps:
+                if lib.startswith("/") or not lib.endswith(".a"):
+                    continue
+                seen += 1
+                why = edge_error(user, top(lib), None)
+                if why:
+                    errors.append("%s links %s: %s" % (out, lib, why))
+        else:
+            srcs = rest.split("|", 1)[0].split()
+            for s in srcs:
+                if not s.startswith("../"):
+                    continue
+                used = top(os.path.normpath(s[3:]))
+                seen += 1
+                why = edge_error(user, used, None)
+                if why:
+                    errors.append("%s compiles %s: %s" % (out, s[3:], why))
+    return errors, seen
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    src, build = sys.argv[1], sys.argv[2]
+    errors, nincl = check_includes(src)
+    if not os.path.exists(os.path.join(build, "build.ninja")):
+        print("no build.ninja in %s (another backend): link edges not "
+              "checked" % build)
+        nlink = None
+    else:
+        more, nlink = check_links(build)
+        errors += more
+    for e in errors:
+        print(e)
+    # a scan that found nothing checked nothing
+    if nincl < 100 or nlink == 0:
+        print("too few edges found (%d includes, %s links): wrong roots?"
+              % (nincl, nlink))
+        return 1
+    print("%d include edges, %s link and source edges: %d forbidden "
+          "(docs/design.md, Layers)" % (nincl, nlink, len(errors)))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

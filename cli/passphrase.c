@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "base/log.h"
 #include "crypto/secmem.h"
 
@@ -21,21 +22,6 @@
 #define LINE_CAP (PASSPHRASE_MAX + 2)
 /* everything an extpass command may print (its first line is used) */
 #define EXTPASS_OUTPUT_MAX (64 * 1024)
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static ssize_t read_retry(int fd, void *buf, size_t len)
 {

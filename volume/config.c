@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "crypto/hex.h"
 #include "volume/base64url.h"
 #include "volume/fdio.h"
@@ -27,21 +28,6 @@ static int (*write_hook)(enum volconf_write_step, void *);
 static void *write_hook_arg;
 
 static const char *const known_features[] = { NULL };
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* ---- uuid and hex ------------------------------------------------- */
 

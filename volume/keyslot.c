@@ -11,27 +11,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/errmsg.h"
 #include "crypto/crypto.h"
 #include "volume/random.h"
 #include "crypto/secmem.h"
 
 #define AEAD_ALG "rfc7539(chacha20,poly1305)"
 #define AAD_MAGIC "cloakfs keyslot" /* + its NUL: 16 bytes */
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static int cost_ok(const struct keyslot_cost *c)
 {

@@ -9,27 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "volume/content.h"
 #include "volume/keyring.h"
 #include "volume/names.h"
 #include "volume/random.h"
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 int volume_init(const char **why)
 {

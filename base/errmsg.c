@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* see errmsg.h */
+#include "base/errmsg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}

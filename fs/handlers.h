@@ -42,6 +42,15 @@ void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
 	    enum made what);
 
 /*
+ * Beginning of create, mknod, mkdir and symlink: request_begin on the
+ * directory parent (flags | REQ_FD), name encrypted for it into *en and,
+ * for a long name, its sidecar written. 0 or -errno; either way the
+ * request ends in reply_new_entry (or request_done).
+ */
+int new_entry_begin(struct request *r, fuse_req_t req, fuse_ino_t parent,
+		    unsigned int flags, const char *name, struct vdir_name *en);
+
+/*
  * Common ending of mknod, mkdir, symlink and link, made as en in the
  * request's directory dir (held descriptor dfd): look the new entry up
  * and reply. When making it failed, drop a sidecar written for it; when

@@ -135,17 +135,26 @@ void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
 		fuse_reply_entry(r->req, &e);
 }
 
+int new_entry_begin(struct request *r, fuse_req_t req, fuse_ino_t parent,
+		    unsigned int flags, const char *name, struct vdir_name *en)
+{
+	int err = request_begin(r, req, parent, flags | REQ_FD);
+
+	en->is_long = 0;
+	if (!err)
+		err = entry_encrypt(r->fs, r->in, r->fd, name, en);
+	if (!err)
+		err = vdir_name_prepare(r->fd, en);
+	return err;
+}
+
 void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	      mode_t mode, dev_t rdev)
 {
 	struct request r;
-	struct vdir_name en = { .is_long = 0 };
-	int err = request_begin(&r, req, parent, REQ_FD);
+	struct vdir_name en;
+	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
-	if (!err)
-		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
-	if (!err)
-		err = vdir_name_prepare(r.fd, &en);
 	if (!err && mknodat(r.fd, en.name, mode, rdev) != 0)
 		err = -errno;
 	if (!err)
@@ -163,13 +172,9 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	      mode_t mode)
 {
 	struct request r;
-	struct vdir_name en = { .is_long = 0 };
-	int err = request_begin(&r, req, parent, REQ_FD);
+	struct vdir_name en;
+	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
-	if (!err)
-		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
-	if (!err)
-		err = vdir_name_prepare(r.fd, &en);
 	if (!err)
 		err = dirops_make_dir(r.fd, en.name, mode, own_new_dir, &r);
 	reply_new_entry(&r, r.in, r.fd, &en, MADE_DIR, err);

@@ -111,14 +111,10 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 				    O_CREAT | O_EXCL)) |
 		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct fuse_entry_param e;
-	struct vdir_name en = { .is_long = 0 };
-	int err = request_begin(&r, req, parent, REQ_KEYS | REQ_FD);
+	struct vdir_name en;
+	int err = new_entry_begin(&r, req, parent, REQ_KEYS, name, &en);
 	int fd = -1, created = 0;
 
-	if (!err)
-		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
-	if (!err)
-		err = vdir_name_prepare(r.fd, &en);
 	if (!err) {
 		fd = openat(r.fd, en.name, oflags | O_CREAT | O_EXCL, mode);
 		created = fd >= 0;

@@ -17,15 +17,11 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 {
 	struct request r;
 	char target[NAMES_MAX_SYMLINK_ENCODED + 1];
-	struct vdir_name en = { .is_long = 0 };
-	int err = request_begin(&r, req, parent, REQ_FD);
+	struct vdir_name en;
+	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
 	if (!err)
-		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
-	if (!err)
 		err = entry_symlink_encrypt(r.fs, r.in, r.fd, link, target);
-	if (!err)
-		err = vdir_name_prepare(r.fd, &en);
 	if (!err && symlinkat(target, r.fd, en.name) != 0)
 		err = -errno;
 	if (!err)

@@ -18,6 +18,23 @@
 #include "fs/state.h"
 #include "volume/xattr.h"
 
+/*
+ * The stored name of attribute name of an existing attribute (get,
+ * remove): -EOPNOTSUPP outside user.*, -ENODATA where none can exist (a
+ * symlink, a name too long to have been stored).
+ */
+static int stored_name(struct request *r, const char *name, char stored[256])
+{
+	int err;
+
+	if (!xattr_is_user(name))
+		return -EOPNOTSUPP;
+	if (r->in->type == S_IFLNK)
+		return -ENODATA;
+	err = xattr_name_encrypt(r->fs->keyring, name, stored);
+	return err == -ERANGE ? -ENODATA : err;
+}
+
 void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 const char *value, size_t size, int flags)
 {
@@ -76,14 +93,8 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		return;
 	}
 	err = request_begin(&r, req, ino, REQ_FD);
-	if (!err && !xattr_is_user(name))
-		err = -EOPNOTSUPP;
-	if (!err && r.in->type == S_IFLNK)
-		err = -ENODATA;
 	if (!err)
-		err = xattr_name_encrypt(r.fs->keyring, name, stored);
-	if (err == -ERANGE)
-		err = -ENODATA; /* no such name can have been stored */
+		err = stored_name(&r, name, stored);
 	if (!err) {
 		request_path(&r, path);
 		n = getxattr(path, stored, NULL, 0);
@@ -155,14 +166,8 @@ void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 	char stored[256], path[PROCFD_LEN];
 	int err = request_begin(&r, req, ino, REQ_FD);
 
-	if (!err && !xattr_is_user(name))
-		err = -EOPNOTSUPP;
-	if (!err && r.in->type == S_IFLNK)
-		err = -ENODATA;
 	if (!err)
-		err = xattr_name_encrypt(r.fs->keyring, name, stored);
-	if (err == -ERANGE)
-		err = -ENODATA;
+		err = stored_name(&r, name, stored);
 	if (!err) {
 		request_path(&r, path);
 		if (removexattr(path, stored) != 0)

@@ -29,6 +29,7 @@ static const struct {
 	[FC_DIRNONCE_COPY_BAD] = { "dirnonce-copy-bad", FSCK_WARNING },
 	[FC_NAME_UNDECODABLE] = { "name-undecodable", FSCK_ERROR },
 	[FC_NAME_INVALID] = { "name-invalid", FSCK_ERROR },
+	[FC_NAME_OVERPADDED] = { "name-overpadded", FSCK_ERROR },
 	[FC_NAME_DUPLICATE] = { "name-duplicate", FSCK_ERROR },
 	[FC_NAME_WRONG_FORM] = { "name-wrong-form", FSCK_ERROR },
 	[FC_SIDECAR_MISSING] = { "sidecar-missing", FSCK_ERROR },

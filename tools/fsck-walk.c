@@ -217,22 +217,17 @@ static void free_items(struct dir *d)
 	d->n = 0;
 }
 
-/*
- * names_decrypt, saying why a name is refused: undecodable (not
- * base64url of whole blocks, or not NUL-padded after the name), or
- * invalid (padded like a real name, but empty, ".", "..", or holding '/'
- * or NUL). Names carry no tag: a damaged name that still decrypts to
- * something well-formed cannot be told from a real one.
- */
-static enum fsck_class decode_name(struct crypto_tfm *names, const char *enc,
-				   size_t enclen, char out[NAMES_MAX_PLAIN + 1])
+/* the class of a name names_judge refuses */
+static enum fsck_class name_class(enum names_verdict v)
 {
-	enum names_bad why;
-
-	if (names_decrypt_why(names, enc, enclen, out, NAMES_MAX_PLAIN + 1,
-			      &why) >= 0)
-		return FC_COUNT;
-	return why == NAMES_BAD_NAME ? FC_NAME_INVALID : FC_NAME_UNDECODABLE;
+	switch (v) {
+	case NAMES_INVALID:
+		return FC_NAME_INVALID;
+	case NAMES_OVERPADDED:
+		return FC_NAME_OVERPADDED;
+	default:
+		return FC_NAME_UNDECODABLE;
+	}
 }
 
 /* the name a damaged sidecar holds, if it still decodes: a hint only */
@@ -248,13 +243,14 @@ static void sidecar_hint(struct dir *d, struct item *it)
 	n = volume_read_file(d->fd, side, buf, sizeof(buf), NULL);
 	if (n <= 0 || (size_t)n >= sizeof(buf))
 		return;
-	if (decode_name(d->names, buf, (size_t)n, plain) == FC_COUNT)
+	if (names_decrypt(d->names, buf, (size_t)n, plain, sizeof(plain)) >= 0)
 		it->hint = strdup(plain);
 }
 
 static void judge_name(struct walk *w, struct dir *d, struct item *it)
 {
 	char enc[NAMES_MAX_ENCODED + 1], plain[NAMES_MAX_PLAIN + 1];
+	enum names_verdict verdict;
 	size_t enclen = 0;
 	enum fsck_class c;
 	int n;
@@ -320,8 +316,20 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 			d->names ? "new" : "missing or damaged");
 		return;
 	}
-	c = decode_name(d->names, enc, enclen, plain);
-	if (c != FC_COUNT) {
+	/* names carry no tag: a damaged name that still decrypts to
+	 * something well-formed cannot be told from a real one */
+	n = names_judge(d->names, enc, enclen, plain, &verdict);
+	if (n < 0 && verdict == NAMES_OVERPADDED) {
+		/* quarantined under the name it spells (hint) */
+		it->hint = strdup(plain);
+		set_why(it, FC_NAME_OVERPADDED, "a second spelling of \"%s\": "
+			"padded with a block or more of NUL bytes than the rule "
+			"asks for (docs/format.md 7.2)", plain);
+		explicit_bzero(plain, sizeof(plain));
+		return;
+	}
+	if (n < 0) {
+		c = name_class(verdict);
 		set_why(it, c, "%s", c == FC_NAME_INVALID
 			? "decrypts to an empty name, \".\", \"..\", or one "
 			  "holding '/' or NUL"

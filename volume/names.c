@@ -12,18 +12,21 @@
 #include "volume/fdio.h"
 
 #define PADDED_MAX_NAME 256 /* 255 rounded up to 32 */
-#define PADDED_MAX_SYMLINK NAMES_MAX_SYMLINK_PLAIN
+#define PADDED_MAX_TARGET NAMES_TARGET_PADDED_MAX /* 4095 rounded up */
+#define MAX_IV 16
 
 struct codec_limits {
 	size_t max_plain;
 	size_t max_padded;
-	int allow_slash; /* symlink targets */
+	int allow_slash; /* symlink targets, xattr names */
 };
 
 static const struct codec_limits name_limits = { NAMES_MAX_PLAIN,
 						 PADDED_MAX_NAME, 0 };
-static const struct codec_limits symlink_limits = { NAMES_MAX_SYMLINK_PLAIN,
-						    PADDED_MAX_SYMLINK, 1 };
+static const struct codec_limits symlink_limits = {
+	NAMES_MAX_SYMLINK_PLAIN, NAMES_MAX_SYMLINK_PLAIN, 1 };
+static const struct codec_limits target_limits = { NAMES_TARGET_MAX_PLAIN,
+						   PADDED_MAX_TARGET, 1 };
 
 /* 0, or -EINVAL for a plaintext the codec must never store */
 static int check_plain(const struct codec_limits *lim, const char *p, size_t len)
@@ -40,24 +43,38 @@ static int check_plain(const struct codec_limits *lim, const char *p, size_t len
 	return 0;
 }
 
-/* cts(cbc(X)) with IV 0: the IV is per call, the key per directory */
-static int cts_crypt(struct crypto_tfm *cts, int enc, uint8_t *buf, size_t len)
+/* the padded length the rule asks for: len rounded up to NAMES_PAD */
+static size_t padded_len(size_t len)
 {
-	uint8_t iv[16] = { 0 };
+	return (len + NAMES_PAD - 1) / NAMES_PAD * NAMES_PAD;
+}
+
+/* cts(cbc(X)) with iv (NULL: zero); the key is the caller's */
+static int cts_crypt(struct crypto_tfm *cts, int enc, const uint8_t *iv_in,
+		     uint8_t *buf, size_t len)
+{
+	uint8_t iv[MAX_IV] = { 0 };
 	int err;
 
 	if (crypto_ivsize(cts) > sizeof(iv))
 		return -EINVAL;
+	if (iv_in)
+		memcpy(iv, iv_in, crypto_ivsize(cts));
 	err = enc ? crypto_encrypt(cts, iv, buf, buf, len)
 		  : crypto_decrypt(cts, iv, buf, buf, len);
 	secmem_scrub_stack();
 	return err;
 }
 
+/*
+ * base64url(iv || CBC-CS3(cts, iv, plain padded)) into out; ivlen 0: no
+ * iv (zero, not stored). The encoded length or -errno.
+ */
 static int encode(struct crypto_tfm *cts, const struct codec_limits *lim,
-		  const char *plain, size_t len, char *out, size_t outlen)
+		  const uint8_t *iv, size_t ivlen, const char *plain,
+		  size_t len, char *out, size_t outlen)
 {
-	uint8_t buf[PADDED_MAX_SYMLINK];
+	uint8_t buf[MAX_IV + PADDED_MAX_TARGET];
 	size_t padded, n;
 	int err;
 
@@ -66,75 +83,87 @@ static int encode(struct crypto_tfm *cts, const struct codec_limits *lim,
 	err = check_plain(lim, plain, len);
 	if (err)
 		return err;
-	padded = (len + NAMES_PAD - 1) / NAMES_PAD * NAMES_PAD;
-	memset(buf, 0, padded);
-	memcpy(buf, plain, len);
-	err = cts_crypt(cts, 1, buf, padded);
+	if (ivlen > MAX_IV || (ivlen && ivlen != crypto_ivsize(cts)))
+		return -EINVAL;
+	padded = padded_len(len);
+	memcpy(buf, iv, ivlen);
+	memset(buf + ivlen, 0, padded);
+	memcpy(buf + ivlen, plain, len);
+	err = cts_crypt(cts, 1, ivlen ? iv : NULL, buf + ivlen, padded);
 	if (!err) {
-		n = base64url_encode(out, outlen, buf, padded);
+		n = base64url_encode(out, outlen, buf, ivlen + padded);
 		err = n == (size_t)-1 ? -ENOSPC : (int)n;
 	}
-	explicit_bzero(buf, padded);
+	explicit_bzero(buf, sizeof(buf));
 	return err;
 }
 
-static int all_zero(const uint8_t *p, size_t n)
+/*
+ * What a decrypted padded buffer of padded bytes holds (docs/format.md
+ * 7.2): the plaintext length in *len and a verdict. Whole blocks without
+ * a NUL are a name only when they fit and hold no '/' (a wrong key gives
+ * such bytes often, so they count as undecodable, not invalid).
+ */
+static enum names_verdict judge(const struct codec_limits *lim,
+				const uint8_t *buf, size_t padded, size_t *len)
 {
-	uint8_t acc = 0;
+	size_t plen = strnlen((const char *)buf, padded), end;
 
-	for (size_t i = 0; i < n; i++)
-		acc |= p[i];
-	return acc == 0;
-}
-
-/* why a decrypted, invalid plaintext is invalid: a NUL-padded plaintext
- * that is no name (the key was right, the name is not) or anything else
- * (not what this key encrypted) */
-static enum names_bad judge_plain(const struct codec_limits *lim,
-				  const uint8_t *buf, size_t padded)
-{
-	size_t end = padded;
-
-	while (end > 0 && buf[end - 1] == 0)
-		end--;
-	if (end < padded && check_plain(lim, (const char *)buf, end) != 0)
-		return NAMES_BAD_NAME;
-	return NAMES_BAD_PADDING;
+	*len = plen;
+	if (plen == padded)
+		return plen > lim->max_plain ||
+				       (!lim->allow_slash && memchr(buf, '/', plen))
+			       ? NAMES_UNDECODABLE
+			       : NAMES_OK;
+	for (end = padded; end > 0 && buf[end - 1] == 0; end--)
+		;
+	if (end > plen)
+		/* a NUL, then more bytes: not padded at all (the last byte
+		 * is not zero), or padded but with a NUL inside the name */
+		return end == padded ? NAMES_UNDECODABLE : NAMES_INVALID;
+	if (check_plain(lim, (const char *)buf, plen) != 0 ||
+	    plen > lim->max_plain)
+		return NAMES_INVALID;
+	if (padded != padded_len(plen))
+		return NAMES_OVERPADDED; /* a second spelling of plen bytes */
+	return NAMES_OK;
 }
 
 static int decode(struct crypto_tfm *cts, const struct codec_limits *lim,
-		  const char *enc, size_t enclen, char *out, size_t outlen,
-		  enum names_bad *why)
+		  size_t ivlen, const char *enc, size_t enclen, char *out,
+		  size_t outlen, enum names_verdict *verdict)
 {
-	uint8_t buf[PADDED_MAX_SYMLINK];
-	enum names_bad bad = NAMES_BAD_ENCODING;
-	size_t padded, len;
+	uint8_t buf[MAX_IV + PADDED_MAX_TARGET];
+	size_t bytes, padded, len = 0;
+	enum names_verdict v = NAMES_UNDECODABLE;
 	int err = -EBADMSG;
 
-	if (enclen > base64_encoded_len(BASE64_URL_NOPAD, lim->max_padded) ||
-	    base64url_decode(buf, lim->max_padded, enc, enclen, &padded) != 0 ||
-	    padded == 0 || padded % NAMES_PAD)
+	if (ivlen > MAX_IV || (ivlen && ivlen != crypto_ivsize(cts)))
+		return -EINVAL;
+	if (enclen > base64_encoded_len(BASE64_URL_NOPAD,
+					ivlen + lim->max_padded) ||
+	    base64url_decode(buf, ivlen + lim->max_padded, enc, enclen,
+			     &bytes) != 0 ||
+	    bytes <= ivlen || (bytes - ivlen) % NAMES_PAD)
 		goto out;
-	bad = NAMES_BAD_NONE;
-	err = cts_crypt(cts, 0, buf, padded);
+	padded = bytes - ivlen;
+	err = cts_crypt(cts, 0, ivlen ? buf : NULL, buf + ivlen, padded);
 	if (err)
 		goto out;
-	len = strnlen((const char *)buf, padded);
+	v = judge(lim, buf + ivlen, padded, &len);
 	err = -EBADMSG;
-	if (len > lim->max_plain || !all_zero(buf + len, padded - len) ||
-	    check_plain(lim, (const char *)buf, len) != 0) {
-		bad = judge_plain(lim, buf, padded);
+	if (v != NAMES_OK && v != NAMES_OVERPADDED)
 		goto out;
-	}
 	err = -ENOSPC;
 	if (outlen <= len)
 		goto out;
-	memcpy(out, buf, len);
+	/* an over-padded name is refused, but fsck names it */
+	memcpy(out, buf + ivlen, len);
 	out[len] = '\0';
-	err = (int)len;
+	err = v == NAMES_OK ? (int)len : -EBADMSG;
 out:
-	if (why)
-		*why = bad;
+	if (verdict)
+		*verdict = v;
 	explicit_bzero(buf, sizeof(buf));
 	return err;
 }
@@ -142,31 +171,46 @@ out:
 int names_encrypt(struct crypto_tfm *cts, const char *name, size_t len,
 		  char *out, size_t outlen)
 {
-	return encode(cts, &name_limits, name, len, out, outlen);
+	return encode(cts, &name_limits, NULL, 0, name, len, out, outlen);
 }
 
 int names_decrypt(struct crypto_tfm *cts, const char *enc, size_t enclen,
 		  char *out, size_t outlen)
 {
-	return decode(cts, &name_limits, enc, enclen, out, outlen, NULL);
+	return decode(cts, &name_limits, 0, enc, enclen, out, outlen, NULL);
 }
 
-int names_decrypt_why(struct crypto_tfm *cts, const char *enc, size_t enclen,
-		      char *out, size_t outlen, enum names_bad *why)
+int names_judge(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		char out[NAMES_MAX_PLAIN + 1], enum names_verdict *verdict)
 {
-	return decode(cts, &name_limits, enc, enclen, out, outlen, why);
+	return decode(cts, &name_limits, 0, enc, enclen, out,
+		      NAMES_MAX_PLAIN + 1, verdict);
 }
 
 int names_symlink_encrypt(struct crypto_tfm *cts, const char *target,
 			  size_t len, char *out, size_t outlen)
 {
-	return encode(cts, &symlink_limits, target, len, out, outlen);
+	return encode(cts, &symlink_limits, NULL, 0, target, len, out, outlen);
 }
 
 int names_symlink_decrypt(struct crypto_tfm *cts, const char *enc,
 			  size_t enclen, char *out, size_t outlen)
 {
-	return decode(cts, &symlink_limits, enc, enclen, out, outlen, NULL);
+	return decode(cts, &symlink_limits, 0, enc, enclen, out, outlen, NULL);
+}
+
+int names_target_seal(struct crypto_tfm *cts, const uint8_t *iv,
+		      const char *target, size_t len, char *out, size_t outlen)
+{
+	return encode(cts, &target_limits, iv, crypto_ivsize(cts), target, len,
+		      out, outlen);
+}
+
+int names_target_open(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		      char *out, size_t outlen)
+{
+	return decode(cts, &target_limits, crypto_ivsize(cts), enc, enclen, out,
+		      outlen, NULL);
 }
 
 int names_is_long(size_t enclen, unsigned int name_max)

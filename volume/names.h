@@ -33,6 +33,11 @@
  * 3040 padded bytes give 4054; 3072 would give 4096 */
 #define NAMES_MAX_SYMLINK_PLAIN 3040
 #define NAMES_MAX_SYMLINK_ENCODED 4054
+/* version-2 targets (volume/symlink.h): PATH_MAX - 1 bytes, padded to
+ * 4096, after an IV of up to 16 bytes: 4112 bytes, 5483 characters */
+#define NAMES_TARGET_MAX_PLAIN 4095
+#define NAMES_TARGET_PADDED_MAX 4096
+#define NAMES_TARGET_MAX_ENCODED 5483
 
 /*
  * Encrypt a name of len bytes (no NUL needed) into out (outlen >= the
@@ -53,22 +58,27 @@ int names_encrypt(struct crypto_tfm *cts, const char *name, size_t len,
 int names_decrypt(struct crypto_tfm *cts, const char *enc, size_t enclen,
 		  char *out, size_t outlen);
 
-/* why names_decrypt_why refused an encoding (-EBADMSG) */
-enum names_bad {
-	NAMES_BAD_NONE = 0, /* not refused as damaged */
-	NAMES_BAD_ENCODING, /* not base64url of whole 32-byte blocks */
-	NAMES_BAD_PADDING,  /* does not decrypt to a name and its NUL padding:
-			     * not encrypted under this key */
-	NAMES_BAD_NAME,     /* NUL-padded, but empty, ".", "..", or holding
-			     * '/' or NUL: never stored by names_encrypt */
+/* why a name is refused (docs/format.md 7.2); fsck reports each */
+enum names_verdict {
+	NAMES_OK,
+	NAMES_UNDECODABLE, /* not base64url of whole blocks, or not NUL-padded */
+	NAMES_INVALID,     /* NUL-padded, but empty, ".", "..", or holding '/'
+			    * or NUL */
+	NAMES_OVERPADDED,  /* a name, but with a block or more of padding
+			    * than the rule asks for: a second spelling */
 };
 
-/* names_decrypt, saying why an encoding is refused (cloakfs-fsck) */
-int names_decrypt_why(struct crypto_tfm *cts, const char *enc, size_t enclen,
-		      char *out, size_t outlen, enum names_bad *why);
+/*
+ * names_decrypt that also says why a name is refused (*verdict; NAMES_OK
+ * when the result is >= 0). The cipher runs only on a well-formed
+ * encoding (else NAMES_UNDECODABLE). An over-padded name is -EBADMSG,
+ * with the name it spells in out all the same.
+ */
+int names_judge(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		char out[NAMES_MAX_PLAIN + 1], enum names_verdict *verdict);
 
 /*
- * Symlink targets: as names, but '/' is allowed and the plaintext may be
+ * Symlink targets of version 1: as names, but '/' is allowed and the plaintext may be
  * up to NAMES_MAX_SYMLINK_PLAIN bytes (-ENAMETOOLONG beyond). outlen:
  * NAMES_MAX_SYMLINK_ENCODED + 1 (encrypt), NAMES_MAX_SYMLINK_PLAIN + 1
  * (decrypt).
@@ -77,6 +87,21 @@ int names_symlink_encrypt(struct crypto_tfm *cts, const char *target,
 			  size_t len, char *out, size_t outlen);
 int names_symlink_decrypt(struct crypto_tfm *cts, const char *enc,
 			  size_t enclen, char *out, size_t outlen);
+
+/*
+ * The codec of version-2 symlink targets (docs/format.md 7.4): the
+ * target (1 to NAMES_TARGET_MAX_PLAIN bytes, any but NUL) NUL-padded to a
+ * multiple of 32, CBC-CS3 under the volume's symlink key with iv (the
+ * cipher's block size, crypto_ivsize), and base64url(iv || ciphertext).
+ * Returns the encoded length (seal; outlen >= NAMES_TARGET_MAX_ENCODED +
+ * 1 always suffices) or the target's length (open; outlen >=
+ * NAMES_TARGET_MAX_PLAIN + 1), or -errno: -EBADMSG for anything seal
+ * does not produce, over-padding included.
+ */
+int names_target_seal(struct crypto_tfm *cts, const uint8_t *iv,
+		      const char *target, size_t len, char *out, size_t outlen);
+int names_target_open(struct crypto_tfm *cts, const char *enc, size_t enclen,
+		      char *out, size_t outlen);
 
 /* does an encoding of enclen chars need the long-name form? */
 int names_is_long(size_t enclen, unsigned int name_max);

@@ -35,8 +35,8 @@ uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 int attr_symlink_target(struct cloakfs *fs, struct fs_inode *in, int fd,
 			char *out, size_t outlen)
 {
-	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
-	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
+	char enc[VSYMLINK_MAX_STORED + 2];
+	char plain[VSYMLINK_MAX_PLAIN + 1];
 	struct fs_inode *parent;
 	ssize_t n = readlinkat(fd, "", enc, sizeof(enc));
 	int len, pfd;
@@ -46,17 +46,21 @@ int attr_symlink_target(struct cloakfs *fs, struct fs_inode *in, int fd,
 	if ((size_t)n >= sizeof(enc) - 1)
 		return -EIO; /* no encoding is this long */
 	enc[n] = '\0';
-	/* a version-1 target is encrypted under its directory's name key */
-	parent = inode_parent(&fs->inodes, in);
-	if (!parent)
-		return -EIO;
-	pfd = inode_fd_hold(&fs->inodes, parent);
-	len = pfd < 0 ? pfd
-		      : entry_symlink_decrypt(fs, parent, pfd, enc, (size_t)n,
-					      plain);
-	if (pfd >= 0)
-		inode_fd_release(&fs->inodes, parent);
-	inode_unpin(&fs->inodes, parent);
+	if (!entry_symlink_needs_dir(fs, enc, (size_t)n)) {
+		len = entry_symlink_decode(fs, NULL, -1, enc, (size_t)n, plain);
+	} else {
+		/* a version-1 target is encrypted under its directory's key */
+		parent = inode_parent(&fs->inodes, in);
+		if (!parent)
+			return -EIO;
+		pfd = inode_fd_hold(&fs->inodes, parent);
+		len = pfd < 0 ? pfd
+			      : entry_symlink_decode(fs, parent, pfd, enc,
+						     (size_t)n, plain);
+		if (pfd >= 0)
+			inode_fd_release(&fs->inodes, parent);
+		inode_unpin(&fs->inodes, parent);
+	}
 	if (len >= 0) {
 		if ((size_t)len >= outlen)
 			len = -ENAMETOOLONG;
@@ -83,7 +87,7 @@ int attr_get(struct cloakfs *fs, struct fs_inode *in, struct stat *st)
 						    (uint64_t)st->st_size);
 		pthread_mutex_unlock(&in->lock);
 	} else if (S_ISLNK(st->st_mode)) {
-		char target[NAMES_MAX_SYMLINK_PLAIN + 1];
+		char target[VSYMLINK_MAX_PLAIN + 1];
 		int len = attr_symlink_target(fs, in, fd, target, sizeof(target));
 
 		explicit_bzero(target, sizeof(target));

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "fs/fs.h"
@@ -80,23 +81,94 @@ int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	return err ? err : vdir_name_decrypt(fs->keyring, nonce, dfd, cname, out);
 }
 
-int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-			  const char *target,
-			  char out[NAMES_MAX_SYMLINK_ENCODED + 1])
+/* the ciphertext root's descriptor, held (release_root) */
+static int hold_root(struct cloakfs *fs)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	int err = dir_nonce(fs, dir, dfd, nonce);
-
-	return err ? err : vdir_target_encrypt(fs->keyring, nonce, target, out);
+	return inode_fd_hold(&fs->inodes, fs->root);
 }
 
-int entry_symlink_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-			  const char *enc, size_t enclen,
-			  char out[NAMES_MAX_SYMLINK_PLAIN + 1])
+static void release_root(struct cloakfs *fs)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	int err = dir_nonce(fs, dir, dfd, nonce);
+	inode_fd_release(&fs->inodes, fs->root);
+}
 
-	return err ? err : vdir_target_decrypt(fs->keyring, nonce, enc, enclen,
-					       out);
+int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+			  const char *target,
+			  char out[VSYMLINK_MAX_STORED + 1])
+{
+	size_t len = strnlen(target, VSYMLINK_MAX_PLAIN + 1);
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	int n, rootfd;
+
+	if (fs->cfg.version >= 2) {
+		if (len > VSYMLINK_MAX_PLAIN)
+			return -ENAMETOOLONG;
+		rootfd = hold_root(fs);
+		if (rootfd < 0)
+			return rootfd;
+		n = vsymlink_encode(fs->keyring, rootfd, target, len, out);
+		release_root(fs);
+		return n < 0 ? n : 0;
+	}
+	n = dir_nonce(fs, dir, dfd, nonce);
+	return n ? n : vdir_target_encrypt(fs->keyring, nonce, target, out);
+}
+
+void entry_symlink_discard(struct cloakfs *fs, const char *text)
+{
+	int rootfd;
+
+	if (fs->cfg.version < 2 || (rootfd = hold_root(fs)) < 0)
+		return;
+	vsymlink_discard(rootfd, text);
+	release_root(fs);
+}
+
+int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len)
+{
+	return fs->cfg.version < 2 &&
+	       vsymlink_form(text, len, fs->cipher->blocksize) == VSYMLINK_V1;
+}
+
+int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+			 const char *text, size_t len,
+			 char out[VSYMLINK_MAX_PLAIN + 1])
+{
+	int n, rootfd;
+
+	if (entry_symlink_needs_dir(fs, text, len)) {
+		uint8_t nonce[NAMES_DIRNONCE_SIZE];
+
+		if (!dir)
+			return -EINVAL;
+		n = dir_nonce(fs, dir, dfd, nonce);
+		return n ? n : vdir_target_decrypt(fs->keyring, nonce, text,
+						   len, out);
+	}
+	rootfd = hold_root(fs);
+	if (rootfd < 0)
+		return rootfd;
+	n = vsymlink_decode(fs->keyring, rootfd, text, len, out);
+	release_root(fs);
+	return n;
+}
+
+int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname)
+{
+	return fs->cfg.version >= 2 ? vsymlink_pin(dfd, cname) : -1;
+}
+
+void entry_target_unpin(struct cloakfs *fs, int pin)
+{
+	int rootfd;
+
+	if (pin < 0)
+		return;
+	rootfd = hold_root(fs);
+	if (rootfd >= 0) {
+		vsymlink_unpin(rootfd, pin);
+		release_root(fs);
+	} else {
+		close(pin);
+	}
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "volume/direntry.h"
+#include "volume/symlink.h"
 
 struct cloakfs;
 struct fs_inode;
@@ -27,11 +28,25 @@ int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *cname, char out[NAMES_MAX_PLAIN + 1]);
 /* vdir_target_encrypt / vdir_target_decrypt for dir */
+#include "volume/symlink.h"
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
-			  char out[NAMES_MAX_SYMLINK_ENCODED + 1]);
-int entry_symlink_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-			  const char *enc, size_t enclen,
-			  char out[NAMES_MAX_SYMLINK_PLAIN + 1]);
+			  char out[VSYMLINK_MAX_STORED + 1]);
+void entry_symlink_discard(struct cloakfs *fs, const char *text);
+/* does text (len chars) decode only with its directory's key? */
+int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len);
+/* the target's length, or -errno (-EBADMSG: damaged); dir and dfd only
+ * when entry_symlink_needs_dir (else NULL, -1) */
+int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+			 const char *text, size_t len,
+			 char out[VSYMLINK_MAX_PLAIN + 1]);
+
+/*
+ * A stored target lives as long as its symlink inode: pin before a call
+ * that may remove the inode's last name (unlink, rename over it), unpin
+ * after it (volume/symlink.h). pin: a descriptor, or -1 for nothing.
+ */
+int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname);
+void entry_target_unpin(struct cloakfs *fs, int pin);
 
 #endif

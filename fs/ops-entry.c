@@ -184,12 +184,15 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
 	struct vdir_name en;
-	int err = request_begin(&r, req, parent, REQ_FD);
+	int err = request_begin(&r, req, parent, REQ_FD), pin = -1;
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
+	if (!err)
+		pin = entry_target_pin(r.fs, r.fd, en.name);
 	if (!err && unlinkat(r.fd, en.name, 0) != 0)
 		err = -errno;
+	entry_target_unpin(r.fs, pin);
 	if (!err)
 		vdir_name_forget(r.fd, &en);
 	request_reply(&r, err);

@@ -16,14 +16,17 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		const char *name)
 {
 	struct request r;
-	char target[NAMES_MAX_SYMLINK_ENCODED + 1];
+	char target[VSYMLINK_MAX_STORED + 1];
 	struct vdir_name en;
-	int err = new_entry_begin(&r, req, parent, 0, name, &en);
+	int err = new_entry_begin(&r, req, parent, 0, name, &en), made;
 
 	if (!err)
 		err = entry_symlink_encrypt(r.fs, r.in, r.fd, link, target);
+	made = !err;
 	if (!err && symlinkat(target, r.fd, en.name) != 0)
 		err = -errno;
+	if (err && made)
+		entry_symlink_discard(r.fs, target);
 	if (!err)
 		set_owner(&r, r.fd, en.name);
 	/* the plaintext target, in libfuse's receive buffer */
@@ -34,7 +37,7 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct request r;
-	char target[NAMES_MAX_SYMLINK_PLAIN + 1];
+	char target[VSYMLINK_MAX_PLAIN + 1];
 	int n = request_begin(&r, req, ino, REQ_FD);
 
 	if (!n)
@@ -54,8 +57,8 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	int err = request_begin(&r, req, ino, REQ_FD), dfd = -1;
 
 	dir = request_inode(r.fs, newparent);
-	if (!err && r.in->type == S_IFLNK) {
-		/* a symlink's target is encrypted for its own directory */
+	if (!err && r.in->type == S_IFLNK && r.fs->cfg.version < 2) {
+		/* a version-1 target is encrypted for its own directory */
 		struct fs_inode *p = inode_parent(&r.fs->inodes, r.in);
 
 		if (p != dir)

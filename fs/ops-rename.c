@@ -33,8 +33,8 @@ static int respell_symlink(struct cloakfs *fs, const struct rename_dir *from, co
 			   const struct rename_dir *to,
 			   char tmp[DIROPS_TEMP_NAME_SIZE])
 {
-	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
-	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
+	char enc[VSYMLINK_MAX_STORED + 2];
+	char plain[VSYMLINK_MAX_PLAIN + 1];
 	struct stat st;
 	ssize_t n = dirops_read_symlink(from->fd, from_cname, &st, enc,
 					sizeof(enc));
@@ -42,8 +42,8 @@ static int respell_symlink(struct cloakfs *fs, const struct rename_dir *from, co
 
 	if (n < 0)
 		return (int)n; /* too long: -EBADMSG, EIO to the application */
-	err = entry_symlink_decrypt(fs, from->in, from->fd, enc,
-				    (size_t)n, plain);
+	err = entry_symlink_decode(fs, from->in, from->fd, enc, (size_t)n,
+				   plain);
 	if (err < 0)
 		return err;
 	err = entry_symlink_encrypt(fs, to->in, to->fd, plain, enc);
@@ -194,7 +194,7 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct rename_dir dir = { NULL, -1 }, newdir = { NULL, -1 };
 	struct vdir_name src, dst;
 	struct stat sst, dst_st;
-	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0;
+	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0, pin = -1;
 
 	dir = (struct rename_dir){ r.in, r.fd };
 	newdir.in = request_inode(r.fs, newparent);
@@ -223,16 +223,21 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		return;
 	}
 	if (!err) {
-		if (dir.in != newdir.in &&
+		/* only version-1 targets depend on their directory */
+		if (dir.in != newdir.in && r.fs->cfg.version < 2 &&
 		    (S_ISLNK(sst.st_mode) ||
 		     (have_dst && (flags & RENAME_EXCHANGE) &&
 		      S_ISLNK(dst_st.st_mode)))) {
 			err = rename_respell(r.fs, &dir, &src, &sst, &newdir,
 					     &dst, &dst_st, flags);
 		} else {
+			if (have_dst && !(flags & RENAME_EXCHANGE))
+				pin = entry_target_pin(r.fs, newdir.fd,
+						       dst.name);
 			err = rename_plain(&dir, &src, &newdir, &dst, flags,
 					   have_dst && S_ISDIR(sst.st_mode) &&
 						   S_ISDIR(dst_st.st_mode));
+			entry_target_unpin(r.fs, pin);
 			if (!err)
 				moved(r.fs, &sst, &dir, src.name, &newdir, dst.name);
 			if (!err && (flags & RENAME_EXCHANGE))

@@ -133,7 +133,7 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 	uint8_t u[16];
 	unsigned int n = 0;
 
-	if (c->version != VOLCONF_VERSION)
+	if (c->version < VOLCONF_MIN_VERSION || c->version > VOLCONF_VERSION)
 		return seterr(err, errlen, -ENOTSUP,
 			      "unsupported format version %u", c->version);
 	if (volconf_uuid_bytes(c->uuid, u))
@@ -165,6 +165,12 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 		if (!memlimit_ok(s->memlimit))
 			return seterr(err, errlen, -EINVAL,
 				      "keyslots[%u].memlimit: out of range", i);
+		if (s->aad_version && (s->aad_version < VOLCONF_MIN_VERSION ||
+				       s->aad_version >= c->version))
+			return seterr(err, errlen, -EINVAL,
+				      "keyslots[%u].aad_version: must be from "
+				      "%u to %u", i, VOLCONF_MIN_VERSION,
+				      c->version - 1);
 	}
 	if (n == 0)
 		return seterr(err, errlen, -EINVAL, "keyslots: none");
@@ -345,10 +351,11 @@ static int parse_features(struct parse_ctx *p, config_setting_t *root,
 }
 
 static int parse_slot(struct parse_ctx *p, config_setting_t *g, unsigned int i,
-		      struct volconf_keyslot *slot)
+		      unsigned int version, struct volconf_keyslot *slot)
 {
 	static const char *const keys[] = { "salt", "opslimit", "memlimit",
-					    "sealed", "nonce", NULL };
+					    "sealed", "nonce", "aad_version",
+					    NULL };
 	char prefix[24], f[40];
 	long long v = 0;
 	int rc;
@@ -393,6 +400,18 @@ static int parse_slot(struct parse_ctx *p, config_setting_t *g, unsigned int i,
 	rc = get_b64(p, g, "nonce", f, slot->nonce, VOLCONF_NONCE_SIZE);
 	if (rc)
 		return rc;
+	if (config_setting_get_member(g, "aad_version")) {
+		/* optional: a slot sealed before an upgrade (docs/format.md 4) */
+		snprintf(f, sizeof(f), "%saad_version", prefix);
+		rc = get_int(p, g, "aad_version", f, &v);
+		if (rc)
+			return rc;
+		if (v < VOLCONF_MIN_VERSION || v >= (long long)version)
+			return field_err(p, config_setting_get_member(g, "aad_version"),
+					 f, -EINVAL, "must be a version before "
+					 "this config's %u (got %lld)", version, v);
+		slot->aad_version = (unsigned int)v;
+	}
 	slot->used = 1;
 	return 0;
 }
@@ -416,7 +435,7 @@ static int parse_keyslots(struct parse_ctx *p, config_setting_t *root,
 				 VOLCONF_MAX_KEYSLOTS, n);
 	for (int i = 0; i < n; i++) {
 		rc = parse_slot(p, config_setting_get_elem(s, (unsigned int)i),
-				(unsigned int)i, &c->slots[i]);
+				(unsigned int)i, c->version, &c->slots[i]);
 		if (rc)
 			return rc;
 	}
@@ -443,11 +462,11 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 	rc = get_int(p, root, "version", "version", &n);
 	if (rc)
 		return rc;
-	if (n != VOLCONF_VERSION)
+	if (n < VOLCONF_MIN_VERSION || n > VOLCONF_VERSION)
 		return field_err(p, config_setting_get_member(root, "version"),
 				 "version", -ENOTSUP,
 				 "unsupported format version %lld", n);
-	c->version = VOLCONF_VERSION;
+	c->version = (unsigned int)n;
 	rc = only_known(p, root, keys, "");
 	if (rc)
 		return rc;
@@ -683,6 +702,8 @@ int volconf_format(const struct volume_config *c, char *buf, size_t len)
 		    int_suffix(s->memlimit));
 		out_b64(&o, "sealed", s->sealed, VOLCONF_SEALED_SIZE);
 		out_b64(&o, "nonce", s->nonce, VOLCONF_NONCE_SIZE);
+		if (s->aad_version)
+			out(&o, "    aad_version = %u;\n", s->aad_version);
 		out(&o, "  }%s\n", i + 1 < n ? "," : "");
 	}
 	out(&o, ");\n");

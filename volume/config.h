@@ -24,7 +24,9 @@
 #include "volume/cipher.h"
 
 #define VOLCONF_FILE_NAME "cloakfs.conf"
-#define VOLCONF_VERSION 1
+/* the version new volumes get; 1 is still read and written (docs/format.md) */
+#define VOLCONF_VERSION 2
+#define VOLCONF_MIN_VERSION 1
 #define VOLCONF_MAX_KEYSLOTS 8
 #define VOLCONF_UUID_LEN 36
 #define VOLCONF_KEY_ID_SIZE 16
@@ -51,6 +53,10 @@ struct volconf_keyslot {
 	uint64_t memlimit; /* bytes, a multiple of 1024 */
 	uint8_t sealed[VOLCONF_SEALED_SIZE]; /* VMK ciphertext || tag */
 	uint8_t nonce[VOLCONF_NONCE_SIZE];
+	/* the format version its AAD binds, when it was sealed under an
+	 * older one than the config's (cloakfs-keytool upgrade keeps slots
+	 * whose passphrase it was not given); 0: the config's version */
+	unsigned int aad_version;
 };
 
 struct volume_config {
@@ -71,7 +77,7 @@ struct volume_config {
 #define VOLCONF_KNOWN_FEATURES 0u
 
 /*
- * A new version-1 config: random uuid, the given cipher, sector size and
+ * A new config of version VOLCONF_VERSION: random uuid, the given cipher, sector size and
  * name_max, names "cts", no features, no keyslots, key_id zero (the caller
  * sets it from keys_key_id()). 0, -EINVAL (bad sector_size or name_max),
  * or -errno of getrandom.

@@ -142,8 +142,10 @@ void vkeyring_leave(struct vkeyring *kr)
 
 static const char *alg_of(const struct vkeyring *kr, enum vkey_kind kind)
 {
-	return kind == VKEY_NAMES || kind == VKEY_XATTR_NAMES ? kr->ci->cts_alg
-							       : kr->ci->xts_alg;
+	return kind == VKEY_NAMES || kind == VKEY_XATTR_NAMES ||
+			       kind == VKEY_SYMLINKS
+		       ? kr->ci->cts_alg
+		       : kr->ci->xts_alg;
 }
 
 /* key s->tfm for (s->kind, s->nonce): docs/format.md, "Keys" */
@@ -161,6 +163,10 @@ static int derive(struct vkeyring *kr, struct vkey_slot *s)
 	case VKEY_XATTR_NAMES:
 		len = kr->ci->name_keysize;
 		err = keys_derive(kr->keys, "xattr-names", NULL, 0, key, len);
+		break;
+	case VKEY_SYMLINKS:
+		len = kr->ci->name_keysize;
+		err = keys_derive(kr->keys, "symlinks", NULL, 0, key, len);
 		break;
 	case VKEY_XATTR_VALUE:
 		len = kr->ci->xts_keysize;
@@ -205,8 +211,8 @@ struct crypto_tfm *vkeyring_get(struct vkeyring *kr, enum vkey_kind kind,
 		*err = -EACCES;
 		return NULL;
 	}
-	if (kind == VKEY_XATTR_NAMES)
-		nonce = zero;
+	if (kind == VKEY_XATTR_NAMES || kind == VKEY_SYMLINKS)
+		nonce = zero; /* one key for the volume */
 	pthread_mutex_lock(&kr->slots_lock);
 	for (unsigned int i = 0; i < VKEYRING_SLOTS; i++) {
 		struct vkey_slot *c = &kr->slot[i];

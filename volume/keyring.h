@@ -7,8 +7,8 @@
  *   it is locked;
  * - a fixed table of derived, keyed transforms: a directory's name
  *   transform (by its nonce), a file's content transform (by its nonce),
- *   the volume's xattr-name transform, an xattr value's transform (by the
- *   value's nonce). Slots are reused, least recently used first.
+ *   the volume's xattr-name and symlink-target transforms, an xattr
+ *   value's transform (by the value's nonce). Slots are reused, least recently used first.
  *
  * Keys are used only inside short sections, vkeyring_enter ...
  * vkeyring_leave (the read side of a lock), which hold no I/O on the
@@ -37,6 +37,7 @@ enum vkey_kind {
 	VKEY_CONTENTS,    /* xts: content of the file with this nonce */
 	VKEY_XATTR_NAMES, /* cts: xattr names (nonce ignored) */
 	VKEY_XATTR_VALUE, /* xts: the xattr value with this nonce */
+	VKEY_SYMLINKS,    /* cts: version-2 symlink targets (nonce ignored) */
 };
 
 /* derived transforms kept; a section uses at most a few at once */

@@ -138,13 +138,15 @@ static size_t put_str8(uint8_t *p, const char *s)
 	return n + 1;
 }
 
-size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX])
+/* the AAD with version in its version field */
+static size_t aad_of(const struct volume_config *c, unsigned int version,
+		     uint8_t out[KEYSLOT_AAD_MAX])
 {
 	size_t o = 0;
 
 	memcpy(out, AAD_MAGIC, sizeof(AAD_MAGIC)); /* with the NUL */
 	o += sizeof(AAD_MAGIC);
-	put_le32(out + o, c->version);
+	put_le32(out + o, version);
 	o += 4;
 	if (volconf_uuid_bytes(c->uuid, out + o) != 0)
 		memset(out + o, 0, 16); /* never opens: validate refuses it */
@@ -157,9 +159,22 @@ size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX])
 	o += 4;
 	memcpy(out + o, c->key_id, VOLCONF_KEY_ID_SIZE);
 	o += VOLCONF_KEY_ID_SIZE;
-	/* features: a count, then each name as put_str8; version 1 has none */
+	/* features: a count, then each name as put_str8; none defined yet */
 	out[o++] = 0;
 	return o;
+}
+
+size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX])
+{
+	return aad_of(c, c->version, out);
+}
+
+/* a slot sealed before an upgrade binds the version it was sealed under */
+static size_t slot_aad(const struct volume_config *c,
+		       const struct volconf_keyslot *s,
+		       uint8_t out[KEYSLOT_AAD_MAX])
+{
+	return aad_of(c, s->aad_version ? s->aad_version : c->version, out);
 }
 
 /* the AEAD keyed with the KEK of (pass, salt, cost) */
@@ -192,16 +207,26 @@ int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
 		const uint8_t vmk[VOLCONF_VMK_SIZE])
 {
 	unsigned int i = 0;
+
+	while (i < VOLCONF_MAX_KEYSLOTS && c->slots[i].used)
+		i++; /* the lowest free slot: a removed one is reused */
+	if (i >= VOLCONF_MAX_KEYSLOTS)
+		return -ENOSPC;
+	return keyslot_seal(c, i, pass, passlen, cost, vmk);
+}
+
+int keyslot_seal(struct volume_config *c, unsigned int i, const char *pass,
+		 size_t passlen, const struct keyslot_cost *cost,
+		 const uint8_t vmk[VOLCONF_VMK_SIZE])
+{
 	struct volconf_keyslot s = { 0 };
 	uint8_t aad[KEYSLOT_AAD_MAX];
 	struct crypto_tfm *aead;
 	size_t aadlen;
 	int err;
 
-	while (i < VOLCONF_MAX_KEYSLOTS && c->slots[i].used)
-		i++; /* the lowest free slot: a removed one is reused */
 	if (i >= VOLCONF_MAX_KEYSLOTS)
-		return -ENOSPC;
+		return -ENOENT;
 	if (passlen == 0 || !cost_ok(cost))
 		return -EINVAL;
 	err = volume_random(s.salt, sizeof(s.salt));
@@ -258,7 +283,7 @@ int keyslot_open_slot(const struct volume_config *c, unsigned int slot,
 	aead = aead_for(pass, passlen, s->salt, &cost, &err);
 	if (!aead)
 		return err;
-	aadlen = keyslot_aad(c, aad);
+	aadlen = slot_aad(c, s, aad);
 	err = crypto_aead_decrypt(aead, s->nonce, aad, aadlen, vmk, s->sealed,
 				  VOLCONF_VMK_SIZE, s->sealed + VOLCONF_VMK_SIZE);
 	crypto_free(aead);

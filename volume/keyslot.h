@@ -61,7 +61,10 @@ int keyslot_cost_check(const struct keyslot_cost *c, char *why, size_t len);
 int keyslot_calibrate(double seconds, uint64_t memlimit,
 		      struct keyslot_cost *out);
 
-/* the associated data of c's keyslots; returns its length */
+/*
+ * The associated data of c's keyslots (of a slot with aad_version: that
+ * version in place of c's); returns its length.
+ */
 size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX]);
 
 /*
@@ -72,6 +75,15 @@ size_t keyslot_aad(const struct volume_config *c, uint8_t out[KEYSLOT_AAD_MAX]);
  */
 int keyslot_add(struct volume_config *c, const char *pass, size_t passlen,
 		const struct keyslot_cost *cost, const uint8_t vmk[VOLCONF_VMK_SIZE]);
+
+/*
+ * Seal vmk into slot i (used or free) as keyslot_add does, under c's
+ * current version: what cloakfs-keytool upgrade does to the slot it
+ * opened. Returns i or -errno as keyslot_add.
+ */
+int keyslot_seal(struct volume_config *c, unsigned int i, const char *pass,
+		 size_t passlen, const struct keyslot_cost *cost,
+		 const uint8_t vmk[VOLCONF_VMK_SIZE]);
 
 /* free slot i (the others keep their numbers); -ENOENT unused, -EBUSY the last */
 int keyslot_remove(struct volume_config *c, unsigned int slot);

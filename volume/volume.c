@@ -90,6 +90,15 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 		       "512..65536, a power of two; name_max 64..255)");
 		goto out;
 	}
+	if (p->version) {
+		if (p->version < VOLCONF_MIN_VERSION || p->version > VOLCONF_VERSION) {
+			rc = seterr(err, errlen, -EINVAL, "format version %u: "
+				    "this cloakfs makes %u to %u", p->version,
+				    VOLCONF_MIN_VERSION, VOLCONF_VERSION);
+			goto out;
+		}
+		c.version = p->version;
+	}
 	if (cost.opslimit == 0) {
 		rc = keyslot_calibrate(p->kdf_seconds > 0 ? p->kdf_seconds
 							  : KEYSLOT_DEFAULT_SECONDS,

@@ -17,6 +17,8 @@ struct volume_create_params {
 	enum volume_cipher cipher;
 	uint32_t sector_size; /* 0: CONTENT_DEFAULT_SECTOR */
 	uint32_t name_max;    /* 0: NAMES_DEFAULT_NAME_MAX */
+	unsigned int version; /* 0: VOLCONF_VERSION; 1 for tests of old
+				 volumes and their upgrade */
 	struct keyslot_cost cost; /* opslimit 0: calibrate (kdf_seconds) */
 	double kdf_seconds;   /* 0: KEYSLOT_DEFAULT_SECONDS */
 	const char *config_path; /* NULL: <dir>/cloakfs.conf; else a file that

@@ -2,8 +2,10 @@
 /*
  * Test helper: make a volume through the volume library with a cheap
  * Argon2id cost (1 pass, 8 MiB), so the filesystem tests need no keytool.
- *   fs_mkvol CIPHER DIR PASSFILE [SECTOR_SIZE [NAME_MAX]]
- * The passphrase is PASSFILE's first line.
+ *   fs_mkvol CIPHER DIR PASSFILE [SECTOR_SIZE [NAME_MAX [VERSION]]]
+ * The passphrase is PASSFILE's first line; SECTOR_SIZE and NAME_MAX 0
+ * mean the defaults, VERSION 1 makes a volume of format version 1 (the
+ * upgrade tests).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,8 +23,9 @@ int main(int argc, char **argv)
 	size_t len;
 	int rc;
 
-	if (argc < 4 || argc > 6) {
-		fprintf(stderr, "usage: %s CIPHER DIR PASSFILE [SECTOR [NAME_MAX]]\n",
+	if (argc < 4 || argc > 7) {
+		fprintf(stderr, "usage: %s CIPHER DIR PASSFILE [SECTOR [NAME_MAX "
+			"[VERSION]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -33,6 +36,7 @@ int main(int argc, char **argv)
 	}
 	p.sector_size = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0;
 	p.name_max = argc > 5 ? (uint32_t)strtoul(argv[5], NULL, 0) : 0;
+	p.version = argc > 6 ? (unsigned int)strtoul(argv[6], NULL, 0) : 0;
 	p.cost.opslimit = 1;
 	p.cost.memlimit = 8u << 20;
 	f = fopen(argv[3], "r");

@@ -152,8 +152,8 @@ static void test_errors(void)
 		const char *also;  /* and this */
 		int has_line;      /* message names the replaced line */
 	} cases[] = {
-		{ "version", "version = 2;", -ENOTSUP, "version",
-		  "unsupported format version 2", 1 },
+		{ "version", "version = 3;", -ENOTSUP, "version",
+		  "unsupported format version 3", 1 },
 		{ "version", "version = 0;", -ENOTSUP, "version",
 		  "unsupported format version 0", 1 },
 		{ "version", "version = \"1\";", -EINVAL, "version", "integer", 1 },
@@ -311,8 +311,50 @@ static void test_errors(void)
 		      strstr(err, "keyslots: none"),
 	      "validate no slots");
 	d = c;
-	d.version = 2;
+	d.version = 3;
 	CHECK(volconf_validate(&d, err, sizeof(err)) == -ENOTSUP, "validate version");
+	d = c;
+	d.version = 1;
+	CHECK(volconf_validate(&d, err, sizeof(err)) == 0, "version 1 is read: %s",
+	      err);
+	d.slots[0].aad_version = 1;
+	CHECK(volconf_validate(&d, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "aad_version"),
+	      "a version-1 config has no older slot");
+}
+
+/*
+ * Versions: new configs are version 2; version 1 still reads; a slot's
+ * aad_version (a slot sealed before an upgrade) round-trips, and only
+ * below the config's version.
+ */
+static void test_versions(void)
+{
+	struct volume_config c, d;
+	char text[8192], bad[8192], err[256];
+	int n, line = 0;
+
+	fake_config(&c, 2);
+	CHECK(c.version == 2, "new configs are version 2 (%u)", c.version);
+	c.slots[1].aad_version = 1;
+	n = volconf_format(&c, text, sizeof(text));
+	CHECK(n > 0 && strstr(text, "aad_version = 1;"), "aad_version written");
+	CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) == 0 &&
+		      d.slots[1].aad_version == 1 && d.slots[0].aad_version == 0,
+	      "aad_version read back: %s", err);
+	CHECK(mutate(text, "aad_version", "aad_version = 2;", bad, sizeof(bad),
+		     &line) &&
+		      volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+				    sizeof(err)) == -EINVAL &&
+		      strstr(err, "aad_version"),
+	      "aad_version must be below the config's version: %s", err);
+	c.version = 1;
+	c.slots[1].aad_version = 0;
+	n = volconf_format(&c, text, sizeof(text));
+	CHECK(n > 0 && strstr(text, "version = 1;"), "format version 1");
+	CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) == 0 &&
+		      d.version == 1,
+	      "version 1 parses: %s", err);
 }
 
 static int slurp(const char *path, char *buf, size_t len)
@@ -603,6 +645,7 @@ int main(void)
 	test_roundtrip();
 	test_slot_gaps();
 	test_errors();
+	test_versions();
 	test_crash();
 	test_hostile_text();
 	test_backup_restore();

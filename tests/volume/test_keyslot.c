@@ -193,6 +193,7 @@ static void test_aad(void)
 	size_t n, w = 0;
 
 	CHECK(volconf_new(&c, VOLUME_CIPHER_SPECK64_XTS, 512, 100) == 0, "new");
+	c.version = 1; /* the vector of docs/format.md */
 	strcpy(c.uuid, "0f0e0d0c-0b0a-4908-8706-050403020100");
 	for (int i = 0; i < 16; i++)
 		c.key_id[i] = (uint8_t)(0xa0 + i);
@@ -220,6 +221,51 @@ static void test_aad(void)
 	CHECK(n == w && n == 77 && memcmp(aad, want, n) == 0, "AAD bytes (%zu)", n);
 	if (n != w || memcmp(aad, want, n))
 		hex_dump("aad", aad, n);
+	/* version 2: only the version field differs */
+	c.version = 2;
+	n = keyslot_aad(&c, aad);
+	want[16] = 2;
+	CHECK(n == 77 && memcmp(aad, want, n) == 0, "AAD of version 2");
+}
+
+/*
+ * An upgraded volume: version 2, the slot given to the upgrade resealed,
+ * the other one kept with aad_version 1. Both open; the kept one stops
+ * opening when its aad_version is taken away, and a resealed one when
+ * one is added (each changes the AAD).
+ */
+static void test_aad_version(void)
+{
+	struct keyslot_cost cost = { 1, 8192 };
+	struct volume_config c;
+	uint8_t vmk[VOLCONF_VMK_SIZE], got[VOLCONF_VMK_SIZE];
+	char err[256];
+
+	test_random_bytes(vmk, sizeof(vmk));
+	CHECK(volconf_new(&c, VOLUME_CIPHER_SPECK128_XTS, 4096, 255) == 0, "new");
+	c.version = 1;
+	CHECK(keyslot_add(&c, "alpha", 5, &cost, vmk) == 0, "slot 0");
+	CHECK(keyslot_add(&c, "bravo", 5, &cost, vmk) == 1, "slot 1");
+	/* what cloakfs-keytool upgrade does, given "alpha" */
+	c.version = 2;
+	c.slots[0].aad_version = 1;
+	c.slots[1].aad_version = 1;
+	CHECK(keyslot_seal(&c, 0, "alpha", 5, &cost, vmk) == 0, "reseal slot 0");
+	CHECK(c.slots[0].aad_version == 0, "resealed under version 2");
+	CHECK(volconf_validate(&c, err, sizeof(err)) == 0, "valid: %s", err);
+	CHECK(keyslot_open(&c, "alpha", 5, got, err, sizeof(err)) == 0 &&
+		      !memcmp(got, vmk, sizeof(vmk)),
+	      "resealed slot opens");
+	CHECK(keyslot_open(&c, "bravo", 5, got, err, sizeof(err)) == 1 &&
+		      !memcmp(got, vmk, sizeof(vmk)),
+	      "kept slot opens");
+	c.slots[1].aad_version = 0;
+	CHECK(keyslot_open_slot(&c, 1, "bravo", 5, got) == -EACCES,
+	      "kept slot without its aad_version");
+	c.slots[1].aad_version = 1;
+	c.slots[0].aad_version = 1;
+	CHECK(keyslot_open_slot(&c, 0, "alpha", 5, got) == -EACCES,
+	      "resealed slot with an aad_version");
 }
 
 static int slurp(const char *path, char *buf, size_t len)
@@ -292,7 +338,8 @@ static void test_tamper(void)
 		const char *key, *value; /* value NULL: flip a base64 bit */
 		int rc;
 	} cases[] = {
-		{ "version", "2", -ENOTSUP },
+		{ "version", "3", -ENOTSUP },
+		{ "version", "1", -EACCES }, /* a known version, another AAD */
 		{ "uuid", "\"0f0e0d0c-0b0a-4908-8706-050403020100\"", -EACCES },
 		{ "cipher", "\"aes256-xts\"", -EACCES },
 		{ "cipher", "\"speck64-xts\"", -EACCES },
@@ -408,6 +455,7 @@ int main(void)
 {
 	test_seed();
 	test_aad();
+	test_aad_version();
 	test_calibrate();
 	test_ceiling();
 	test_slots();

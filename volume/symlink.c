@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/* see symlink.h */
+#include "volume/symlink.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/secmem.h"
+#include "volume/base64url.h"
+#include "volume/fdio.h"
+#include "volume/keyring.h"
+#include "volume/random.h"
+
+#define MAX_IV 16
+
+static int is_b64url(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+/* bytes behind n base64url characters without padding; 0 if none */
+static size_t decoded_bytes(size_t n)
+{
+	static const size_t tail[4] = { 0, 0, 1, 2 };
+
+	return n % 4 == 1 ? 0 : n / 4 * 3 + tail[n % 4];
+}
+
+enum vsymlink_form vsymlink_form(const char *text, size_t len, size_t bs)
+{
+	size_t bytes;
+
+	if (len == VSYMLINK_REF_LEN &&
+	    !strncmp(text, VSYMLINK_REF_PREFIX, strlen(VSYMLINK_REF_PREFIX)) &&
+	    is_b64url(text + strlen(VSYMLINK_REF_PREFIX), VSYMLINK_HASH_LEN))
+		return VSYMLINK_REF;
+	if (!is_b64url(text, len))
+		return VSYMLINK_DAMAGED;
+	bytes = decoded_bytes(len);
+	if (bytes >= NAMES_PAD && bytes % NAMES_PAD == 0)
+		return VSYMLINK_V1;
+	if (bs && bytes >= bs + NAMES_PAD && (bytes - bs) % NAMES_PAD == 0)
+		return VSYMLINK_V2;
+	return VSYMLINK_DAMAGED;
+}
+
+/* "<hash>" of the store for an encoding: its SHA-512, as long names */
+static int store_name(const char *enc, size_t len,
+		      char out[VSYMLINK_HASH_LEN + 1])
+{
+	char full[NAMES_LONG_LEN + 1];
+	int err = names_long_name(enc, len, full);
+
+	if (!err)
+		memcpy(out, full + strlen(NAMES_LONG_PREFIX), VSYMLINK_HASH_LEN + 1);
+	return err;
+}
+
+/* the store's descriptor (made when make is set): >= 0 or -errno */
+static int open_store(int rootfd, int make)
+{
+	int fd = openat(rootfd, VSYMLINK_STORE_DIR,
+			O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT && make) {
+		if (mkdirat(rootfd, VSYMLINK_STORE_DIR, 0700) != 0 &&
+		    errno != EEXIST)
+			return -errno;
+		fd = openat(rootfd, VSYMLINK_STORE_DIR,
+			    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* write enc to the store (0400, fsync'ed) and name it in text */
+static int store(int rootfd, const char *enc, size_t len,
+		 char text[VSYMLINK_MAX_STORED + 1])
+{
+	char name[VSYMLINK_HASH_LEN + 1];
+	int err = store_name(enc, len, name), sfd, fd;
+
+	if (err)
+		return err;
+	sfd = open_store(rootfd, 1);
+	if (sfd < 0)
+		return sfd;
+	/* a random IV makes every encoding new: an existing file is damage */
+	fd = openat(sfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0400);
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		err = volume_write_all(fd, enc, len);
+		if (!err && fsync(fd) != 0)
+			err = -errno;
+		if (close(fd) != 0 && !err)
+			err = -errno;
+		if (err)
+			(void)unlinkat(sfd, name, 0);
+	}
+	close(sfd);
+	if (err)
+		return err;
+	memcpy(text, VSYMLINK_REF_PREFIX, strlen(VSYMLINK_REF_PREFIX));
+	memcpy(text + strlen(VSYMLINK_REF_PREFIX), name, VSYMLINK_HASH_LEN + 1);
+	return VSYMLINK_REF_LEN;
+}
+
+/* one codec call in a key section of its own */
+static int with_key(struct vkeyring *kr, int seal, const uint8_t *iv,
+		    const char *in, size_t inlen, char *out, size_t outlen)
+{
+	static const uint8_t unused[KEYS_NONCE_SIZE];
+	struct crypto_tfm *tfm;
+	unsigned int slot;
+	int n;
+
+	vkeyring_enter(kr);
+	tfm = vkeyring_get(kr, VKEY_SYMLINKS, unused, &slot, &n);
+	if (tfm) {
+		n = seal ? names_target_seal(tfm, iv, in, inlen, out, outlen)
+			 : names_target_open(tfm, in, inlen, out, outlen);
+		vkeyring_put(kr, slot);
+	}
+	vkeyring_leave(kr);
+	return n;
+}
+
+int vsymlink_encode(struct vkeyring *kr, int rootfd, const char *target,
+		    size_t len, char text[VSYMLINK_MAX_STORED + 1])
+{
+	char enc[NAMES_TARGET_MAX_ENCODED + 1];
+	uint8_t iv[MAX_IV];
+	int n;
+
+	if (len > VSYMLINK_MAX_PLAIN)
+		return -ENAMETOOLONG;
+	n = volume_random(iv, sizeof(iv));
+	if (!n)
+		n = with_key(kr, 1, iv, target, len, enc, sizeof(enc));
+	if (n < 0)
+		return n;
+	if ((size_t)n <= VSYMLINK_MAX_STORED) {
+		memcpy(text, enc, (size_t)n + 1);
+		return n;
+	}
+	return store(rootfd, enc, (size_t)n, text);
+}
+
+void vsymlink_discard(int rootfd, const char *text)
+{
+	int sfd;
+
+	if (vsymlink_form(text, strlen(text), 0) != VSYMLINK_REF)
+		return;
+	sfd = open_store(rootfd, 0);
+	if (sfd < 0)
+		return;
+	(void)unlinkat(sfd, text + strlen(VSYMLINK_REF_PREFIX), 0);
+	close(sfd);
+}
+
+int vsymlink_read_stored(int rootfd, const char *text, char *buf, size_t size)
+{
+	char check[VSYMLINK_HASH_LEN + 1];
+	const char *name = text + strlen(VSYMLINK_REF_PREFIX);
+	ssize_t n;
+	int sfd, err;
+
+	if (size < NAMES_TARGET_MAX_ENCODED + 1)
+		return -ENOSPC;
+	sfd = open_store(rootfd, 0);
+	if (sfd < 0)
+		return sfd == -ENOENT ? -EBADMSG : sfd;
+	n = volume_read_file(sfd, name, buf, NAMES_TARGET_MAX_ENCODED + 1, NULL);
+	close(sfd);
+	if (n == -ENOENT || n == -VOLUME_ENOTREG)
+		return -EBADMSG;
+	if (n < 0)
+		return (int)n;
+	/* canonical: an encoding that fits the symlink sits in it */
+	if (n <= VSYMLINK_MAX_STORED || n > NAMES_TARGET_MAX_ENCODED)
+		return -EBADMSG;
+	buf[n] = '\0';
+	err = store_name(buf, (size_t)n, check);
+	if (err)
+		return err;
+	return strcmp(check, name) == 0 ? (int)n : -EBADMSG;
+}
+
+int vsymlink_decode(struct vkeyring *kr, int rootfd, const char *text,
+		    size_t len, char out[VSYMLINK_MAX_PLAIN + 1])
+{
+	char stored[NAMES_TARGET_MAX_ENCODED + 1];
+	int n;
+
+	if (vsymlink_form(text, len, 0) == VSYMLINK_REF) {
+		n = vsymlink_read_stored(rootfd, text, stored, sizeof(stored));
+		if (n < 0)
+			return n;
+		text = stored;
+		len = (size_t)n;
+	}
+	n = with_key(kr, 0, NULL, text, len, out, VSYMLINK_MAX_PLAIN + 1);
+	explicit_bzero(stored, sizeof(stored)); /* ciphertext, but tidy */
+	return n;
+}
+
+/* is fd (O_PATH, a symlink) one with a stored target? */
+static int is_stored(int fd)
+{
+	char text[VSYMLINK_REF_LEN + 2];
+	ssize_t n = readlinkat(fd, "", text, sizeof(text));
+
+	return n == VSYMLINK_REF_LEN &&
+	       vsymlink_form(text, (size_t)n, 0) == VSYMLINK_REF;
+}
+
+int vsymlink_pin(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISLNK(st.st_mode) || !is_stored(fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void vsymlink_unpin(int rootfd, int pin)
+{
+	char text[VSYMLINK_REF_LEN + 2];
+	struct stat st;
+	ssize_t n;
+
+	if (pin < 0)
+		return;
+	/* a link(2) cannot bring back an inode without names, so at 0 the
+	 * stored target has no reader left */
+	if (fstatat(pin, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_nlink == 0) {
+		n = readlinkat(pin, "", text, sizeof(text) - 1);
+		if (n == VSYMLINK_REF_LEN) {
+			text[n] = '\0';
+			vsymlink_discard(rootfd, text);
+		}
+	}
+	close(pin);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symlink targets of format version 2 (docs/format.md 7.4): independent
+ * of the directory, so a rename or link of a symlink moves its ciphertext
+ * as it is. A target is sealed under the volume's symlink key with a
+ * random IV of its own (names_target_seal). The encoding is the
+ * ciphertext symlink's own target when it fits symlink(2) (4095
+ * characters: targets up to 3040 bytes); a longer one (up to 4095 bytes)
+ * is written to the volume's target store, <root>/cloakfs.targets/<hash>,
+ * and the symlink holds "cloakfs.target.<hash>". Each stored target
+ * belongs to one symlink inode: it is made before the symlink and
+ * removed after the inode's last name.
+ *
+ * Version-1 targets (under the directory's name key, names_symlink_*)
+ * are told apart by their length: base64url of whole 32-byte blocks,
+ * where version 2 has the IV in front.
+ *
+ * Every call takes the volume's keyring (a key section of its own, after
+ * its I/O; -EACCES while locked) and rootfd, a descriptor (O_PATH will
+ * do) of the ciphertext root.
+ */
+#ifndef CLOAKFS_VOLUME_SYMLINK_H
+#define CLOAKFS_VOLUME_SYMLINK_H
+
+#include <stddef.h>
+
+#include "volume/names.h"
+
+struct vkeyring;
+
+#define VSYMLINK_STORE_DIR "cloakfs.targets"
+#define VSYMLINK_REF_PREFIX "cloakfs.target."
+#define VSYMLINK_HASH_LEN 43 /* base64url of 32 bytes */
+#define VSYMLINK_REF_LEN 58  /* the prefix + the hash */
+/* the longest text symlink(2) takes: PATH_MAX - 1 */
+#define VSYMLINK_MAX_STORED 4095
+#define VSYMLINK_MAX_PLAIN NAMES_TARGET_MAX_PLAIN
+
+/* what the text of a ciphertext symlink is */
+enum vsymlink_form {
+	VSYMLINK_V1,      /* version 1: under the directory's name key */
+	VSYMLINK_V2,      /* version 2, the encoding itself */
+	VSYMLINK_REF,     /* version 2, a reference into the store */
+	VSYMLINK_DAMAGED, /* none of these */
+};
+
+/* the form of text (len chars) for a volume whose cipher has block bs */
+enum vsymlink_form vsymlink_form(const char *text, size_t len, size_t bs);
+
+/*
+ * The text for symlink(2) of a new symlink to target (len bytes, no NUL
+ * needed) into text (VSYMLINK_MAX_STORED + 1 bytes): the encoding, or a
+ * reference to it after writing it to the store. Returns its length, or
+ * -ENAMETOOLONG (over 4095 bytes), -EINVAL (empty, holds a NUL), -EACCES
+ * (locked), -errno of the store.
+ */
+int vsymlink_encode(struct vkeyring *kr, int rootfd, const char *target,
+		    size_t len, char text[VSYMLINK_MAX_STORED + 1]);
+
+/* symlink(2) of text failed: remove what vsymlink_encode stored for it */
+void vsymlink_discard(int rootfd, const char *text);
+
+/*
+ * The target of a version-2 text (len chars) into out (NUL-terminated):
+ * its length, or -EBADMSG (damaged: not an encoding seal makes, over-
+ * padded, a missing or mismatched stored target), -EACCES, -errno.
+ */
+int vsymlink_decode(struct vkeyring *kr, int rootfd, const char *text,
+		    size_t len, char out[VSYMLINK_MAX_PLAIN + 1]);
+
+/*
+ * Stored targets follow their inode: vsymlink_pin gives an O_PATH
+ * descriptor of dirfd/name when it is a symlink with a stored target
+ * (else -1), taken before a call that may remove its last name (unlink,
+ * rename over it); vsymlink_unpin, after that call, removes the stored
+ * target when the inode has no name left, and closes pin (-1: nothing).
+ */
+int vsymlink_pin(int dirfd, const char *name);
+void vsymlink_unpin(int rootfd, int pin);
+
+/*
+ * Read the stored target named by the reference text into buf (at least
+ * NAMES_TARGET_MAX_ENCODED + 1 bytes): its length, or -EBADMSG (missing,
+ * not a regular file, wrong hash, short enough to sit in the symlink).
+ * For fsck, which judges the store.
+ */
+int vsymlink_read_stored(int rootfd, const char *text, char *buf,
+			 size_t size);
+
+#endif

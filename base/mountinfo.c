@@ -77,3 +77,26 @@ int mountinfo_each(int (*fn)(const struct mountinfo_entry *e, void *arg),
 	fclose(f);
 	return rc;
 }
+
+struct mount_search {
+	const char *root;
+	char *mnt;
+	size_t mntlen;
+};
+
+static int match_volume(const struct mountinfo_entry *e, void *arg)
+{
+	struct mount_search *s = arg;
+
+	if (strcmp(e->fstype, "fuse.cloakfs") != 0 || strcmp(e->source, s->root) != 0)
+		return 0;
+	snprintf(s->mnt, s->mntlen, "%s", e->mountpoint);
+	return 1;
+}
+
+int mountinfo_find_volume(const char *root, char *mnt, size_t mntlen)
+{
+	struct mount_search s = { root, mnt, mntlen };
+
+	return mountinfo_each(match_volume, &s);
+}

@@ -10,6 +10,8 @@
 #ifndef CLOAKFS_BASE_MOUNTINFO_H
 #define CLOAKFS_BASE_MOUNTINFO_H
 
+#include <stddef.h>
+
 struct mountinfo_entry {
 	const char *devnum;     /* "MAJ:MIN" */
 	const char *mountpoint; /* unescaped */
@@ -31,5 +33,15 @@ int mountinfo_parse(char *line, struct mountinfo_entry *e);
  */
 int mountinfo_each(int (*fn)(const struct mountinfo_entry *e, void *arg),
 		   void *arg);
+
+/*
+ * Is a cloakfs mount of the ciphertext directory root (a realpath) in
+ * /proc/self/mountinfo? The mount command sets fsname=<realpath of
+ * CIPHERDIR> and subtype=cloakfs, so its line has the type
+ * "fuse.cloakfs" and that path as its source. 1 and its mountpoint in
+ * mnt, 0, or -errno. For the commands that refuse a mounted volume
+ * (cloakfs-fsck --repair, cloakfs-keytool upgrade).
+ */
+int mountinfo_find_volume(const char *root, char *mnt, size_t mntlen);
 
 #endif

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/mountinfo.h"
 #include "base/nodump.h"
 #include "cli/passphrase.h"
 #include "crypto/crypto.h"
@@ -89,7 +90,7 @@ static void raise_fd_limit(void)
 static int check_mounted(struct fsck *f)
 {
 	char mnt[PATH_MAX];
-	int rc = fsck_find_mount(f->root, mnt, sizeof(mnt));
+	int rc = mountinfo_find_volume(f->root, mnt, sizeof(mnt));
 
 	if (rc < 0) {
 		fsck_note("cannot read /proc/self/mountinfo (%s): not checking "

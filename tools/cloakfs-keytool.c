@@ -21,7 +21,7 @@ static const struct kt_command *const commands[] = {
 	&kt_cmd_init,   &kt_cmd_info,    &kt_cmd_add,     &kt_cmd_change,
 	&kt_cmd_remove, &kt_cmd_remove_pass, &kt_cmd_test, &kt_cmd_backup,
 	&kt_cmd_restore,
-	&kt_cmd_unlock, &kt_cmd_lock,    &kt_cmd_status,
+	&kt_cmd_unlock, &kt_cmd_lock,    &kt_cmd_status, &kt_cmd_upgrade,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -17,6 +17,7 @@
 #include "volume/fdio.h"
 #include "volume/fileio.h"
 #include "volume/header.h"
+#include "volume/symlink.h"
 
 #define DEEP_BUF (1u << 20)
 
@@ -258,20 +259,31 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 
 int fsck_check_symlink(struct fsck *f, const struct fsck_entry *e)
 {
-	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
-	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
+	char enc[VSYMLINK_MAX_STORED + 2];
+	char plain[VSYMLINK_MAX_PLAIN + 1];
 	ssize_t n = readlinkat(e->dirfd, e->cname, enc, sizeof(enc));
+	enum vsymlink_form form;
 	int rc;
 
-	(void)f;
 	if (n < 0)
 		return -errno;
 	if ((size_t)n >= sizeof(enc) - 1)
 		return -EBADMSG;
 	enc[n] = '\0';
-	if (!e->names)
-		return -EBADMSG;
-	rc = names_symlink_decrypt(e->names, enc, (size_t)n, plain, sizeof(plain));
+	form = vsymlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize);
+	if (form == VSYMLINK_V1 && f->cfg.version >= 2)
+		return -EBADMSG; /* a version-2 volume has no version-1 target */
+	if (form == VSYMLINK_V1) {
+		if (!e->names)
+			return -EBADMSG;
+		rc = names_symlink_decrypt(e->names, enc, (size_t)n, plain,
+					   sizeof(plain));
+	} else if (!fsck_keyring(f)) {
+		rc = -ENOMEM;
+	} else {
+		rc = vsymlink_decode(fsck_keyring(f), f->rootfd, enc, (size_t)n,
+				     plain);
+	}
 	explicit_bzero(plain, sizeof(plain));
 	return rc < 0 ? rc : 0;
 }

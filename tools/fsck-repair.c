@@ -20,6 +20,7 @@
 #include "tools/fsck.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
+#include "volume/symlink.h"
 
 int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
 		     const char *plain, char out[NAMES_MAX_ENCODED + 1],
@@ -124,7 +125,7 @@ static void candidate(const char *plain, const char *stem, unsigned int n,
 static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 			struct crypto_tfm *from_names, const char *newc)
 {
-	char enc[NAMES_MAX_SYMLINK_ENCODED + 2];
+	char enc[VSYMLINK_MAX_STORED + 2];
 	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
 	struct stat st;
 	ssize_t n = dirops_read_symlink(dirfd, cname, &st, enc, sizeof(enc));
@@ -132,6 +133,9 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 
 	if (n < 0)
 		return (int)n;
+	if (vsymlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize) !=
+	    VSYMLINK_V1)
+		return -EBADMSG; /* not under its directory's key: moved as it is */
 	err = names_symlink_decrypt(from_names, enc, (size_t)n, plain,
 				    sizeof(plain));
 	if (err < 0)

@@ -195,13 +195,6 @@ struct passphrase_source;
 int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		bool use_daemon);
 
-/* ---- fsck-mount.c ----------------------------------------------------- */
-
-/*
- * Is a cloakfs mount of the ciphertext directory root (a realpath) in
- * /proc/self/mountinfo? 1 and its mountpoint in mnt, 0, or -errno.
- */
-int fsck_find_mount(const char *root, char *mnt, size_t mntlen);
 
 /* ---- fsck-walk.c ------------------------------------------------------ */
 

@@ -66,6 +66,7 @@ extern const struct kt_command kt_cmd_add, kt_cmd_change, kt_cmd_remove,
 	kt_cmd_remove_pass, kt_cmd_test; /* keytool-slots.c */
 extern const struct kt_command kt_cmd_backup, kt_cmd_restore;       /* keytool-header.c */
 extern const struct kt_command kt_cmd_unlock, kt_cmd_lock, kt_cmd_status; /* keytool-daemon.c */
+extern const struct kt_command kt_cmd_upgrade;                      /* keytool-upgrade.c */
 
 /* print "cloakfs-keytool: <message>" on stderr and return code */
 int kt_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -274,6 +274,8 @@ enum names_entry names_classify(const char *e)
 		return NAMES_ENTRY_CONFIG;
 	if (strncmp(e, "cloakfs.conf.tmp.", 17) == 0)
 		return NAMES_ENTRY_CONFIG_TEMP;
+	if (strcmp(e, "cloakfs.targets") == 0) /* VSYMLINK_STORE_DIR */
+		return NAMES_ENTRY_TARGETS;
 	if (strncmp(e, NAMES_LONG_PREFIX, plen) == 0) {
 		if (n == NAMES_LONG_LEN && is_b64url(e + plen, hlen))
 			return NAMES_ENTRY_LONG;

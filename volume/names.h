@@ -118,6 +118,8 @@ enum names_entry {
 	NAMES_ENTRY_DIRNONCE,  /* .cloakfs.dir */
 	NAMES_ENTRY_CONFIG,    /* cloakfs.conf (volume root) */
 	NAMES_ENTRY_CONFIG_TEMP, /* cloakfs.conf.tmp.* left by a crash */
+	NAMES_ENTRY_TARGETS,   /* cloakfs.targets (volume root): long
+				* symlink targets, volume/symlink.h */
 	NAMES_ENTRY_DOT,       /* "." and ".." */
 	NAMES_ENTRY_OTHER,     /* not ours: skip and let fsck report */
 };

@@ -8,6 +8,10 @@
  *       without the codec's checks (so "/", "..", NUL can be encoded)
  *   fsck_forge symlink CIPHERDIR PASSFILE RELDIR TARGET
  *       print TARGET encrypted as a symlink target for RELDIR
+ *   fsck_forge target CIPHERDIR PASSFILE - HEX
+ *       print the bytes HEX, NUL-padded to a multiple of 32, as a version-2
+ *       symlink target (volume symlink key, random IV) without the
+ *       codec's checks (so over-padding can be encoded)
  *   fsck_forge keyid CIPHERDIR PASSFILE
  *       give the config a random key_id and seal keyslot 0 again with it
  *       (the slot opens, its key does not match key_id)
@@ -23,6 +27,8 @@
 
 #include "crypto/crypto.h"
 #include "volume/base64url.h"
+#include "volume/cipher.h"
+#include "volume/keys.h"
 #include "volume/names.h"
 #include "volume/random.h"
 #include "volume/volume.h"
@@ -80,7 +86,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: fsck_forge name|symlink|keyid CIPHERDIR "
+		fprintf(stderr, "usage: fsck_forge name|symlink|target|keyid CIPHERDIR "
 			"PASSFILE ...\n");
 		return 2;
 	}
@@ -132,6 +138,31 @@ int main(int argc, char **argv)
 		if (rc)
 			return die("encrypt", rc);
 		base64url_encode(out, sizeof(out), buf, padded);
+		puts(out);
+		crypto_free(t);
+	} else if (!strcmp(argv[1], "target")) {
+		const struct volume_cipher_info *ci = volume_cipher_info(cfg.cipher);
+		static uint8_t buf[16 + 4128];
+		static char out[2 * sizeof(buf)];
+		uint8_t key[64], iv[16];
+		size_t n = unhex(argv[5], buf + 16, sizeof(buf) - 16);
+		size_t padded = n ? (n + 31) / 32 * 32 : 32;
+		size_t ivlen = ci->blocksize;
+		struct crypto_tfm *t = crypto_alloc(ci->cts_alg, NULL, &rc);
+
+		if (!t)
+			return die("cts", rc);
+		rc = keys_derive(keys, "symlinks", NULL, 0, key, ci->name_keysize);
+		if (!rc)
+			rc = crypto_setkey(t, key, ci->name_keysize);
+		if (!rc)
+			rc = volume_random(buf + 16 - ivlen, ivlen);
+		memcpy(iv, buf + 16 - ivlen, ivlen);
+		if (!rc)
+			rc = crypto_encrypt(t, iv, buf + 16, buf + 16, padded);
+		if (rc)
+			return die("encrypt", rc);
+		base64url_encode(out, sizeof(out), buf + 16 - ivlen, ivlen + padded);
 		puts(out);
 		crypto_free(t);
 	} else if (!strcmp(argv[1], "symlink")) {

@@ -1,0 +1,413 @@
+# SPDX-License-Identifier: MIT
+"""Format version 2 (docs/format.md 7.4, 7.2, "Upgrade from version 1"):
+symlinks independent of their directory (renames keep inode numbers, hard
+links of symlinks stay one inode, link() of a symlink into another
+directory), targets up to 4095 bytes, canonical encodings only, and the
+upgrade of a version-1 volume (a fixture made by the cloakfs of before
+version 2), interrupted at every step.
+"""
+import errno
+import hashlib
+import json
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import KEYTOOL, MKVOL, Volume, expect_errno, fusermount_u, scratch_base
+
+FSCK = os.environ.get("CLOAKFS_FSCK", "")
+FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                       "v1-volume.tar.gz")
+FIXTURE_PASS = "fixture passphrase"
+CRASH_EXIT = 99  # tools/keytool-upgrade.c
+
+needs_tools = pytest.mark.skipif(not FSCK or not FORGE or not KEYTOOL,
+                                 reason="built without cloakfs-fsck or the keytool")
+
+
+@pytest.fixture
+def vol(volume_factory):
+    return volume_factory("speck128-xts")
+
+
+def run_fsck(cipherdir, passfile):
+    r = subprocess.run([FSCK, "--passfile", passfile, "--json", cipherdir],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    return r.returncode, json.loads(r.stdout.decode())
+
+
+def errors_of(report):
+    return [x for x in report["findings"] if x["severity"] != "warning"]
+
+
+# ---- renames and links --------------------------------------------------
+
+KINDS = ["regular", "dir", "symlink", "hardlinked-symlink", "fifo", "socket"]
+
+
+def make(kind, path):
+    if kind == "regular":
+        with open(path, "w") as f:
+            f.write("data")
+    elif kind == "dir":
+        os.mkdir(path)
+        with open(os.path.join(path, "inside"), "w") as f:
+            f.write("x")
+    elif kind in ("symlink", "hardlinked-symlink"):
+        os.symlink("some/target", path)
+        if kind == "hardlinked-symlink":
+            os.link(path, path + ".other", follow_symlinks=False)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(path)
+        s.close()
+
+
+@pytest.mark.parametrize("across", [False, True], ids=["same-dir", "across-dirs"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_rename_keeps_inode_links_owner(vol, kind, across):
+    a, b = vol.path("a"), vol.path("b")
+    os.mkdir(a)
+    os.mkdir(b)
+    src = os.path.join(a, "src")
+    dst = os.path.join(b if across else a, "dst")
+    make(kind, src)
+    if os.geteuid() == 0:
+        os.lchown(src, 4321, 8765)
+    before = os.lstat(src)
+    os.rename(src, dst)
+    after = os.lstat(dst)
+    assert (after.st_ino, after.st_nlink, after.st_uid, after.st_gid, after.st_mode) == \
+        (before.st_ino, before.st_nlink, before.st_uid, before.st_gid, before.st_mode)
+    expect_errno(errno.ENOENT, os.lstat, src)
+    if kind.endswith("symlink"):
+        assert os.readlink(dst) == "some/target"
+    if kind == "hardlinked-symlink":
+        other = os.lstat(src + ".other")
+        assert other.st_ino == after.st_ino and other.st_nlink == 2
+    # and after the kernel forgot everything
+    vol.remount()
+    again = os.lstat(dst)
+    assert (again.st_ino, again.st_nlink, again.st_uid, again.st_gid) == \
+        (before.st_ino, before.st_nlink, before.st_uid, before.st_gid)
+    if kind.endswith("symlink"):
+        assert os.readlink(dst) == "some/target"
+
+
+def test_exchange_of_symlinks_across_dirs(vol):
+    os.mkdir(vol.path("a"))
+    os.mkdir(vol.path("b"))
+    os.symlink("to-a", vol.path("a", "s"))
+    os.symlink("to-b", vol.path("b", "s"))
+    ia, ib = os.lstat(vol.path("a", "s")).st_ino, os.lstat(vol.path("b", "s")).st_ino
+    from conftest import renameat2
+    renameat2(vol.path("a", "s"), vol.path("b", "s"), 2)  # RENAME_EXCHANGE
+    assert os.readlink(vol.path("a", "s")) == "to-b" and os.lstat(vol.path("a", "s")).st_ino == ib
+    assert os.readlink(vol.path("b", "s")) == "to-a" and os.lstat(vol.path("b", "s")).st_ino == ia
+
+
+def test_link_of_symlink_across_dirs(vol):
+    os.mkdir(vol.path("a"))
+    os.mkdir(vol.path("b"))
+    os.symlink("../elsewhere", vol.path("a", "s"))
+    os.link(vol.path("a", "s"), vol.path("b", "t"), follow_symlinks=False)
+    sa, sb = os.lstat(vol.path("a", "s")), os.lstat(vol.path("b", "t"))
+    assert sa.st_ino == sb.st_ino and sa.st_nlink == sb.st_nlink == 2
+    vol.remount()
+    assert os.readlink(vol.path("a", "s")) == os.readlink(vol.path("b", "t")) == "../elsewhere"
+    os.unlink(vol.path("a", "s"))
+    assert os.lstat(vol.path("b", "t")).st_nlink == 1
+    assert os.readlink(vol.path("b", "t")) == "../elsewhere"
+
+
+# ---- long targets ---------------------------------------------------------
+
+def stored_targets(vol):
+    store = os.path.join(vol.cipherdir, "cloakfs.targets")
+    return sorted(os.listdir(store)) if os.path.isdir(store) else []
+
+
+@pytest.mark.parametrize("length", [3040, 3041, 4095])
+def test_long_target_round_trips(vol, length):
+    target = ("d/" * length)[:length - 1] + "x"
+    os.mkdir(vol.path("a"))
+    os.mkdir(vol.path("b"))
+    os.symlink(target, vol.path("a", "s"))
+    assert os.readlink(vol.path("a", "s")) == target
+    assert os.lstat(vol.path("a", "s")).st_size == length
+    assert len(stored_targets(vol)) == (1 if length > 3040 else 0)
+    os.rename(vol.path("a", "s"), vol.path("b", "s"))
+    os.link(vol.path("b", "s"), vol.path("a", "l"), follow_symlinks=False)
+    vol.remount()
+    assert os.readlink(vol.path("b", "s")) == os.readlink(vol.path("a", "l")) == target
+    # the stored target lives as long as the inode
+    os.unlink(vol.path("b", "s"))
+    assert len(stored_targets(vol)) == (1 if length > 3040 else 0)
+    assert os.readlink(vol.path("a", "l")) == target
+    os.symlink("short", vol.path("a", "r"))
+    os.rename(vol.path("a", "r"), vol.path("a", "l"))  # over the last name
+    assert stored_targets(vol) == []
+
+
+def test_target_too_long(vol):
+    expect_errno(errno.ENAMETOOLONG, os.symlink, "x" * 4096, vol.path("s"))
+
+
+# ---- canonical encodings ---------------------------------------------------
+
+@needs_tools
+def test_overpadded_name_refused(vol):
+    """a name with more NUL padding than the rule asks for is a second
+    spelling: hidden and logged by the mount, reported by fsck"""
+    os.mkdir(vol.path("d"))
+    with open(vol.path("d", "overpadded"), "w") as f:
+        f.write("real")
+    vol.umount()
+    cdir = [n for n in os.listdir(vol.cipherdir) if "." not in n][0]
+    name = b"overpadded" + b"\0" * 54  # 64 bytes: one block more than needed
+    enc = subprocess.run([FORGE, "name", vol.cipherdir, vol.passfile, cdir, name.hex()],
+                         stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+    assert len(enc) == 86
+    open(os.path.join(vol.cipherdir, cdir, enc), "w").close()  # an empty file
+    rc, rep = run_fsck(vol.cipherdir, vol.passfile)
+    assert rc == 4 and [x["class"] for x in errors_of(rep)] == ["name-overpadded"], rep
+    vol.allowed_stderr = [r"overpadded|undecodable|damaged|does not decode"]
+    vol.mount()
+    assert os.listdir(vol.path("d")) == ["overpadded"]
+    with open(vol.path("d", "overpadded")) as f:
+        assert f.read() == "real"
+
+
+def forge_target(vol, data):
+    return subprocess.run([FORGE, "target", vol.cipherdir, vol.passfile, "-", data.hex()],
+                          stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+
+
+@needs_tools
+def test_overpadded_target_refused(vol):
+    os.symlink("fine", vol.path("victim"))
+    vol.umount()
+    links = [os.path.join(vol.cipherdir, n) for n in os.listdir(vol.cipherdir)
+             if os.path.islink(os.path.join(vol.cipherdir, n))]
+    assert len(links) == 1
+    # "abc" with 61 NULs: two blocks where the rule asks for one
+    os.unlink(links[0])
+    os.symlink(forge_target(vol, b"abc" + b"\0" * 61), links[0])
+    rc, rep = run_fsck(vol.cipherdir, vol.passfile)
+    assert [x["class"] for x in errors_of(rep)] == ["symlink-undecodable"], rep
+    vol.allowed_stderr = [r"victim|inode"]
+    vol.mount()
+    expect_errno(errno.EIO, os.readlink, vol.path("victim"))
+    vol.umount()
+    # the same bytes padded as the rule asks: a target (the forge is right)
+    os.unlink(links[0])
+    os.symlink(forge_target(vol, b"abc"), links[0])
+    rc, rep = run_fsck(vol.cipherdir, vol.passfile)
+    assert errors_of(rep) == [], rep
+    vol.mount()
+    assert os.readlink(vol.path("victim")) == "abc"
+
+
+# ---- version 1 and the upgrade ---------------------------------------------
+
+def tree(root):
+    """everything a user sees below root: type, size, content hash or target,
+    and the hard-link groups"""
+    out, inodes = {}, {}
+    for dirpath, dirs, files in os.walk(root):
+        for n in sorted(dirs + files):
+            p = os.path.join(dirpath, n)
+            rel = os.path.relpath(p, root)
+            st = os.lstat(p)
+            if stat.S_ISLNK(st.st_mode):
+                what = ("link", os.readlink(p))
+            elif stat.S_ISREG(st.st_mode):
+                with open(p, "rb") as f:
+                    what = ("file", hashlib.sha256(f.read()).hexdigest())
+            elif stat.S_ISDIR(st.st_mode):
+                what = ("dir",)
+            else:
+                what = ("other", stat.S_IFMT(st.st_mode))
+            out[rel] = what + (stat.S_IMODE(st.st_mode), st.st_nlink)
+            inodes.setdefault(st.st_ino, []).append(rel)
+    return out, sorted(sorted(v) for v in inodes.values() if len(v) > 1)
+
+
+def without_links(t):
+    return {k: v[:-1] for k, v in t[0].items()}
+
+
+class V1Volume(Volume):
+    """the committed fixture: a volume made by the cloakfs of before
+    version 2 (speck128-xts), unpacked"""
+
+    def __init__(self):
+        self.cipher, self.sector, self.block = "speck128-xts", 4096, 16
+        self.top = tempfile.mkdtemp(prefix="cloakfs-v1-", dir=scratch_base())
+        self.cipherdir = os.path.join(self.top, "cipher")
+        self.mnt = os.path.join(self.top, "mnt")
+        self.passfile = os.path.join(self.top, "pass")
+        os.mkdir(self.cipherdir)
+        os.mkdir(self.mnt)
+        with open(self.passfile, "w") as f:
+            f.write(FIXTURE_PASS + "\n")
+        os.chmod(self.passfile, 0o600)
+        subprocess.run(["tar", "--xattrs", "--xattrs-include=user.*", "-xzf", FIXTURE,
+                        "-C", self.cipherdir], check=True)
+        self.proc = None
+        self.stderr_path = os.path.join(self.top, "stderr")
+        self.stderr_seen = 0
+        self.allowed_stderr = []
+
+    def version(self):
+        with open(os.path.join(self.cipherdir, "cloakfs.conf")) as f:
+            for line in f:
+                if line.startswith("version = "):
+                    return int(line.split("=")[1].strip(" ;\n"))
+
+    def upgrade(self, crash_at=None):
+        env = dict(os.environ)
+        env.pop("CLOAKFS_TEST_UPGRADE_CRASH", None)
+        if crash_at:
+            env["CLOAKFS_TEST_UPGRADE_CRASH"] = str(crash_at)
+        return subprocess.run([KEYTOOL, "upgrade", "--passfile", self.passfile,
+                               self.cipherdir], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=120)
+
+
+@pytest.fixture
+def v1():
+    v = V1Volume()
+    yield v
+    v.destroy()
+
+
+V1_KNOWN = {
+    "a/file.txt": "hello v1\n",
+    "a/ln": "../b/random.bin",
+    "a/hl1": "dir-relative target",
+    "b/longtarget": "t" * 3000,
+}
+RANDOM_SHA = "88376c9d6f5add69b774898148467197ab6d88fe5f3d5583bcd7c088c293be10"
+
+
+def check_known(v):
+    with open(v.path("a", "file.txt")) as f:
+        assert f.read() == V1_KNOWN["a/file.txt"]
+    for k in ("a/ln", "a/hl1", "b/longtarget"):
+        assert os.readlink(v.path(k)) == V1_KNOWN[k]
+    with open(v.path("b", "random.bin"), "rb") as f:
+        assert hashlib.sha256(f.read()).hexdigest() == RANDOM_SHA
+    assert os.getxattr(v.path("a", "file.txt"), "user.note") == b"v1 xattr value"
+    assert os.lstat(v.path("a", "hl1")).st_ino == os.lstat(v.path("a", "hl2")).st_ino
+
+
+@needs_tools
+def test_v1_volume_mounts_reads_writes(v1):
+    assert v1.version() == 1
+    rc, rep = run_fsck(v1.cipherdir, v1.passfile)
+    assert rc == 0 and errors_of(rep) == [], rep
+    v1.mount()
+    check_known(v1)
+    with open(v1.path("a", "new.txt"), "w") as f:
+        f.write("written by v2 code")
+    os.symlink("new target", v1.path("a", "newlink"))
+    os.rename(v1.path("a", "newlink"), v1.path("b", "moved"))  # version-1 rules
+    expect_errno(errno.EPERM, os.link, v1.path("b", "moved"), v1.path("a", "l2"),
+                 follow_symlinks=False)
+    v1.remount()
+    assert os.readlink(v1.path("b", "moved")) == "new target"
+    with open(v1.path("a", "new.txt")) as f:
+        assert f.read() == "written by v2 code"
+    v1.umount()
+    assert v1.version() == 1  # still version 1: an older cloakfs reads it
+    assert not os.path.exists(os.path.join(v1.cipherdir, "cloakfs.targets"))
+    rc, rep = run_fsck(v1.cipherdir, v1.passfile)
+    assert rc == 0 and errors_of(rep) == [], rep
+
+
+@needs_tools
+def test_upgrade_refuses_a_mounted_volume(v1):
+    v1.mount()
+    r = v1.upgrade()
+    assert r.returncode == 5 and b"is mounted at" in r.stderr, r
+    v1.umount()
+    assert v1.version() == 1
+
+
+@needs_tools
+def test_upgrade_interrupted_at_every_step(v1):
+    v1.mount()
+    want = tree(v1.mnt)
+    v1.umount()
+    pristine = os.path.join(v1.top, "pristine")
+    # cp -a keeps hard links, FIFOs and xattrs
+    subprocess.run(["cp", "-a", v1.cipherdir, pristine], check=True)
+    step = 1
+    while True:
+        shutil.rmtree(v1.cipherdir)
+        subprocess.run(["cp", "-a", pristine, v1.cipherdir], check=True)
+        r = v1.upgrade(crash_at=step)
+        if r.returncode == 0:
+            break  # step is past the last one: the upgrade ran whole
+        assert r.returncode == CRASH_EXIT, (step, r)
+        # interrupted: every entry still reads the same (a link count may
+        # show the hidden temporary name, and a hard-linked symlink may be
+        # split until the rerun joins it again), then a rerun finishes
+        v1.mount()
+        assert without_links(tree(v1.mnt)) == without_links(want), step
+        v1.umount()
+        r = v1.upgrade()
+        assert r.returncode == 0, (step, r)
+        assert v1.version() == 2
+        v1.mount()
+        assert tree(v1.mnt) == want, step
+        check_known(v1)
+        v1.umount()
+        leftovers = [n for _, _, fs in os.walk(v1.cipherdir) for n in fs
+                     if n.startswith("cloakfs.tmp.")]
+        assert leftovers == [], (step, leftovers)
+        rc, rep = run_fsck(v1.cipherdir, v1.passfile)
+        assert rc == 0 and errors_of(rep) == [], (step, rep)
+        step += 1
+    assert step > 10, step  # 4 symlink inodes, 5 names, the config
+    assert v1.version() == 2
+    v1.mount()
+    assert tree(v1.mnt) == want
+    check_known(v1)
+    # version-2 rules now hold
+    os.rename(v1.path("a", "hl1"), v1.path("b", "hl1"))
+    assert os.lstat(v1.path("b", "hl1")).st_ino == os.lstat(v1.path("a", "hl2")).st_ino
+    os.link(v1.path("a", "ln"), v1.path("b", "ln2"), follow_symlinks=False)
+    os.symlink("y" * 4095, v1.path("long"))
+    v1.remount()
+    assert os.readlink(v1.path("long")) == "y" * 4095
+    assert os.readlink(v1.path("b", "ln2")) == "../b/random.bin"
+    v1.umount()
+    rc, rep = run_fsck(v1.cipherdir, v1.passfile)
+    assert rc == 0 and errors_of(rep) == [], rep
+    r = v1.upgrade()
+    assert r.returncode == 0 and b"nothing to do" in r.stdout
+
+
+@needs_tools
+def test_new_volume_is_version_2_and_v1_mkvol(volume_factory):
+    v = volume_factory("speck128-xts", mount=False)
+    with open(os.path.join(v.cipherdir, "cloakfs.conf")) as f:
+        assert "version = 2;" in f.read()
+    top = tempfile.mkdtemp(dir=scratch_base())
+    try:
+        subprocess.run([MKVOL, "speck128-xts", top, v.passfile, "0", "0", "1"], check=True)
+        with open(os.path.join(top, "cloakfs.conf")) as f:
+            assert "version = 1;" in f.read()
+    finally:
+        shutil.rmtree(top)

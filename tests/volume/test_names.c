@@ -42,6 +42,101 @@ static void raw_encode(struct crypto_tfm *cts, const uint8_t *buf, size_t len,
 	CHECK(base64url_encode(out, outlen, tmp, len) != (size_t)-1, "raw b64");
 }
 
+/*
+ * Canonical encodings only (docs/format.md 7.2): the same name with one
+ * block more of NUL padding is refused, and names_judge says why and
+ * what it spells; the same for version-1 symlink targets.
+ */
+static void test_canonical(struct crypto_tfm *cts)
+{
+	char name[300], enc[NAMES_MAX_SYMLINK_ENCODED + 1], dec[NAMES_MAX_SYMLINK_PLAIN + 1];
+	static uint8_t raw[NAMES_MAX_SYMLINK_PLAIN];
+	enum names_verdict v;
+
+	for (size_t len = 1; len <= 224; len += 7) {
+		size_t padded = (len + 31) / 32 * 32;
+
+		random_name(name, len);
+		memset(raw, 0, sizeof(raw));
+		memcpy(raw, name, len);
+		raw_encode(cts, raw, padded, enc, sizeof(enc));
+		CHECK(names_judge(cts, enc, strlen(enc), dec, &v) == (int)len &&
+			      v == NAMES_OK,
+		      "len %zu: canonical", len);
+		raw_encode(cts, raw, padded + 32, enc, sizeof(enc));
+		CHECK(names_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
+			      -EBADMSG,
+		      "len %zu: over-padded name refused", len);
+		CHECK(names_judge(cts, enc, strlen(enc), dec, &v) == -EBADMSG &&
+			      v == NAMES_OVERPADDED && strlen(dec) == len &&
+			      memcmp(dec, name, len) == 0,
+		      "len %zu: judged over-padded, spelling the name", len);
+		CHECK(names_symlink_decrypt(cts, enc, strlen(enc), dec,
+					    sizeof(dec)) == -EBADMSG,
+		      "len %zu: over-padded target refused", len);
+	}
+}
+
+/* version-2 targets: the codec of names_target_seal / names_target_open */
+static void test_targets_v2(struct crypto_tfm *cts)
+{
+	static char target[NAMES_TARGET_MAX_PLAIN + 2];
+	static char e1[NAMES_TARGET_MAX_ENCODED + 1], e2[NAMES_TARGET_MAX_ENCODED + 1];
+	static char dec[NAMES_TARGET_MAX_PLAIN + 1];
+	static uint8_t raw[16 + NAMES_TARGET_PADDED_MAX + 32];
+	size_t ivlen = crypto_ivsize(cts);
+	uint8_t iv1[16], iv2[16];
+	int n;
+
+	test_random_bytes(iv1, sizeof(iv1));
+	memcpy(iv2, iv1, sizeof(iv2));
+	iv2[0] ^= 1;
+	for (size_t len = 1; len <= NAMES_TARGET_MAX_PLAIN; len += len < 100 ? 1 : 97) {
+		random_name(target, len);
+		target[0] = '/';
+		n = names_target_seal(cts, iv1, target, len, e1, sizeof(e1));
+		CHECK(n > 0 && (size_t)n == base64_encoded_len(BASE64_URL_NOPAD,
+				ivlen + (len + 31) / 32 * 32),
+		      "len %zu: sealed (%d)", len, n);
+		CHECK(names_target_open(cts, e1, (size_t)n, dec, sizeof(dec)) ==
+			      (int)len && memcmp(dec, target, len) == 0,
+		      "len %zu: opens", len);
+		CHECK(names_target_seal(cts, iv2, target, len, e2, sizeof(e2)) == n &&
+			      strcmp(e1, e2) != 0,
+		      "len %zu: another IV, another encoding", len);
+	}
+	random_name(target, NAMES_TARGET_MAX_PLAIN + 1);
+	n = names_target_seal(cts, iv1, target, NAMES_TARGET_MAX_PLAIN, e1, sizeof(e1));
+	CHECK(n > 0 && (size_t)n == base64_encoded_len(BASE64_URL_NOPAD, ivlen + 4096) &&
+		      n <= NAMES_TARGET_MAX_ENCODED,
+	      "4095 bytes: the longest encoding (%d)", n);
+	CHECK(names_target_seal(cts, iv1, target, NAMES_TARGET_MAX_PLAIN + 1, e1,
+				sizeof(e1)) == -ENAMETOOLONG,
+	      "4096 bytes: too long");
+	CHECK(names_target_seal(cts, iv1, "a\0b", 3, e1, sizeof(e1)) == -EINVAL,
+	      "a NUL inside");
+	/* over-padded: "abc" in two blocks */
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, iv1, ivlen);
+	memcpy(raw + ivlen, "abc", 3);
+	CHECK(crypto_encrypt(cts, iv1, raw + ivlen, raw + ivlen, 64) == 0, "raw");
+	base64url_encode(e1, sizeof(e1), raw, ivlen + 64);
+	CHECK(names_target_open(cts, e1, strlen(e1), dec, sizeof(dec)) == -EBADMSG,
+	      "over-padded version-2 target refused");
+	memcpy(raw, iv1, ivlen);
+	memset(raw + ivlen, 0, 64);
+	memcpy(raw + ivlen, "abc", 3);
+	CHECK(crypto_encrypt(cts, iv1, raw + ivlen, raw + ivlen, 32) == 0, "raw");
+	base64url_encode(e1, sizeof(e1), raw, ivlen + 32);
+	CHECK(names_target_open(cts, e1, strlen(e1), dec, sizeof(dec)) == 3,
+	      "the same, padded by the rule, opens");
+	/* a version-1 encoding is no version-2 one */
+	n = names_symlink_encrypt(cts, "abc", 3, e1, sizeof(e1));
+	CHECK(n > 0 && names_target_open(cts, e1, (size_t)n, dec, sizeof(dec)) ==
+			       -EBADMSG,
+	      "a version-1 target does not open as version 2");
+}
+
 static void test_roundtrips(struct crypto_tfm *cts, const char *cname)
 {
 	char name[300], enc[NAMES_MAX_ENCODED + 1], dec[NAMES_MAX_PLAIN + 1];
@@ -491,6 +586,8 @@ int main(void)
 		test_roundtrips(cts, ci->name);
 		test_rejects(cts);
 		test_symlinks(cts);
+		test_canonical(cts);
+		test_targets_v2(cts);
 		if (c == 0) {
 			test_long_names(cts, dir);
 			test_fuzz(cts);

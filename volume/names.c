@@ -240,7 +240,7 @@ int names_long_name(const char *enc, size_t enclen,
 	return 0;
 }
 
-static int is_b64url(const char *s, size_t n)
+int names_is_b64url(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
@@ -277,14 +277,14 @@ enum names_entry names_classify(const char *e)
 	if (strcmp(e, "cloakfs.targets") == 0) /* VSYMLINK_STORE_DIR */
 		return NAMES_ENTRY_TARGETS;
 	if (strncmp(e, NAMES_LONG_PREFIX, plen) == 0) {
-		if (n == NAMES_LONG_LEN && is_b64url(e + plen, hlen))
+		if (n == NAMES_LONG_LEN && names_is_b64url(e + plen, hlen))
 			return NAMES_ENTRY_LONG;
-		if (n == NAMES_SIDECAR_LEN && is_b64url(e + plen, hlen) &&
+		if (n == NAMES_SIDECAR_LEN && names_is_b64url(e + plen, hlen) &&
 		    strcmp(e + NAMES_LONG_LEN, NAMES_SIDECAR_SUFFIX) == 0)
 			return NAMES_ENTRY_SIDECAR;
 		return NAMES_ENTRY_OTHER;
 	}
-	if (is_name_length(n) && is_b64url(e, n))
+	if (is_name_length(n) && names_is_b64url(e, n))
 		return NAMES_ENTRY_ENCRYPTED;
 	return NAMES_ENTRY_OTHER;
 }
@@ -327,7 +327,7 @@ int names_read_sidecar(int dirfd, const char *long_name, char *enc,
 		return err;
 	/* an encoding short enough to need no sidecar is still refused
 	 * only by its hash: name_max is the writer's choice */
-	if (len == 0 || len > NAMES_MAX_ENCODED || !is_b64url(buf, len))
+	if (len == 0 || len > NAMES_MAX_ENCODED || !names_is_b64url(buf, len))
 		return -EBADMSG;
 	err = names_long_name(buf, len, check);
 	if (err)

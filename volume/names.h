@@ -103,6 +103,9 @@ int names_target_seal(struct crypto_tfm *cts, const uint8_t *iv,
 int names_target_open(struct crypto_tfm *cts, const char *enc, size_t enclen,
 		      char *out, size_t outlen);
 
+/* are the n chars of s all of the base64url alphabet? */
+int names_is_b64url(const char *s, size_t n);
+
 /* does an encoding of enclen chars need the long-name form? */
 int names_is_long(size_t enclen, unsigned int name_max);
 

@@ -16,18 +16,6 @@
 
 #define MAX_IV 16
 
-static int is_b64url(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		      (c >= '0' && c <= '9') || c == '-' || c == '_'))
-			return 0;
-	}
-	return 1;
-}
-
 /* bytes behind n base64url characters without padding; 0 if none */
 static size_t decoded_bytes(size_t n)
 {
@@ -42,9 +30,9 @@ enum vsymlink_form vsymlink_form(const char *text, size_t len, size_t bs)
 
 	if (len == VSYMLINK_REF_LEN &&
 	    !strncmp(text, VSYMLINK_REF_PREFIX, strlen(VSYMLINK_REF_PREFIX)) &&
-	    is_b64url(text + strlen(VSYMLINK_REF_PREFIX), VSYMLINK_HASH_LEN))
+	    names_is_b64url(text + strlen(VSYMLINK_REF_PREFIX), VSYMLINK_HASH_LEN))
 		return VSYMLINK_REF;
-	if (!is_b64url(text, len))
+	if (!names_is_b64url(text, len))
 		return VSYMLINK_DAMAGED;
 	bytes = decoded_bytes(len);
 	if (bytes >= NAMES_PAD && bytes % NAMES_PAD == 0)

@@ -7,7 +7,8 @@
  *       ciphertext directory CIPHERDIR/RELDIR, NUL-padded to 32 bytes
  *       without the codec's checks (so "/", "..", NUL can be encoded)
  *   fsck_forge symlink CIPHERDIR PASSFILE RELDIR TARGET
- *       print TARGET encrypted as a symlink target for RELDIR
+ *       print TARGET encrypted as a symlink target for RELDIR (version 1),
+ *       or as a version-2 target (RELDIR unused)
  *   fsck_forge target CIPHERDIR PASSFILE - HEX
  *       print the bytes HEX, NUL-padded to a multiple of 32, as a version-2
  *       symlink target (volume symlink key, random IV) without the
@@ -73,6 +74,26 @@ static struct crypto_tfm *dir_names(struct volume_keys *keys, const char *root,
 	t = keys_names_tfm(keys, nonce, &rc);
 	if (!t)
 		exit(die("names key", rc));
+	return t;
+}
+
+/* the volume's version-2 symlink key (docs/format.md 7.4) */
+static struct crypto_tfm *symlink_tfm(struct volume_keys *keys,
+				      enum volume_cipher cipher)
+{
+	const struct volume_cipher_info *ci = volume_cipher_info(cipher);
+	uint8_t key[64];
+	int rc;
+	struct crypto_tfm *t = crypto_alloc(ci->cts_alg, NULL, &rc);
+
+	if (t)
+		rc = keys_derive(keys, "symlinks", NULL, 0, key, ci->name_keysize);
+
+	if (!rc)
+		rc = crypto_setkey(t, key, ci->name_keysize);
+	explicit_bzero(key, sizeof(key));
+	if (rc)
+		exit(die("symlink key", rc));
 	return t;
 }
 
@@ -144,25 +165,32 @@ int main(int argc, char **argv)
 		const struct volume_cipher_info *ci = volume_cipher_info(cfg.cipher);
 		static uint8_t buf[16 + 4128];
 		static char out[2 * sizeof(buf)];
-		uint8_t key[64], iv[16];
+		uint8_t iv[16];
 		size_t n = unhex(argv[5], buf + 16, sizeof(buf) - 16);
 		size_t padded = n ? (n + 31) / 32 * 32 : 32;
 		size_t ivlen = ci->blocksize;
-		struct crypto_tfm *t = crypto_alloc(ci->cts_alg, NULL, &rc);
+		struct crypto_tfm *t = symlink_tfm(keys, cfg.cipher);
 
-		if (!t)
-			return die("cts", rc);
-		rc = keys_derive(keys, "symlinks", NULL, 0, key, ci->name_keysize);
-		if (!rc)
-			rc = crypto_setkey(t, key, ci->name_keysize);
-		if (!rc)
-			rc = volume_random(buf + 16 - ivlen, ivlen);
+		rc = volume_random(buf + 16 - ivlen, ivlen);
 		memcpy(iv, buf + 16 - ivlen, ivlen);
 		if (!rc)
 			rc = crypto_encrypt(t, iv, buf + 16, buf + 16, padded);
 		if (rc)
 			return die("encrypt", rc);
 		base64url_encode(out, sizeof(out), buf + 16 - ivlen, ivlen + padded);
+		puts(out);
+		crypto_free(t);
+	} else if (!strcmp(argv[1], "symlink") && cfg.version >= 2) {
+		static char out[NAMES_TARGET_MAX_ENCODED + 1];
+		struct crypto_tfm *t = symlink_tfm(keys, cfg.cipher);
+		uint8_t iv[16];
+
+		rc = volume_random(iv, sizeof(iv));
+		if (!rc)
+			rc = names_target_seal(t, iv, argv[5], strlen(argv[5]), out,
+					       sizeof(out));
+		if (rc < 0)
+			return die("encrypt", rc);
 		puts(out);
 		crypto_free(t);
 	} else if (!strcmp(argv[1], "symlink")) {

@@ -222,8 +222,8 @@ def edit_config(d, fn):
 
 
 @pytest.mark.parametrize("cls,edit", [
-    ("config-syntax", lambda t: t.replace("version = 1;", "version = ;")),
-    ("config-version", lambda t: t.replace("version = 1;", "version = 2;")),
+    ("config-syntax", lambda t: re.sub(r"\nversion = \d;", "\nversion = ;", t)),
+    ("config-version", lambda t: re.sub(r"\nversion = \d;", "\nversion = 3;", t)),
     ("config-feature", lambda t: t.replace("features = [ ];", 'features = [ "compress" ];')),
     ("config-field", lambda t: t.replace("sector_size = 4096;", "sector_size = 4000;")),
 ])

@@ -649,16 +649,18 @@ def test_symlinks(d):
     os.symlink("loop", os.path.join(d, "loop"))
     expect_errno(errno.ELOOP, os.stat, os.path.join(d, "loop"))
     expect_errno(errno.EEXIST, os.symlink, "x", os.path.join(d, "rel"))
-    longest = "/".join(["d" * 99] * 30) + "/" + "e" * 40  # 3040 bytes
-    assert len(longest) == 3040
+    longest = "/".join(["d" * 99] * 40) + "/" + "e" * 95  # PATH_MAX - 1 = 4095 bytes
+    assert len(longest) == 4095
     os.symlink(longest, os.path.join(d, "longest"))
     assert os.readlink(os.path.join(d, "longest")) == longest
     expect_errno(errno.ENAMETOOLONG, os.symlink, longest + "x", os.path.join(d, "toolong"))
-    os.link(os.path.join(d, "rel"), os.path.join(d, "rel2"))  # same directory: fine
+    os.link(os.path.join(d, "rel"), os.path.join(d, "rel2"))
     assert os.readlink(os.path.join(d, "rel2")) == "target"
     os.mkdir(os.path.join(d, "sub"))
-    # a symlink's target is encrypted for its directory: no hard link elsewhere
-    expect_errno(errno.EPERM, os.link, os.path.join(d, "rel"), os.path.join(d, "sub", "rel"))
+    # format version 2: a symlink's target is independent of its directory
+    os.link(os.path.join(d, "rel"), os.path.join(d, "sub", "rel"))
+    assert os.lstat(os.path.join(d, "sub", "rel")).st_ino == os.lstat(os.path.join(d, "rel")).st_ino
+    assert os.readlink(os.path.join(d, "sub", "rel")) == "target"
 
 
 def test_special_files(d):

@@ -53,7 +53,7 @@ check "config written" -f "$conf"
 check "root directory nonce written" -f vol/.cloakfs.dir
 check "config mode 0400" "$(stat -c %a "$conf")" = 400
 ok "info" "$kt" info vol
-out_has "info format" '^format: +version 1$'
+out_has "info format" '^format: +version 2$'
 out_has "info uuid" '^uuid: +[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
 out_has "info cipher" '^cipher: +(aes256-xts|speck128-xts)$'
 out_has "info names" '^names: +cts, name_max 255$'

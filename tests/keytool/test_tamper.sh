@@ -87,7 +87,7 @@ ok "upper-case uuid: same volume" "$kt" test-passphrase --passfile p1 vol
 restore
 
 # ---- top-level fields changed to invalid values --------------------------
-put version 1 2; refused "version 2" 'vol/cloakfs.conf.*unsupported format version 2'
+put version 1 3; refused "version 3" 'vol/cloakfs.conf.*unsupported format version 3'
 put version 1 '"1"'; refused "version as a string" 'version'
 put uuid 1 '"not-a-uuid"'; refused "bad uuid" 'uuid'
 put uuid 1 '"00000000-0000-1000-8000-000000000000"'; refused "uuid not version 4" 'uuid'

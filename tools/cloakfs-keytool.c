@@ -20,7 +20,7 @@
 static const struct kt_command *const commands[] = {
 	&kt_cmd_init,   &kt_cmd_info,    &kt_cmd_add,     &kt_cmd_change,
 	&kt_cmd_remove, &kt_cmd_remove_pass, &kt_cmd_test, &kt_cmd_backup,
-	&kt_cmd_restore,
+	&kt_cmd_restore, &kt_cmd_recovery_key, &kt_cmd_recover,
 	&kt_cmd_unlock, &kt_cmd_lock,    &kt_cmd_status, &kt_cmd_upgrade,
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -28,7 +28,7 @@ static const struct kt_command *const commands[] = {
 enum {
 	O_PASSFILE = 256, O_EXTPASS, O_NEW_PASSFILE, O_NEW_EXTPASS, O_CIPHER,
 	O_SECTOR_SIZE, O_NAME_MAX, O_KDF_TIME, O_KDF_MEMORY, O_SLOT, O_FORCE,
-	O_TTL, O_ALL, O_CONFIG,
+	O_TTL, O_ALL, O_CONFIG, O_RECOVERY_KEY, O_PRINT_KEY,
 };
 
 static const struct option options[] = {
@@ -46,6 +46,8 @@ static const struct option options[] = {
 	{ "ttl", required_argument, NULL, O_TTL },
 	{ "all", no_argument, NULL, O_ALL },
 	{ "config", required_argument, NULL, O_CONFIG },
+	{ "recovery-key", no_argument, NULL, O_RECOVERY_KEY },
+	{ "print-key", no_argument, NULL, O_PRINT_KEY },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -63,6 +65,8 @@ static unsigned int option_group(int val)
 	case O_TTL: return KT_OPT_TTL;
 	case O_ALL: return KT_OPT_ALL;
 	case O_CONFIG: return KT_OPT_CONFIG;
+	case O_RECOVERY_KEY: return KT_OPT_RECOVERY;
+	case O_PRINT_KEY: return KT_OPT_PRINTKEY;
 	default: return 0;
 	}
 }
@@ -200,6 +204,12 @@ static int parse_option(struct kt_args *a, int val, const char *arg)
 		return 0;
 	case O_CONFIG:
 		a->config = arg;
+		return 0;
+	case O_RECOVERY_KEY:
+		a->recovery_key = true;
+		return 0;
+	case O_PRINT_KEY:
+		a->print_key = true;
 		return 0;
 	}
 	return kt_error(CLOAKFS_EXIT_USAGE, "%s: unknown option", cmd);

@@ -298,6 +298,7 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		return;
 	case NAMES_ENTRY_CONFIG:
 	case NAMES_ENTRY_CONFIG_TEMP:
+	case NAMES_ENTRY_RECORD: /* judged by fsck-config.c */
 		if (d->is_root) {
 			it->skip = true; /* the caller judged a temp file */
 			return;
@@ -738,7 +739,7 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 
 		f->files++;
 		if (it->kind == NAMES_ENTRY_SIDECAR || it->kind == NAMES_ENTRY_OTHER ||
-		    it->kind == NAMES_ENTRY_CONFIG)
+		    it->kind == NAMES_ENTRY_CONFIG || it->kind == NAMES_ENTRY_RECORD)
 			break; /* not a cloakfs file: no header to judge */
 		content = fsck_check_file(f, &e, &st, why, sizeof(why));
 		if (content == FC_COUNT && it->bad == FC_COUNT)

@@ -15,6 +15,7 @@
 #include "volume/fdio.h"
 #include "volume/keyring.h"
 #include "volume/keys.h"
+#include "volume/record.h"
 #include "volume/volume.h"
 
 int kt_error(int code, const char *fmt, ...)
@@ -112,11 +113,17 @@ int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
 		   const struct volume_config *cfg, int only_slot,
 		   uint8_t **vmk_out, int *slot)
 {
-	char prompt[PATH_MAX + 32], err[512];
+	char prompt[PATH_MAX + 32], err[1024];
 	struct passphrase pass;
 	uint8_t *vmk;
 	int rc;
 
+	/* another volume's config is refused before a passphrase is asked */
+	rc = volume_check_record(dir, cfg, err, sizeof(err));
+	if (rc)
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
+	if (err[0])
+		fprintf(stderr, "%s: warning: %s\n", KT_PROG, err);
 	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", dir);
 	rc = passphrase_get(&a->pass, PASSPHRASE_EXISTING, prompt, &pass, err,
 			    sizeof(err));
@@ -154,6 +161,12 @@ int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
 		rc = keyslot_open(cfg, pass.text, pass.len, vmk, err, sizeof(err));
 	}
 	passphrase_free(&pass);
+	/* an edited config fails like a wrong passphrase: the record tells */
+	if (rc == -EACCES &&
+	    volume_explain_unopened(dir, path, cfg, err, sizeof(err)) == 1) {
+		secmem_free(vmk);
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
+	}
 	if (rc < 0) {
 		secmem_free(vmk);
 		/* wrong passphrase names the volume, other failures the file;
@@ -258,7 +271,42 @@ int kt_lock_volume(const char *dir)
 	return 0;
 }
 
-int kt_write_config(const char *path, const struct volume_config *cfg)
+void kt_refresh_record(const char *dir, const struct volume_config *cfg,
+		       const uint8_t *vmk)
+{
+	struct volume_keys *k;
+	int rc = vmk ? keys_new(vmk, cfg->cipher, &k) : -EINVAL;
+
+	if (!rc) {
+		rc = volume_record_refresh(dir, cfg, k);
+		keys_free(k);
+	}
+	if (rc < 0)
+		fprintf(stderr, "%s: warning: %s/%s: cannot write: %s\n", KT_PROG,
+			dir, VOLREC_FILE_NAME, strerror(-rc));
+}
+
+int kt_recovery_key_allowed(const struct kt_args *a)
+{
+	if (a->print_key || isatty(STDOUT_FILENO))
+		return 0;
+	return kt_error(CLOAKFS_EXIT_USAGE, "%s: standard output is not a "
+			"terminal: the recovery key would go to a file or pipe "
+			"(give --print-key to allow it)", a->cmd->name);
+}
+
+void kt_print_recovery_key(const char *dir, const char *text)
+{
+	printf("\nRecovery key for %s:\n\n    %.23s\n    %.23s\n\n", dir, text,
+	       text + 24);
+	printf("Write it down and keep it apart from the volume. It opens the\n"
+	       "volume without a passphrase (cloakfs-keytool recover, cloakfs\n"
+	       "--recovery-key), also when the config is lost. A typo is caught\n"
+	       "by its check characters.\n");
+}
+
+int kt_write_config(const char *dir, const char *path,
+		    const struct volume_config *cfg, const uint8_t *vmk)
 {
 	char err[512];
 	int rc;
@@ -271,5 +319,6 @@ int kt_write_config(const char *path, const struct volume_config *cfg)
 	rc = volconf_write_atomic(path, cfg, err, sizeof(err));
 	if (rc)
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
+	kt_refresh_record(dir, cfg, vmk);
 	return 0;
 }

@@ -105,7 +105,7 @@ static int run_add(const struct kt_args *a)
 		rc = seal_error(dir, added);
 		goto out;
 	}
-	rc = kt_write_config(path, &cfg);
+	rc = kt_write_config(dir, path, &cfg, ns.vmk);
 	if (!rc)
 		printf("%s: added keyslot %d (%u in use)\n", dir, added,
 		       volconf_slot_count(&cfg));
@@ -161,7 +161,7 @@ static int run_change(const struct kt_args *a)
 		goto out;
 	}
 	cfg.slots[ns.opened] = scratch.slots[0];
-	rc = kt_write_config(path, &cfg);
+	rc = kt_write_config(dir, path, &cfg, ns.vmk);
 	if (!rc)
 		printf("%s: changed the passphrase of keyslot %d\n", dir,
 		       ns.opened);
@@ -207,14 +207,15 @@ static int parse_slot(const char *s, int *slot)
 
 /* the end of remove-slot and remove-passphrase: free slot, write */
 static int remove_and_write(const char *dir, const char *path,
-			    struct volume_config *cfg, int slot)
+			    struct volume_config *cfg, int slot,
+			    const uint8_t *vmk)
 {
 	int rc = keyslot_remove(cfg, (unsigned int)slot);
 
 	if (rc)
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot remove keyslot %d: "
 				"%s", dir, slot, strerror(-rc));
-	rc = kt_write_config(path, cfg);
+	rc = kt_write_config(dir, path, cfg, vmk);
 	if (rc)
 		return rc;
 	printf("%s: removed keyslot %d (%u left; the others keep their "
@@ -253,14 +254,16 @@ static int remove_slot(const struct kt_args *a, int slot)
 			return last_slot(dir, slot);
 	}
 	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
-	secmem_free(vmk); /* proof of a passphrase, and its slot, suffice */
 	if (rc)
 		return rc;
 	if (slot < 0)
 		slot = opened;
 	if (volconf_slot_count(&cfg) == 1)
-		return last_slot(dir, slot);
-	return remove_and_write(dir, path, &cfg, slot);
+		rc = last_slot(dir, slot);
+	else
+		rc = remove_and_write(dir, path, &cfg, slot, vmk);
+	secmem_free(vmk);
+	return rc;
 }
 
 static int run_remove(const struct kt_args *a)

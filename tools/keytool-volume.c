@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "crypto/crypto.h"
+#include "crypto/secmem.h"
 #include "tools/keytool.h"
 #include "volume/content.h"
 #include "volume/names.h"
@@ -46,6 +47,27 @@ static int check_cipher_usable(enum volume_cipher c)
 				"(see cloakfs-enc --list)", ci->name, ci->xts_alg,
 				ci->cts_alg);
 	return 0;
+}
+
+/*
+ * Make a recovery key? --recovery-key says yes; on a terminal (in and
+ * out) init asks; otherwise no: a key printed into a log is a key lost.
+ */
+static bool want_recovery_key(const struct kt_args *a)
+{
+	char line[16];
+
+	if (a->recovery_key)
+		return true;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return false;
+	fprintf(stderr, "Make a recovery key to write down? It opens the volume "
+		"when the config\nis lost or every passphrase forgotten "
+		"(cloakfs-keytool recovery-key\nmakes one later too). [y/N] ");
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return false;
+	return line[0] == 'y' || line[0] == 'Y';
 }
 
 /* 0: dir is absent (*absent set) or an empty directory */
@@ -96,6 +118,7 @@ static int run_init(const struct kt_args *a)
 	struct passphrase pass = { 0 };
 	char path[PATH_MAX], err[512], id[2 * VOLCONF_KEY_ID_SIZE + 1], cost[64];
 	bool absent, created = false;
+	char *reckey = NULL;
 	int rc;
 
 	if ((a->pass.file || a->pass.extpass) &&
@@ -125,13 +148,21 @@ static int run_init(const struct kt_args *a)
 	p.sector_size = a->sector_size;
 	p.name_max = a->name_max;
 	p.config_path = a->config;
-	rc = check_cipher_usable(p.cipher);
+	rc = a->recovery_key ? kt_recovery_key_allowed(a) : 0;
+	if (!rc)
+		rc = check_cipher_usable(p.cipher);
 	if (!rc)
 		rc = kt_config_path(a, dir, path);
 	if (!rc)
 		rc = check_init_target(dir, &absent);
 	if (!rc)
 		rc = kt_new_passphrase(src, dir, &pass);
+	if (!rc && want_recovery_key(a)) {
+		reckey = secmem_alloc(RECKEY_TEXT_LEN + 1);
+		p.recovery_key = reckey;
+		if (!reckey)
+			rc = kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
+	}
 	if (!rc)
 		rc = kt_choose_cost(a, NULL, &p.cost);
 	if (rc)
@@ -167,11 +198,14 @@ static int run_init(const struct kt_args *a)
 	printf("sector size: %u\n", cfg.sector_size);
 	printf("keyslot 0:   %s\n", cost);
 	printf("key id:      %s\n", id);
+	if (reckey)
+		kt_print_recovery_key(dir, reckey);
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "Keep a copy of the config somewhere safe: %s "
 			"backup-header %s FILE\n", KT_PROG, dir);
 out:
 	passphrase_free(&pass);
+	secmem_free(reckey);
 	if (rc && created)
 		(void)rmdir(dir);
 	return rc;
@@ -180,7 +214,7 @@ out:
 const struct kt_command kt_cmd_init = {
 	.name = "init",
 	.synopsis = "[--cipher NAME] [--sector-size N] [--name-max N] "
-		    "[--kdf-time S] [--kdf-memory MiB] CIPHERDIR",
+		    "[--kdf-time S] [--kdf-memory MiB] [--recovery-key] CIPHERDIR",
 	.summary = "create a volume in an empty or new directory",
 	.help =
 		"Create a cloakfs volume in CIPHERDIR, which must be empty or not\n"
@@ -199,9 +233,13 @@ const struct kt_command kt_cmd_init = {
 		"  --passfile FILE, --new-passfile FILE\n"
 		"                       the passphrase: first line of FILE\n"
 		"  --extpass CMD, --new-extpass CMD\n"
-		"                       the passphrase: first line CMD prints\n",
+		"                       the passphrase: first line CMD prints\n"
+		"  --recovery-key       also make a recovery key and print it (on a\n"
+		"                       terminal init asks)\n"
+		"  --print-key          print the recovery key even when standard\n"
+		"                       output is not a terminal\n",
 	.opts = KT_OPT_PASS | KT_OPT_NEWPASS | KT_OPT_FORMAT | KT_OPT_KDF |
-		KT_OPT_CONFIG,
+		KT_OPT_CONFIG | KT_OPT_RECOVERY | KT_OPT_PRINTKEY,
 	.min_args = 1,
 	.max_args = 1,
 	.run = run_init,

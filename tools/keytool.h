@@ -31,6 +31,8 @@ enum {
 	KT_OPT_TTL = 1u << 6,        /* --ttl */
 	KT_OPT_ALL = 1u << 7,        /* --all */
 	KT_OPT_CONFIG = 1u << 8,     /* --config */
+	KT_OPT_RECOVERY = 1u << 9,   /* --recovery-key (init) */
+	KT_OPT_PRINTKEY = 1u << 10,  /* --print-key */
 };
 
 struct kt_args {
@@ -44,6 +46,8 @@ struct kt_args {
 	uint64_t kdf_memory;    /* bytes; 0: not given */
 	int slot;               /* -1: not given */
 	bool force, all;
+	bool recovery_key;      /* init --recovery-key */
+	bool print_key;         /* --print-key: also when stdout is no tty */
 	const char *ttl;        /* --ttl as given; NULL: not given */
 	const char *config;     /* --config FILE; NULL: CIPHERDIR/cloakfs.conf */
 	char **args;            /* positional arguments */
@@ -65,6 +69,7 @@ extern const struct kt_command kt_cmd_init, kt_cmd_info;            /* keytool-v
 extern const struct kt_command kt_cmd_add, kt_cmd_change, kt_cmd_remove,
 	kt_cmd_remove_pass, kt_cmd_test; /* keytool-slots.c */
 extern const struct kt_command kt_cmd_backup, kt_cmd_restore;       /* keytool-header.c */
+extern const struct kt_command kt_cmd_recovery_key, kt_cmd_recover; /* keytool-recovery.c */
 extern const struct kt_command kt_cmd_unlock, kt_cmd_lock, kt_cmd_status; /* keytool-daemon.c */
 extern const struct kt_command kt_cmd_upgrade;                      /* keytool-upgrade.c */
 
@@ -115,8 +120,25 @@ int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
  */
 int kt_lock_volume(const char *dir);
 
-/* validate cfg and replace the config at path atomically */
-int kt_write_config(const char *path, const struct volume_config *cfg);
+/*
+ * Validate cfg and replace the config at path atomically, then bring the
+ * volume record (volume/record.h) of dir up to date with it (vmk: the
+ * master key; a record that cannot be written is a warning).
+ */
+int kt_write_config(const char *dir, const char *path,
+		    const struct volume_config *cfg, const uint8_t *vmk);
+
+/* write dir's record for cfg unlocked with vmk; a warning on failure */
+void kt_refresh_record(const char *dir, const struct volume_config *cfg,
+		       const uint8_t *vmk);
+
+/*
+ * Print a recovery key with what it is for on stdout; 0, or a usage
+ * error when stdout is not a terminal and --print-key was not given
+ * (call kt_recovery_key_allowed first, before anything is made).
+ */
+int kt_recovery_key_allowed(const struct kt_args *a);
+void kt_print_recovery_key(const char *dir, const char *text);
 
 /* "3 passes, 256 MiB" into out */
 void kt_format_cost(uint64_t opslimit, uint64_t memlimit, char *out, size_t len);

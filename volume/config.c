@@ -64,7 +64,7 @@ int volconf_uuid_bytes(const char *uuid, uint8_t out[16])
 	return 0;
 }
 
-static void uuid_format(char out[VOLCONF_UUID_LEN + 1], const uint8_t b[16])
+void volconf_uuid_format(char out[VOLCONF_UUID_LEN + 1], const uint8_t b[16])
 {
 	char hex[33];
 
@@ -100,7 +100,7 @@ int volconf_new(struct volume_config *c, enum volume_cipher cipher,
 		return err;
 	u[6] = (uint8_t)((u[6] & 0x0f) | 0x40);
 	u[8] = (uint8_t)((u[8] & 0x3f) | 0x80);
-	uuid_format(c->uuid, u);
+	volconf_uuid_format(c->uuid, u);
 	c->version = VOLCONF_VERSION;
 	c->cipher = cipher;
 	c->names = VOLUME_NAMES_CTS;
@@ -481,7 +481,7 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 			return field_err(p, s, "uuid", -EINVAL,
 					 "not an RFC 4122 version 4 uuid (\"%s\")",
 					 shown(v, show));
-		uuid_format(c->uuid, u); /* lower case */
+		volconf_uuid_format(c->uuid, u); /* lower case */
 	}
 
 	rc = get_str(p, root, "cipher", "cipher", &v, &s);
@@ -842,7 +842,7 @@ static int peek_uuid(const char *path, char out[VOLCONF_UUID_LEN + 1])
 	    config_read_string(&cfg, text) == CONFIG_TRUE &&
 	    config_lookup_string(&cfg, "uuid", &v) == CONFIG_TRUE &&
 	    volconf_uuid_bytes(v, u) == 0) {
-		uuid_format(out, u); /* lower case */
+		volconf_uuid_format(out, u); /* lower case */
 		rc = 0;
 	}
 	config_destroy(&cfg);

@@ -90,6 +90,8 @@ unsigned int volconf_slot_count(const struct volume_config *c);
 
 /* uuid as its 16 bytes (for the keyslot AAD); 0 or -EINVAL */
 int volconf_uuid_bytes(const char *uuid, uint8_t out[16]);
+/* the canonical (lower-case) text of 16 uuid bytes */
+void volconf_uuid_format(char out[VOLCONF_UUID_LEN + 1], const uint8_t b[16]);
 
 /* all the checks volconf_read does, on a struct (before writing) */
 int volconf_validate(const struct volume_config *c, char *err, size_t errlen);

@@ -272,10 +272,13 @@ enum names_entry names_classify(const char *e)
 		return NAMES_ENTRY_DIRNONCE;
 	if (strcmp(e, "cloakfs.conf") == 0)
 		return NAMES_ENTRY_CONFIG;
-	if (strncmp(e, "cloakfs.conf.tmp.", 17) == 0)
+	if (strncmp(e, "cloakfs.conf.tmp.", 17) == 0 ||
+	    strncmp(e, "cloakfs.volume.tmp.", 19) == 0)
 		return NAMES_ENTRY_CONFIG_TEMP;
 	if (strcmp(e, "cloakfs.targets") == 0) /* VSYMLINK_STORE_DIR */
 		return NAMES_ENTRY_TARGETS;
+	if (strcmp(e, "cloakfs.volume") == 0)
+		return NAMES_ENTRY_RECORD;
 	if (strncmp(e, NAMES_LONG_PREFIX, plen) == 0) {
 		if (n == NAMES_LONG_LEN && names_is_b64url(e + plen, hlen))
 			return NAMES_ENTRY_LONG;

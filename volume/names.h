@@ -120,7 +120,9 @@ enum names_entry {
 	NAMES_ENTRY_SIDECAR,   /* cloakfs.long.X.name */
 	NAMES_ENTRY_DIRNONCE,  /* .cloakfs.dir */
 	NAMES_ENTRY_CONFIG,    /* cloakfs.conf (volume root) */
-	NAMES_ENTRY_CONFIG_TEMP, /* cloakfs.conf.tmp.* left by a crash */
+	NAMES_ENTRY_CONFIG_TEMP, /* cloakfs.conf.tmp.*, cloakfs.volume.tmp.*
+				    left by a crash */
+	NAMES_ENTRY_RECORD,    /* cloakfs.volume (volume root, record.h) */
 	NAMES_ENTRY_TARGETS,   /* cloakfs.targets (volume root): long
 				* symlink targets, volume/symlink.h */
 	NAMES_ENTRY_DOT,       /* "." and ".." */

@@ -35,6 +35,7 @@
 #include "fs/fs.h"
 #include "fs/ops.h"
 #include "volume/names.h"
+#include "volume/record.h"
 #include "volume/volume.h"
 #ifdef HAVE_CLOAKFSD
 #include "daemon/client.h"
@@ -70,26 +71,43 @@ static int config_path(const struct cloakfs_options *o, const char *dir,
 							       : -ENAMETOOLONG;
 }
 
-static int read_volume(struct cloakfs *fs, const char *dir, const char *path,
-		       int external)
+/* the cipher and content geometry of fs->cfg */
+static int set_geometry(struct cloakfs *fs, const char *dir)
 {
-	char err[512] = "";
-	int rc = volconf_read(path, &fs->cfg, err, sizeof(err));
+	fs->cipher = volume_cipher_info(fs->cfg.cipher);
+	if (content_geom_init(&fs->geom, fs->cfg.sector_size,
+			      fs->cipher->blocksize))
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: bad sector size", dir);
+	return 0;
+}
 
+static int read_volume(struct cloakfs *fs, const struct cloakfs_options *o,
+		       const char *dir, const char *path)
+{
+	char err[1024] = "";
+	int external = o->config != NULL, rc;
+
+	/* a recovery key needs no config: the record has the parameters
+	 * (and the config, if any, may be the wrong one) */
+	if (o->recovery_key)
+		return 0;
+	rc = volconf_read(path, &fs->cfg, err, sizeof(err));
+	if (rc == 0) {
+		/* another volume's config is refused before any passphrase */
+		rc = volume_check_record(dir, &fs->cfg, err, sizeof(err));
+		if (rc)
+			return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
+		if (*err)
+			log_warn("%s", err);
+		return set_geometry(fs, dir);
+	}
 	if (rc == -ENOENT && external)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "--config %s: no such file",
 			    path);
 	if (rc == -ENOENT)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
 			    "(no %s)", dir, VOLCONF_FILE_NAME);
-	if (rc)
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", *err ? err : strerror(-rc));
-	fs->cipher = volume_cipher_info(fs->cfg.cipher);
-	rc = content_geom_init(&fs->geom, fs->cfg.sector_size,
-			       fs->cipher->blocksize);
-	if (rc)
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: bad sector size", dir);
-	return 0;
+	return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", *err ? err : strerror(-rc));
 }
 
 static int unlock_with_passphrase(struct cloakfs *fs,
@@ -120,6 +138,11 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 	passphrase_free(&pass);
 	if (rc >= 0 && *err) /* slots set aside above the cost ceiling */
 		log_warn("%s/%s: %s", o->cipherdir, VOLCONF_FILE_NAME, err);
+	/* an edited config fails like a wrong passphrase: the record tells */
+	if (rc == -EACCES &&
+	    volume_explain_unopened(fs->cipherdir, confpath, &fs->cfg, err,
+				    sizeof(err)) == 1)
+		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
 	if (rc == -EACCES)
 		return fail(CLOAKFS_EXIT_AUTH, "%s: wrong passphrase (no "
 			    "keyslot opened)", o->cipherdir);
@@ -131,6 +154,58 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the config changed while "
 			    "mounting", o->cipherdir);
 	}
+	/* a volume made before records existed gets one now; a read-only
+	 * mount writes nothing */
+	if (!o->read_only) {
+		rc = volume_record_refresh(fs->cipherdir, &cfg, keys);
+		if (rc < 0)
+			log_info("%s/%s: not written: %s", fs->cipherdir,
+				 VOLREC_FILE_NAME, strerror(-rc));
+	}
+	vkeyring_install(fs->keyring, keys);
+	return 0;
+}
+
+/*
+ * --recovery-key: the key from the passphrase source (a prompt, stdin,
+ * --passfile, --extpass); the parameters from the volume record, so a
+ * lost config does not stop the mount.
+ */
+static int unlock_with_recovery_key(struct cloakfs *fs,
+				    const struct cloakfs_options *o)
+{
+	struct passphrase key = { NULL, 0 };
+	struct volume_config cfg;
+	struct volume_keys *keys = NULL;
+	char prompt[PATH_MAX + 32], err[512] = "";
+	uint8_t *vmk = secmem_alloc(VOLCONF_VMK_SIZE);
+	int rc;
+
+	if (!vmk)
+		return fail(CLOAKFS_EXIT_ERROR, "out of memory");
+	snprintf(prompt, sizeof(prompt), "Recovery key for %s: ", o->cipherdir);
+	rc = passphrase_get(&o->pass, PASSPHRASE_EXISTING, prompt, &key, err,
+			    sizeof(err));
+	if (rc) {
+		secmem_free(vmk);
+		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));
+	}
+	rc = volume_unlock_recovery(fs->cipherdir, key.text, key.len, &cfg, vmk,
+				    err, sizeof(err));
+	passphrase_free(&key);
+	if (!rc)
+		rc = keys_new(vmk, cfg.cipher, &keys);
+	secmem_free(vmk);
+	if (rc)
+		return fail(rc == -EACCES || rc == -EILSEQ || rc == -EINVAL
+				    ? CLOAKFS_EXIT_AUTH : CLOAKFS_EXIT_BAD_VOLUME,
+			    "%s", *err ? err : strerror(-rc));
+	fs->cfg = cfg; /* the record's parameters, no keyslots */
+	rc = set_geometry(fs, o->cipherdir);
+	if (rc || vkeyring_new(fs->cfg.cipher, &fs->keyring)) {
+		keys_free(keys);
+		return rc ? rc : fail(CLOAKFS_EXIT_ERROR, "out of memory");
+	}
 	vkeyring_install(fs->keyring, keys);
 	return 0;
 }
@@ -140,6 +215,8 @@ static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
 		  const char *confpath, int *from_daemon)
 {
 	*from_daemon = 0;
+	if (o->recovery_key)
+		return unlock_with_recovery_key(fs, o);
 #ifdef HAVE_CLOAKFSD
 	if (o->use_cloakfsd && !o->pass.file && !o->pass.extpass) {
 		int rc = keywatch_fetch(fs);
@@ -566,7 +643,8 @@ int main(int argc, char **argv)
 			  o.config : absdir);
 		goto out_opts;
 	}
-	rc = read_volume(&fs, absdir, confpath, o.config != NULL);
+	fs.show_undecodable = o.show_undecodable;
+	rc = read_volume(&fs, &o, absdir, confpath);
 	if (rc)
 		goto out_opts;
 	rc = check_mountpoint(absmnt, absdir, o.nonempty);
@@ -579,8 +657,9 @@ int main(int argc, char **argv)
 					: strerror(-rc));
 		goto out_opts;
 	}
+	/* with a recovery key the cipher is known after the unlock */
 	if (inode_table_init(&fs.inodes, fd_cache) ||
-	    vkeyring_new(fs.cfg.cipher, &fs.keyring)) {
+	    (!o.recovery_key && vkeyring_new(fs.cfg.cipher, &fs.keyring))) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;
 	}

@@ -26,9 +26,9 @@ static void usage(FILE *out)
 		"  -o OPT[,OPT...]       mount options: ro, allow_other,\n"
 		"                        default_permissions, ... and cloakfs' own\n"
 		"                        config=FILE, passfile=FILE, extpass=CMD,\n"
-		"                        idle=TIME, readahead=KB, nocloakfsd (as the\n"
-		"                        long options below), nonempty (mount over a\n"
-		"                        directory that is not empty)\n"
+		"                        idle=TIME, readahead=KB, nocloakfsd, badname\n"
+		"                        (as the long options below), nonempty (mount\n"
+		"                        over a directory that is not empty)\n"
 		"      --ro              read-only (as -o ro)\n"
 		"      --config FILE     the volume's config is FILE, not\n"
 		"                        CIPHERDIR/cloakfs.conf\n"
@@ -39,6 +39,12 @@ static void usage(FILE *out)
 		"      --readahead KB    the kernel's read-ahead window for this\n"
 		"                        mount (default 4096; 0 keeps the kernel's)\n"
 		"      --no-cloakfsd     do not ask cloakfsd for the key\n"
+		"      --recovery-key    unlock with the volume's recovery key (asked\n"
+		"                        on the terminal, else a line of stdin, or\n"
+		"                        from --passfile/--extpass); no config needed\n"
+		"      --show-undecodable  list entries whose names cannot be decrypted\n"
+		"                        as CIPHERNAME.undecodable (rename or delete\n"
+		"                        them; as -o badname)\n"
 		"  -h, --help            this help\n"
 		"  -V, --version         version\n"
 		"\n"
@@ -123,6 +129,8 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 			}
 		} else if (!strcmp(opt, "nocloakfsd")) {
 			o->use_cloakfsd = 0;
+		} else if (!strcmp(opt, "badname")) {
+			o->show_undecodable = 1;
 		} else if (!strcmp(opt, "nonempty")) {
 			o->nonempty = 1; /* ours: FUSE 3 dropped the option */
 		} else if (mount_only(opt)) {
@@ -130,6 +138,10 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 		} else {
 			if (!strcmp(opt, "allow_other"))
 				o->allow_other = 1;
+			if (!strcmp(opt, "ro"))
+				o->read_only = 1;
+			else if (!strcmp(opt, "rw"))
+				o->read_only = 0;
 			if (add_fuse_opt(o, opt)) {
 				snprintf(err, errlen, "out of memory");
 				return -ENOMEM;
@@ -144,7 +156,8 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 				  size_t errlen)
 {
 	enum { OPT_PASSFILE = 256, OPT_EXTPASS, OPT_IDLE, OPT_READAHEAD,
-	       OPT_NO_CLOAKFSD, OPT_CONFIG, OPT_RO };
+	       OPT_NO_CLOAKFSD, OPT_CONFIG, OPT_RO, OPT_RECOVERY_KEY,
+	       OPT_SHOW_UNDECODABLE };
 	static const struct option longopts[] = {
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "debug", no_argument, NULL, 'd' },
@@ -156,6 +169,8 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 		{ "no-cloakfsd", no_argument, NULL, OPT_NO_CLOAKFSD },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "ro", no_argument, NULL, OPT_RO },
+		{ "recovery-key", no_argument, NULL, OPT_RECOVERY_KEY },
+		{ "show-undecodable", no_argument, NULL, OPT_SHOW_UNDECODABLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -214,7 +229,14 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 		case OPT_CONFIG:
 			o->config = optarg;
 			break;
+		case OPT_RECOVERY_KEY:
+			o->recovery_key = 1;
+			break;
+		case OPT_SHOW_UNDECODABLE:
+			o->show_undecodable = 1;
+			break;
 		case OPT_RO:
+			o->read_only = 1;
 			if (add_fuse_opt(o, "ro")) {
 				snprintf(err, errlen, "out of memory");
 				return CMDLINE_USAGE;

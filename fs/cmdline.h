@@ -5,7 +5,7 @@
  * Options may follow the two directories, as mount.fuse3 passes them
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
  * cloakfs' own -o options (config=, passfile=, extpass=, idle=,
- * readahead=, nocloakfsd, nonempty) are
+ * readahead=, nocloakfsd, nonempty, badname) are
  * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
  * dropped; the rest goes to FUSE.
  */
@@ -29,6 +29,10 @@ struct cloakfs_options {
 	unsigned int readahead_kb; /* 0: leave the kernel's window */
 	int allow_other;
 	int nonempty;            /* -o nonempty: mount over existing files */
+	int read_only;           /* --ro or -o ro (also handed to FUSE) */
+	int recovery_key;        /* --recovery-key: unlock with it, not a
+				    passphrase (pass then gives the key) */
+	int show_undecodable;    /* --show-undecodable, -o badname */
 	char *fuse_opts;         /* comma-separated, for FUSE; may be NULL */
 };
 

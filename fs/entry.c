@@ -3,10 +3,12 @@
 #include "fs/entry.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -58,12 +60,61 @@ static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	return err ? -EIO : 0;
 }
 
+int entry_undecodable_name(const char *cname,
+			   char out[ENTRY_UNDECODABLE_MAX + 1])
+{
+	int n = snprintf(out, ENTRY_UNDECODABLE_MAX + 1, "%s%s", cname,
+			 ENTRY_UNDECODABLE_SUFFIX);
+
+	return n < 0 || (size_t)n > ENTRY_UNDECODABLE_MAX ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * name as the listing of an undecodable entry: 1 with out set to that
+ * entry, when name is "<cname>.undecodable" for an existing entry cname
+ * of dir that does not decode (so no name that decodes gets a second
+ * way in), else 0.
+ */
+static int undecodable_entry(struct cloakfs *fs, struct fs_inode *dir,
+			     int dfd, const char *name, struct vdir_name *out)
+{
+	char cname[NAMES_MAX_ENCODED + 1], plain[NAMES_MAX_PLAIN + 1];
+	size_t len = strlen(name), slen = strlen(ENTRY_UNDECODABLE_SUFFIX);
+	enum names_entry kind;
+	struct stat st;
+	int r;
+
+	if (!fs->show_undecodable || len <= slen ||
+	    len - slen > NAMES_MAX_ENCODED ||
+	    strcmp(name + len - slen, ENTRY_UNDECODABLE_SUFFIX) != 0)
+		return 0;
+	memcpy(cname, name, len - slen);
+	cname[len - slen] = '\0';
+	kind = names_classify(cname);
+	if ((kind != NAMES_ENTRY_ENCRYPTED && kind != NAMES_ENTRY_LONG) ||
+	    fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	r = entry_decrypt(fs, dir, dfd, cname, plain);
+	explicit_bzero(plain, sizeof(plain));
+	if (r >= 0 || r == -EIO || r == -EACCES)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	memcpy(out->name, cname, len - slen + 1);
+	memcpy(out->enc, cname, len - slen + 1);
+	out->enclen = len - slen;
+	out->is_long = 0; /* a long entry's sidecar is what is damaged */
+	return 1;
+}
+
 int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *name, struct vdir_name *out)
 {
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	int err = dir_nonce(fs, dir, dfd, nonce);
+	int err;
 
+	if (undecodable_entry(fs, dir, dfd, name, out))
+		return 0;
+	err = dir_nonce(fs, dir, dfd, nonce);
 	return err ? err : vdir_name_encrypt(fs->keyring, nonce,
 					     fs->cfg.name_max, name, out);
 }

@@ -17,18 +17,40 @@ struct cloakfs;
 struct fs_inode;
 
 /*
+ * --show-undecodable (-o badname): an entry whose name cannot be
+ * decrypted is listed as its ciphertext name with this suffix, and that
+ * name reaches it (to rename or delete it). base64url has no '.', so
+ * the suffix never hides a part of the ciphertext name.
+ */
+#define ENTRY_UNDECODABLE_SUFFIX ".undecodable"
+#define ENTRY_UNDECODABLE_MAX \
+	(NAMES_MAX_ENCODED + sizeof(ENTRY_UNDECODABLE_SUFFIX) - 1)
+
+/*
  * Every call takes dir and dfd, a descriptor of dir held by the caller
  * (inode_fd_hold) or another descriptor of the same directory.
  */
 
-/* vdir_name_encrypt for dir */
+/* vdir_name_encrypt for dir; with --show-undecodable, a listed
+ * undecodable name (above) gives the entry it stands for */
 int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *name, struct vdir_name *out);
 /* vdir_name_decrypt for ciphertext entry cname of dir */
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *cname, char out[NAMES_MAX_PLAIN + 1]);
-/* vdir_target_encrypt / vdir_target_decrypt for dir */
-#include "volume/symlink.h"
+/* the name an undecodable entry cname is listed as; -ENAMETOOLONG */
+int entry_undecodable_name(const char *cname,
+			   char out[ENTRY_UNDECODABLE_MAX + 1]);
+
+/*
+ * Symlink targets (volume/symlink.h). A version-2 volume writes version-2
+ * targets, independent of the directory; a version-1 volume writes
+ * version-1 ones, under dir's name key (vdir_target_*), and reads both
+ * (a volume halfway through cloakfs-keytool upgrade holds both).
+ * encrypt: the text for symlink(2), 0 or -errno; a long version-2 target
+ * is written to the volume's store first (entry_symlink_discard takes it
+ * back when symlink(2) fails).
+ */
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
 			  char out[VSYMLINK_MAX_STORED + 1]);

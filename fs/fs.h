@@ -49,6 +49,7 @@ struct cloakfs {
 	struct vkeyring *keyring;
 
 	double timeout;            /* entry and attribute cache, seconds */
+	int show_undecodable;      /* --show-undecodable (fs/entry.h) */
 	int chown_new;             /* running as root: new entries get the
 				    * caller's uid/gid */
 	int test_skip_fsync;       /* test-only: $CLOAKFS_TEST_SKIP_FSYNC=1

@@ -66,6 +66,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct request r;
 	struct dir_handle *dh = dir_handle_of(fi);
 	char *buf = NULL, plain[NAMES_MAX_PLAIN + 1];
+	char shown[ENTRY_UNDECODABLE_MAX + 1];
 	size_t pos = 0;
 	int err = request_begin(&r, req, ino, REQ_KEYS);
 
@@ -105,14 +106,18 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				err = n;
 				break;
 			}
-			if (n <= 0) {
+			if (n < 0 && r.fs->show_undecodable &&
+			    entry_undecodable_name(name, shown) == 0) {
+				name = shown; /* listed, reachable by that name */
+			} else if (n <= 0) {
 				if (n < 0)
 					warn_undecodable(r.fs, r.in, name, n);
 				dh->entry = NULL;
 				dh->offset = next;
 				continue;
+			} else {
+				name = plain;
 			}
-			name = plain;
 		}
 		memset(&e, 0, sizeof(e));
 		if (plus && !dot) {

@@ -520,7 +520,7 @@ enum volrec_match volrec_compare(const struct volume_record *r,
 		if (!s.used)
 			continue;
 		if (memcmp(s.salt, q->salt, sizeof(s.salt)))
-			add(&w, "keyslot %u: salt differs from" REC, i);
+			add(&w, "keyslot %u: salt differs from " VOLREC_FILE_NAME, i);
 		if (s.opslimit != q->opslimit)
 			add(&w, "keyslot %u: opslimit is %llu" IN "%llu" REC, i,
 			    (unsigned long long)s.opslimit,
@@ -530,9 +530,9 @@ enum volrec_match volrec_compare(const struct volume_record *r,
 			    (unsigned long long)s.memlimit,
 			    (unsigned long long)q->memlimit);
 		if (memcmp(s.nonce, q->nonce, sizeof(s.nonce)))
-			add(&w, "keyslot %u: nonce differs from" REC, i);
+			add(&w, "keyslot %u: nonce differs from " VOLREC_FILE_NAME, i);
 		if (memcmp(s.digest, q->digest, sizeof(s.digest)))
-			add(&w, "keyslot %u: sealed differs from" REC, i);
+			add(&w, "keyslot %u: sealed differs from " VOLREC_FILE_NAME, i);
 	}
 	return w.count ? VOLREC_SLOTS_DIFFER : VOLREC_SAME;
 }

@@ -152,7 +152,7 @@ tty_session() {
 	for answer in "$@"; do
 		n=$((n + 1))
 		for i in $(seq 200); do
-			[ "$(grep -oE 'Passphrase for|New passphrase for|Repeat to confirm' "$tmp/tty" | wc -l)" -ge "$n" ] && break
+			[ "$(grep -oE 'Passphrase for|New passphrase for|Repeat to confirm|Make a recovery key' "$tmp/tty" | wc -l)" -ge "$n" ] && break
 			sleep 0.05
 		done
 		printf '%s\n' "$answer" >&9
@@ -163,8 +163,14 @@ tty_session() {
 }
 if command -v script >/dev/null; then
 	checks=$((checks + 1))
-	tty_session "'$kt' init ${KDF[*]} ttyvol" 'tty secret' 'tty secret' ||
+	tty_session "'$kt' init ${KDF[*]} ttyvol" 'tty secret' 'tty secret' y ||
 		{ fail "init on a terminal"; cat "$tmp/tty"; }
+	# on a terminal init offers a recovery key, and shows it when taken
+	checks=$((checks + 1))
+	grep -q 'Make a recovery key to write down' "$tmp/tty" &&
+		grep -A3 'Recovery key for ttyvol:' "$tmp/tty" |
+		grep -qE '^    ([0-9A-Z]{5}-){3}[0-9A-Z]{5}' ||
+		{ fail "init on a terminal: no recovery key offered and shown"; cat "$tmp/tty"; }
 	checks=$((checks + 1))
 	grep -q 'New passphrase for ttyvol: ' "$tmp/tty" && grep -q 'Repeat to confirm: ' "$tmp/tty" ||
 		fail "init on a terminal: prompts missing"
@@ -361,7 +367,7 @@ ok "removed slot opens again" "$kt" test-passphrase --passfile s7 vol
 fails 2 'wrong passphrase' "passphrase set after the backup no longer opens" \
 	"$kt" test-passphrase --passfile p1 vol
 cp -f "$conf" before  # -f: the last copy is read-only, as the config
-fails 5 "vol.bak: backup is of volume $uuid, but emptydir/cloakfs.conf belongs to volume" \
+fails 5 "vol.bak: a backup of another volume: the config is of volume $uuid .*, the directory holds volume" \
 	"restore of another volume's backup" "$kt" restore-header vol.bak emptydir
 ok "other volume's config untouched" "$kt" test-passphrase --passfile p1 emptydir
 ok "restore --force" "$kt" restore-header --force vol.bak emptydir

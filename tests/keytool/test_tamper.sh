@@ -45,11 +45,31 @@ refused() {
 	restore
 }
 # the config parses, but the change is bound into the keyslots: no
-# passphrase opens the slots it affects (both unless SLOT-ONLY is 0 or 1)
+# passphrase opens the slots it affects (both unless SLOT-ONLY is 0 or 1).
+# The volume record (cloakfs.volume, docs/format.md 8) tells: another
+# volume's config, or the edited field by name (exit 4, one line matching
+# PATTERN); a volume without a record (made before records existed) says
+# "wrong passphrase" (exit 2) as it always did.
+# unbound DESCRIPTION SLOT-ONLY PATTERN
 unbound() {
-	local what=$1 only=${2:-}
+	local what=$1 only=$2 pat=$3
 	cp "$conf" tampered
 	ok "$what: info still reads it" "$kt" info vol
+	if [ -z "$only" ]; then
+		fails 4 "^cloakfs-keytool: vol.*$pat" "$what: slot 0's passphrase (record)" \
+			"$kt" test-passphrase --passfile p1 vol
+		fails 4 "$pat" "$what: slot 1's passphrase (record)" \
+			"$kt" test-passphrase --passfile p2 vol
+		fails 4 "$pat" "$what: add-passphrase (record)" \
+			"$kt" add-passphrase --passfile p1 --new-passfile p2 vol
+	else
+		fails 4 "^cloakfs-keytool: vol/cloakfs.conf: .*$pat" \
+			"$what: slot $only's passphrase (record)" \
+			"$kt" test-passphrase --slot "$only" --passfile p$((only + 1)) vol
+		fails 4 "$pat" "$what: add-passphrase with it (record)" \
+			"$kt" add-passphrase --passfile p$((only + 1)) --new-passfile p1 vol
+	fi
+	mv vol/cloakfs.volume record.saved
 	if [ -z "$only" ]; then
 		fails 2 '^cloakfs-keytool: vol: wrong passphrase \(no keyslot opened\)$' \
 			"$what: slot 0's passphrase" "$kt" test-passphrase --passfile p1 vol
@@ -68,6 +88,7 @@ unbound() {
 		fails 2 'vol: wrong passphrase \(no keyslot opened\)' "$what: add-passphrase with it" \
 			"$kt" add-passphrase --passfile p$((only + 1)) --new-passfile p1 vol
 	fi
+	mv record.saved vol/cloakfs.volume
 	same_file "$what: config not rewritten" "$conf" tampered
 	no_temp "$what: no temp file" vol
 	restore
@@ -76,11 +97,16 @@ unbound() {
 ok "untampered volume opens" "$kt" test-passphrase --passfile p2 vol
 
 # ---- top-level fields changed to other valid values: bound by the AAD ----
-put uuid 1 '"00000000-0000-4000-8000-000000000000"'; unbound "other uuid"
-put cipher 1 '"speck128-xts"'; unbound "other cipher"
-put sector_size 1 8192; unbound "other sector size"
-put name_max 1 200; unbound "other name_max"
-put key_id 1 '"00000000000000000000000000000000"'; unbound "other key_id"
+put uuid 1 '"00000000-0000-4000-8000-000000000000"'
+unbound "other uuid" "" 'the config belongs to another volume: the config is of volume 00000000-0000-4000-8000-000000000000'
+put cipher 1 '"speck128-xts"'
+unbound "other cipher" "" 'edited: cipher is "speck128-xts" in the config, "aes256-xts" in cloakfs.volume'
+put sector_size 1 8192
+unbound "other sector size" "" 'edited: sector_size is 8192 in the config, 4096 in cloakfs.volume'
+put name_max 1 200
+unbound "other name_max" "" 'edited: name_max is 200 in the config, 255 in cloakfs.volume'
+put key_id 1 '"00000000000000000000000000000000"'
+unbound "other key_id" "" 'belongs to another volume: .*key id 00000000000000000000000000000000'
 # upper-case uuid is the same uuid (accepted, case-insensitive)
 put uuid 1 "$(get uuid 1 | tr a-f A-F)"
 ok "upper-case uuid: same volume" "$kt" test-passphrase --passfile p1 vol
@@ -104,13 +130,16 @@ grep -v '^uuid' orig >"$conf"; refused "missing uuid" 'uuid'
 grep -v '^version' orig >"$conf"; refused "missing version" 'version'
 
 # ---- one keyslot's fields changed to other valid values ------------------
-put salt 1 '"AAAAAAAAAAAAAAAAAAAAAA=="'; unbound "slot 0 salt" 0
-put salt 2 '"AAAAAAAAAAAAAAAAAAAAAA=="'; unbound "slot 1 salt" 1
-put opslimit 1 $(( $(get opslimit 1) + 1 )); unbound "slot 0 opslimit" 0
-put memlimit 2 $(( $(get memlimit 2) + 1024 )); unbound "slot 1 memlimit" 1
-put nonce 1 '"AAAAAAAAAAAAAAAA"'; unbound "slot 0 nonce" 0
+put salt 1 '"AAAAAAAAAAAAAAAAAAAAAA=="'; unbound "slot 0 salt" 0 'keyslot 0: salt differs'
+put salt 2 '"AAAAAAAAAAAAAAAAAAAAAA=="'; unbound "slot 1 salt" 1 'keyslot 1: salt differs'
+put opslimit 1 $(( $(get opslimit 1) + 1 ))
+unbound "slot 0 opslimit" 0 "keyslot 0: opslimit is $(( $(get opslimit 1) + 1 )) in the config, $(get opslimit 1) in"
+put memlimit 2 $(( $(get memlimit 2) + 1024 ))
+unbound "slot 1 memlimit" 1 "keyslot 1: memlimit is $(( $(get memlimit 2) + 1024 )) in the config, $(get memlimit 2) in"
+put nonce 1 '"AAAAAAAAAAAAAAAA"'; unbound "slot 0 nonce" 0 'keyslot 0: nonce differs'
 s=$(get sealed 2); first=${s:1:1}; [ "$first" = A ] && new=B || new=A
-put sealed 2 "\"$new${s:2}"; unbound "slot 1 sealed, one character" 1
+put sealed 2 "\"$new${s:2}"; unbound "slot 1 sealed, one character" 1 'keyslot 1: sealed differs'
+
 
 # ---- one keyslot's fields changed to invalid values ----------------------
 put salt 1 '"AAAA"'; refused "short salt" 'salt'
@@ -175,7 +204,7 @@ for k in sealed salt nonce; do
 	put "$k" 1 "$(get "$k" 2)"; cp "$conf" half
 	awk -v k="$k" -v val="$(get "$k" 1)" '$1 == k && $2 == "=" && ++c == 2 {
 		sub(/=.*/, "= " val ";") } { print }' half >"$conf"
-	unbound "slots' $k values swapped"
+	unbound "slots' $k values swapped" "" "keyslot 0: $k differs from cloakfs.volume; keyslot 1: $k differs"
 done
 # the same slot twice: opens, and removing one copy keeps the other
 {

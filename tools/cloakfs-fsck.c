@@ -141,6 +141,7 @@ static void run(struct fsck *f, const struct passphrase_source *src,
 		return;
 	if (fsck_check_config(f) || fsck_unlock(f, src, use_daemon))
 		return;
+	fsck_check_record(f);
 	f->rootfd = open(f->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (f->rootfd < 0) {
 		fsck_fail(f, "%s: %s", f->dir, strerror(errno));

@@ -19,6 +19,7 @@
 #include "tools/fsck.h"
 #include "volume/fdio.h"
 #include "volume/keyslot.h"
+#include "volume/record.h"
 #include "volume/volume.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
@@ -79,7 +80,7 @@ static enum fsck_class invalid_class(const char *path)
 
 int fsck_check_config(struct fsck *f)
 {
-	char path[PATH_MAX], err[512] = "";
+	char path[PATH_MAX], err[1024] = "";
 	enum fsck_class c;
 	int rc = f->config ? (snprintf(path, sizeof(path), "%s", f->config) <
 			      (int)sizeof(path) ? 0 : -ENAMETOOLONG)
@@ -124,7 +125,48 @@ int fsck_check_config(struct fsck *f)
 		fsck_fail(f, "%s: bad sector size", path);
 		return -1;
 	}
+	/* a config of another volume would judge every name with a wrong
+	 * key: stop before the passphrase (docs/fsck.md) */
+	rc = volume_check_record(f->root, &f->cfg, err, sizeof(err));
+	if (rc) {
+		fsck_report(f, FC_CONFIG_OTHER_VOLUME, false, NULL,
+			    VOLCONF_FILE_NAME, FA_NONE, NULL, "%s", err);
+		return 1;
+	}
 	return 0;
+}
+
+void fsck_check_record(struct fsck *f)
+{
+	struct volume_record r;
+	int fd = open(f->root, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+	const char *what;
+
+	if (fd < 0)
+		return;
+	rc = volrec_read(fd, &r);
+	/* keyslots that differ from the record are no damage once a slot
+	 * opened (a config edited by hand, an older keytool): the next
+	 * write of the config brings them up to date */
+	if (rc == 0 && volrec_compare(&r, &f->cfg, NULL, 0) <= VOLREC_SLOTS_DIFFER &&
+	    volrec_verify(&r, f->keys) == 0) {
+		close(fd);
+		return;
+	}
+	what = rc == -ENOENT ? "missing (a volume made before records existed)"
+	       : rc ? "damaged"
+		    : "its parameters are not the config's under this master key";
+	close(fd);
+	if (!f->repair) {
+		fsck_report(f, FC_VOLUME_RECORD, false, NULL, VOLREC_FILE_NAME,
+			    FA_NONE, NULL, "%s (--repair writes it from the "
+			    "config)", what);
+		return;
+	}
+	rc = volume_record_refresh(f->root, &f->cfg, f->keys);
+	fsck_report(f, FC_VOLUME_RECORD, false, NULL, VOLREC_FILE_NAME,
+		    rc < 0 ? FA_FAILED : FA_FIXED, rc < 0 ? strerror(-rc) : NULL,
+		    "%s", what);
 }
 
 /* keys from a master key; 0, 1 (key id differs) or -errno */
@@ -184,7 +226,7 @@ static int unlock_from_daemon(struct fsck *f)
 int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		bool use_daemon)
 {
-	char prompt[PATH_MAX + 32], err[512] = "";
+	char prompt[PATH_MAX + 32], err[1024] = "";
 	const unsigned int n = VOLCONF_MAX_KEYSLOTS;
 	int opened = -1, mismatched = -1, rc;
 	bool unopened[VOLCONF_MAX_KEYSLOTS] = { false };
@@ -260,6 +302,12 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		keyslot_cost_check(&cost, why, sizeof(why));
 		fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL, VOLCONF_FILE_NAME,
 			    FA_NONE, NULL, "keyslot %u not tried: %s", i, why);
+	}
+	if (opened < 0 && !any_aside &&
+	    volume_explain_unopened(f->root, VOLCONF_FILE_NAME, &f->cfg, err,
+				    sizeof(err)) == 1) {
+		fsck_fail(f, "%s: %s", f->dir, err);
+		return -1;
 	}
 	if (opened < 0) {
 		fsck_fail(f, "%s: %s", f->dir, any_aside ?

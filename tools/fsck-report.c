@@ -20,6 +20,8 @@ static const struct {
 	[FC_CONFIG_FEATURE] = { "config-feature", FSCK_ERROR },
 	[FC_CONFIG_FIELD] = { "config-field", FSCK_ERROR },
 	[FC_CONFIG_TEMP] = { "config-temp", FSCK_WARNING },
+	[FC_CONFIG_OTHER_VOLUME] = { "config-other-volume", FSCK_ERROR },
+	[FC_VOLUME_RECORD] = { "volume-record", FSCK_WARNING },
 	[FC_KEYSLOT_UNOPENED] = { "keyslot-unopened", FSCK_WARNING },
 	[FC_KEY_ID_MISMATCH] = { "key-id-mismatch", FSCK_ERROR },
 	[FC_DIRNONCE_MISSING] = { "dirnonce-missing", FSCK_ERROR },

@@ -44,6 +44,8 @@ enum fsck_class {
 	FC_CONFIG_FEATURE,
 	FC_CONFIG_FIELD,
 	FC_CONFIG_TEMP,
+	FC_CONFIG_OTHER_VOLUME,
+	FC_VOLUME_RECORD,
 	FC_KEYSLOT_UNOPENED,
 	FC_KEY_ID_MISMATCH,
 	FC_DIRNONCE_MISSING,
@@ -195,6 +197,11 @@ struct passphrase_source;
 int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		bool use_daemon);
 
+/*
+ * After the unlock: the volume record (volume/record.h) missing, damaged
+ * or out of date is a warning; --repair writes it from the config.
+ */
+void fsck_check_record(struct fsck *f);
 
 /* ---- fsck-walk.c ------------------------------------------------------ */
 

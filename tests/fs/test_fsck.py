@@ -273,7 +273,44 @@ def test_external_config(dmg, tmp_path):
 
 def test_key_id_mismatch(dmg):
     dmg.forge("keyid")
+    # the volume record would call it another volume's config (below):
+    # without one, as in a volume made before records, the key id tells
+    os.unlink(os.path.join(dmg.cipherdir, "cloakfs.volume"))
     check_repair(dmg, "key-id-mismatch", check_rc=4, repair_rc=4, after_rc=4)
+
+
+def test_config_of_another_volume(dmg):
+    other = Volume("speck128-xts", tag="other")
+    try:
+        shutil.copy(os.path.join(other.cipherdir, "cloakfs.conf"),
+                    os.path.join(dmg.cipherdir, "cloakfs.conf"))
+    finally:
+        other.destroy()
+    rep = check_repair(dmg, "config-other-volume", check_rc=4, repair_rc=4, after_rc=4)
+    [f] = rep["findings"]
+    assert "belongs to another volume" in f["detail"], f
+    assert rep["summary"]["directories"] == 0  # nothing judged with that key
+
+
+def test_edited_config_named(dmg):
+    conf = open(os.path.join(dmg.cipherdir, "cloakfs.conf")).read()
+    cipher = re.search(r'cipher = "([^"]+)";', conf).group(1)
+    other = "sm4-xts" if cipher != "sm4-xts" else "aes256-xts"
+    edit_config(dmg, lambda t: t.replace('cipher = "%s";' % cipher, 'cipher = "%s";' % other))
+    rc, rep, err = dmg.fsck()
+    assert rc != 0
+    assert ('edited: cipher is "%s" in the config, "%s" in cloakfs.volume' % (other, cipher)
+            in err), err
+    assert "wrong passphrase" not in err
+
+
+def test_volume_record_missing(dmg):
+    rec = os.path.join(dmg.cipherdir, "cloakfs.volume")
+    os.unlink(rec)  # a volume made before records existed
+    rep = check_repair(dmg, "volume-record", check_rc=0, repair_rc=0, after_rc=0)
+    assert os.path.exists(rec)
+    rc, rep, err = dmg.fsck()
+    assert rep["findings"] == [], rep
 
 
 # ---- directories and names ------------------------------------------------

@@ -4,10 +4,10 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/errmsg.h"
 #include "crypto/crypto.h"
 #include "crypto/kdf/hkdf.h"
 #include "crypto/secmem.h"
@@ -28,21 +28,6 @@ static const char ALPHABET[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 #define KEK_INFO "recovery-kek"
 
 _Static_assert(SYMBOLS * 5 == PAYLOAD * 8, "symbols cover the payload");
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* the symbol's value, or -1; Crockford's reading of O, I and L */
 static int symbol_value(char ch)

@@ -121,7 +121,6 @@ static int run_upgrade(const struct kt_args *a)
 	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
 	if (!rc)
 		rc = keyring_of(dir, &cfg, vmk, &kr);
-	secmem_free(vmk);
 	if (rc)
 		goto out;
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -143,6 +142,8 @@ static int run_upgrade(const struct kt_args *a)
 			      "again to finish", dir, err[0] ? err : strerror(-rc));
 		goto out;
 	}
+	/* the record binds the version too (docs/format.md 8) */
+	kt_refresh_record(dir, &cfg, vmk);
 	printf("%s: upgraded to format version %u (%lu symlink%s re-encrypted "
 	       "in %lu director%s%s)\n", dir, cfg.version, counts.converted,
 	       counts.converted == 1 ? "" : "s", counts.dirs,
@@ -151,6 +152,7 @@ static int run_upgrade(const struct kt_args *a)
 	printf("%s: each keyslot still binds version 1 until its passphrase is "
 	       "changed (change-passphrase)\n", dir);
 out:
+	secmem_free(vmk);
 	if (rootfd >= 0)
 		close(rootfd);
 	vkeyring_free(kr);

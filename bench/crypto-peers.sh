@@ -32,8 +32,10 @@
 # Peers: OpenSSL `-evp aes-256-xts` (encrypt, -decrypt), `-evp
 # camellia-256-ecb` and `camellia-256-ctr` (OpenSSL has no Camellia-XTS:
 # cloakfs's Camellia-XTS is set against its ECB, the same work without
-# the tweaks) and `-aead -evp chacha20-poly1305` (one message per call
-# with a 13-byte AAD, IV set each time; cloakfs has no AAD); libgcrypt
+# the tweaks) `-aead -evp chacha20-poly1305` (one message per call
+# with a 13-byte AAD, IV set each time; cloakfs has no AAD) and `-evp
+# sha512` (one digest per request, 16 B to 8 KiB, against every sha512
+# driver); libgcrypt
 # AES-256-XTS and SM4 and Camellia-256 ECB, CBC, CTR, XTS, one call per
 # request with the IV set each time.
 #
@@ -49,6 +51,7 @@ cd "$(dirname "$0")/.." || exit 2
 rounds=3
 rawdir=""
 sizes=16,512,4096,65536
+sha_sizes=16,64,256,1024,4096,8192
 cl_seconds=0.1
 cl_runs=2
 ossl_seconds=1
@@ -87,7 +90,9 @@ for line in open(peers_file):
 
 med = statistics.median
 clock = med(ghz) if ghz else None
-sizes = sorted({k[3] for k in cl})
+# the cipher tables' sizes; SHA-512 has its own (sha_sizes)
+sizes = sorted({k[3] for k in cl if k[2] != "digest"})
+sha_sizes = sorted({k[3] for k in cl if k[2] == "digest"})
 
 def cpb(mbps):
     return clock * 1e3 / mbps if clock and mbps else None
@@ -179,7 +184,7 @@ print()
 print("| algorithm | op | size | drivers | auto vs best |")
 print("|---|---|---:|---|---|")
 cliffs = []
-for alg in sorted({k[0] for k in cl}):
+for alg in sorted({k[0] for k in cl if k[2] != "digest"}):
     drivers = sorted({k[1] for k in cl if k[0] == alg})
     if len(drivers) < 2 or alg.startswith("xts(speck"):
         continue
@@ -208,6 +213,19 @@ for alg in sorted({k[0] for k in cl}):
                     verdict += " **slower**"
                     cliffs.append((alg, op, size, a, best, r))
             print(f"| {alg} | {op} | {size} | {cells} | {verdict} |")
+print()
+
+print("### SHA-512 against OpenSSL (one digest per request)")
+print()
+print("| driver | size | MB/s | c/B | OpenSSL MB/s | x OpenSSL | x sha512-generic |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for drv in sorted({k[1] for k in cl if k[0] == "sha512"}):
+    for size in sha_sizes:
+        c = cmed("sha512", drv, "digest", size)
+        o = pmed("openssl", "sha512", "digest", size)
+        g = cmed("sha512", "sha512-generic", "digest", size)
+        print(f"| {drv}{' *' if auto_of.get('sha512') == drv else ''} | {size} | {fmt(c)} | "
+              f"{fmt(cpb(c), 2)} | {fmt(o)} | {fmt(ratio(c, o), 2)} | {fmt(ratio(c, g), 2)} |")
 print()
 
 # ---- targets (issue #3), at 4096 bytes, worse of encrypt and decrypt ----
@@ -267,6 +285,9 @@ ch = auto_of.get("rfc7539(chacha20,poly1305)")
 rc = worst(lambda op: ratio(cmed("rfc7539(chacha20,poly1305)", ch, op, 4096),
                             pmed("openssl", "rfc7539(chacha20,poly1305)", op, 4096)))
 print(f"| ChaCha20-Poly1305 >= 0.9x OpenSSL | {fmt(rc, 2)}x ({ch}) | {verdict(None if rc is None else rc >= 0.9)} |")
+shad = "sha512-avx2" if cmed("sha512", "sha512-avx2", "digest", 4096) else None
+rsha = ratio(cmed("sha512", shad, "digest", 4096), pmed("openssl", "sha512", "digest", 4096)) if shad else None
+print(f"| SHA-512 AVX2 >= OpenSSL at 4096 B (issue 22) | {fmt(rsha, 2)}x | {verdict(None if rsha is None else rsha >= 1)} |")
 small = [c for c in cliffs if c[2] <= 512]
 print(f"| auto pick not >10% behind another driver at 16 and 512 bytes (every round) | "
       + ("; ".join(f"{a} {op} {s}: {d} {r:.2f}x of {b}" for a, op, s, d, b, r in small)
@@ -354,6 +375,7 @@ sm4_drivers=$(commas "$(auto 'ecb(sm4)')" "$(auto 'cbc(sm4)')" "$(auto 'ctr(sm4)
 chacha_drivers=$(usable 'rfc7539(chacha20,poly1305)')
 camellia_drivers=$(commas "$(auto 'ecb(camellia)')" "$(auto 'cbc(camellia)')" \
 	"$(usable 'ctr(camellia)')" "$(usable 'xts(camellia)')")
+sha512_drivers=$(commas "$(usable sha512)" sha512-generic)
 speck_drivers=$(awk '$2 ~ /^xts-speck(128|64)-avx(2|512)$/ && !/missing=|selftest=failed/ &&
 	$0 !~ / disabled/ { printf "%s%s", sep, $2; sep = "," }' "$work/list")
 for v in aes_drivers sm4_drivers chacha_drivers camellia_drivers; do
@@ -364,10 +386,10 @@ done
 peers=$work/peers.tsv
 : >"$peers"
 
-cloakfs() { # cloakfs ROUND GROUP DRIVERS
+cloakfs() { # cloakfs ROUND GROUP DRIVERS [SIZES]
 	[ -n "$3" ] || return 0
 	"$bench" --cpu-time --json --seconds "$cl_seconds" --runs "$cl_runs" \
-		--size "$sizes" --driver "$3" >"$work/cloakfs-$1-$2.json" \
+		--size "${4:-$sizes}" --driver "$3" >"$work/cloakfs-$1-$2.json" \
 		2>>"$work/cloakfs.err" || die "cloakfs-bench failed on $3 (see above)"
 }
 
@@ -387,6 +409,19 @@ openssl_speed() {
 			printf '%s\topenssl\t%s\t%s\t%s\t%s\n' "$r" "$alg" "$op" "$size" \
 				"$rate" >>"$peers"
 		done
+	done
+}
+
+# openssl_digest ROUND ALG DIGEST: one digest per request, sha_sizes
+openssl_digest() {
+	local size out rate
+	for size in ${sha_sizes//,/ }; do
+		out=$(openssl speed -mr -seconds "$ossl_seconds" -bytes "$size" \
+			-evp "$3" 2>&1) || die "openssl speed -evp $3 failed: $out"
+		rate=$(echo "$out" | awk -F: '/^\+F:/ { print $4 / 1e6 }')
+		[ -n "$rate" ] || die "no +F line from openssl speed -evp $3"
+		printf '%s\topenssl\t%s\tdigest\t%s\t%s\n' "$1" "$2" "$size" \
+			"$rate" >>"$peers"
 	done
 }
 
@@ -419,6 +454,8 @@ for r in $(seq 1 "$rounds"); do
 	cloakfs "$r" chacha "$chacha_drivers"
 	openssl_speed "$r" 'rfc7539(chacha20,poly1305)' chacha20-poly1305 -aead
 	cloakfs "$r" speck "$speck_drivers"
+	cloakfs "$r" sha512 "$sha512_drivers" "$sha_sizes"
+	openssl_digest "$r" sha512 sha512
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 took=$(($(date +%s) - start))

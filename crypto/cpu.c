@@ -68,6 +68,7 @@ static const struct {
 	{ "avx512bw", CPU_FEAT_AVX512BW }, { "avx512vl", CPU_FEAT_AVX512VL },
 	{ "avx512vbmi", CPU_FEAT_AVX512VBMI },
 	{ "avx512ifma", CPU_FEAT_AVX512IFMA },
+	{ "vsha512", CPU_FEAT_X86_SHA512 },
 	{ "neon", CPU_FEAT_NEON },       { "aes", CPU_FEAT_ARM_AES },
 	{ "pmull", CPU_FEAT_ARM_PMULL }, { "sm4", CPU_FEAT_ARM_SM4 },
 	{ "sha512", CPU_FEAT_ARM_SHA512 }, { "sha2", CPU_FEAT_ARM_SHA2 },
@@ -136,6 +137,13 @@ static uint64_t detect(void)
 			if (c & bit_AVX512VBMI)
 				f |= CPU_FEAT_AVX512VBMI;
 			f |= (b & bit_AVX512IFMA) ? CPU_FEAT_AVX512IFMA : 0;
+		}
+		/* leaf 7 subleaf 1 EAX bit 0: SHA512 (Intel SDM vol. 2, CPUID) */
+		__cpuid_count(7, 0, a, b, c, d);
+		if (a >= 1) {
+			__cpuid_count(7, 1, a, b, c, d);
+			if (os_ymm && (a & 1))
+				f |= CPU_FEAT_X86_SHA512;
 		}
 	}
 	return f;

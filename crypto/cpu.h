@@ -27,6 +27,7 @@
 #define CPU_FEAT_AVX512VL    (1ull << 13)
 #define CPU_FEAT_AVX512VBMI  (1ull << 14)
 #define CPU_FEAT_AVX512IFMA  (1ull << 15)
+#define CPU_FEAT_X86_SHA512  (1ull << 16) /* VSHA512RNDS2, VSHA512MSG1/2 */
 /* ARM (AArch64 and AArch32) */
 #define CPU_FEAT_NEON        (1ull << 32)
 #define CPU_FEAT_ARM_AES     (1ull << 33)

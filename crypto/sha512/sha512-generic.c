@@ -13,7 +13,7 @@
 
 /* FIPS 180-4 4.2.3: first 64 bits of the fractional parts of the cube
  * roots of the first 80 primes */
-static const uint64_t sha512_k[80] = {
+const uint64_t sha512_k[80] = {
 	0x428a2f98d728ae22ull, 0x7137449123ef65cdull,
 	0xb5c0fbcfec4d3b2full, 0xe9b5dba58189dbbcull,
 	0x3956c25bf348b538ull, 0x59f111f1b605d019ull,
@@ -124,11 +124,17 @@ void sha512_blocks_generic(uint64_t h[8], const uint8_t *data, size_t nblocks)
 	explicit_bzero(w, sizeof(w));
 }
 
-void sha512_init(struct sha512_state *st)
+void sha512_init_with(struct sha512_state *st, sha512_blocks_fn *blocks)
 {
 	memcpy(st->h, sha512_iv, sizeof(st->h));
 	st->bytes_lo = 0;
 	st->bytes_hi = 0;
+	st->blocks = blocks;
+}
+
+void sha512_init(struct sha512_state *st)
+{
+	sha512_init_with(st, sha512_blocks_generic);
 }
 
 void sha512_update(struct sha512_state *st, const uint8_t *data, size_t len)
@@ -146,13 +152,13 @@ void sha512_update(struct sha512_state *st, const uint8_t *data, size_t len)
 			return;
 		}
 		memcpy(st->buf + used, data, n);
-		sha512_blocks_generic(st->h, st->buf, 1);
+		st->blocks(st->h, st->buf, 1);
 		data += n;
 		len -= n;
 	}
 	n = len / SHA512_BLOCK_SIZE;
 	if (n) {
-		sha512_blocks_generic(st->h, data, n);
+		st->blocks(st->h, data, n);
 		data += n * SHA512_BLOCK_SIZE;
 		len -= n * SHA512_BLOCK_SIZE;
 	}
@@ -168,13 +174,13 @@ void sha512_final(struct sha512_state *st, uint8_t out[SHA512_DIGEST_SIZE])
 	st->buf[used++] = 0x80;
 	if (used > SHA512_BLOCK_SIZE - 16) {
 		memset(st->buf + used, 0, SHA512_BLOCK_SIZE - used);
-		sha512_blocks_generic(st->h, st->buf, 1);
+		st->blocks(st->h, st->buf, 1);
 		used = 0;
 	}
 	memset(st->buf + used, 0, SHA512_BLOCK_SIZE - 16 - used);
 	store_be64(st->buf + 112, st->bytes_hi << 3 | st->bytes_lo >> 61);
 	store_be64(st->buf + 120, st->bytes_lo << 3);
-	sha512_blocks_generic(st->h, st->buf, 1);
+	st->blocks(st->h, st->buf, 1);
 	for (int i = 0; i < 8; i++)
 		store_be64(out + 8 * i, st->h[i]);
 	explicit_bzero(st, sizeof(*st));
@@ -187,12 +193,12 @@ static void sha512_driver_init(void *state)
 	sha512_init(state);
 }
 
-static void sha512_driver_update(void *state, const uint8_t *data, size_t len)
+void sha512_hash_update(void *state, const uint8_t *data, size_t len)
 {
 	sha512_update(state, data, len);
 }
 
-static void sha512_driver_final(void *state, uint8_t *out)
+void sha512_hash_final(void *state, uint8_t *out)
 {
 	sha512_final(state, out);
 }
@@ -202,8 +208,8 @@ static const struct hash_alg sha512_generic_alg = {
 	.blocksize = SHA512_BLOCK_SIZE,
 	.statesize = sizeof(struct sha512_state),
 	.init = sha512_driver_init,
-	.update = sha512_driver_update,
-	.final = sha512_driver_final,
+	.update = sha512_hash_update,
+	.final = sha512_hash_final,
 };
 
 static const struct crypto_driver sha512_generic_driver = {

@@ -140,11 +140,89 @@ static const struct hash_testvec hmac_sha512_rfc4231_tv[] = {
 	},
 };
 
+/*
+ * NIST CAVP SHAVS byte-oriented vectors (shabytetestvectors.zip, CAVS
+ * 11.0): SHA512ShortMsg.rsp at the padding boundaries (111 and 112
+ * bytes: the length field fits or needs one more block; 127 and 128) and
+ * SHA512LongMsg.rsp's 425-byte message, which reaches a core as three
+ * blocks in one call (the other vectors give it one block at a time).
+ * tests/crypto/test_sha512_cavp runs the whole files on every driver.
+ */
+static const struct hash_testvec sha512_cavp_tv[] = {
+	{ /* SHA512ShortMsg.rsp, Len = 888 */
+		.msg = "324533e685f1852e358eea8ea8b81c288b3f3beb1f2bc2b8d3fdbac318382e3d"
+		       "7120de30c9c237aa0a34831deb1e5e060a7969cd3a9742ec1e64b354f7eb290c"
+		       "ba1c681c66cc7ea994fdf5614f604d1a2718aab581c1c94931b1387e4b7dc736"
+		       "35bf3a7301174075fa70a9227d85d3",
+		.digest = "3b26c5170729d0814153becb95f1b65c"
+			  "d42f9a6d0649d914e4f69d938b5e9dc0"
+			  "41cd0f5c8da0b484d7c7bc7b1bdefb08"
+			  "fe8b1bfedc81109345bc9e9a399feedf",
+	},
+	{ /* SHA512ShortMsg.rsp, Len = 896 */
+		.msg = "518985977ee21d2bf622a20567124fcbf11c72df805365835ab3c041f4a9cd8a"
+		       "0ad63c9dee1018aa21a9fa3720f47dc48006f1aa3dba544950f87e627f369bc2"
+		       "793ede21223274492cceb77be7eea50e5a509059929a16d33a9f54796cde5770"
+		       "c74bd3ecc25318503f1a41976407aff2",
+		.digest = "c00926a374cde55b8fbd77f50da1363d"
+			  "a19744d3f464e07ce31794c5a61b6f9c"
+			  "85689fa1cfe136553527fd876be91673"
+			  "c2cac2dd157b2defea360851b6d92cf4",
+	},
+	{ /* SHA512ShortMsg.rsp, Len = 1016 */
+		.msg = "c13e6ca3abb893aa5f82c4a8ef754460628af6b75af02168f45b72f8f09e45ed"
+		       "127c203bc7bb80ff0c7bd96f8cc6d8110868eb2cfc01037d8058992a6cf2effc"
+		       "bfe498c842e53a2e68a793867968ba18efc4a78b21cdf6a11e5de821dcabab14"
+		       "921ddb33625d48a13baffad6fe8272dbdf4433bd0f7b813c981269c388f001",
+		.digest = "6e56f77f6883d0bd4face8b8d557f144"
+			  "661989f66d51b1fe4b8fc7124d66d9d2"
+			  "0218616fea1bcf86c08d63bf8f2f2184"
+			  "5a3e519083b937e70aa7c358310b5a7c",
+	},
+	{ /* SHA512ShortMsg.rsp, Len = 1024 */
+		.msg = "fd2203e467574e834ab07c9097ae164532f24be1eb5d88f1af7748ceff0d2c67"
+		       "a21f4e4097f9d3bb4e9fbf97186e0db6db0100230a52b453d421f8ab9c9a6043"
+		       "aa3295ea20d2f06a2f37470d8a99075f1b8a8336f6228cf08b5942fc1fb4299c"
+		       "7d2480e8e82bce175540bdfad7752bc95b577f229515394f3ae5cec870a4b2f8",
+		.digest = "a21b1077d52b27ac545af63b32746c6e"
+			  "3c51cb0cb9f281eb9f3580a6d4996d5c"
+			  "9917d2a6e484627a9d5a06fa1b25327a"
+			  "9d710e027387fc3e07d7c4d14c6086cc",
+	},
+	{ /* SHA512LongMsg.rsp, Len = 3400 */
+		.msg = "4f7a5618870945b89f194e31b1aa802c5350326dc691df58708e34b48ce666b0"
+		       "21d7c92330a69f1832412d8ac224156c9679dfedb383d9f9e13c21035d3d0002"
+		       "cfdf79b97ba0223cbbc833b0ad4cdd5229f2ddbbf6b650623d6cc9623da8a17d"
+		       "41db8e61cfbe772b23f4872adceb81e5f403535ff5f2ed996a67535994edf12a"
+		       "5f1230a494c946ed500e5280b5c8a82ddff369611afe58a85272e870cbd59a10"
+		       "12ce8509338a368b2c5dbb3ba2adfb33d30c494acca43896dbd8b03048284137"
+		       "4055b81812c6f00c9e2bebe2096021feb69418a272aa356cefdfd22074ae91a8"
+		       "d2f1ef599a481c788dbe0afd54aac39672d401ef76d9f83175d177c9b72e2f6a"
+		       "b1e7525533d761d8e3603f14ea538904ed142abb3ff929ed55f4c6b17a72c685"
+		       "c3820b93463a67338756b2b033231a4f119cbb8d35d270a97791e8622340fc02"
+		       "f2093f9b393ad79161eb8c5897e21f7fc4b3ddeec02b736cc3ef04641c6179e8"
+		       "25c319f6769f59fa5966f5957e573f9df0a2b76548cedd3e2158433dcb9de63f"
+		       "44f9be2b63319477570e14ee504b23b07cb2737a358154277912cd779abbeb10"
+		       "36f459c26ab7310f43",
+		.digest = "713d5c26de17e1440a36aab93f7cd811"
+			  "1cd62fd8bea5099b2b6bf93e470e1eae"
+			  "ab8b925c646e9e67ce01b03b33d2b500"
+			  "b9400e59f0ecdfb00dd7ddcd230cc837",
+	},
+};
+
 static const struct crypto_testvecs sha512_testvecs = {
 	.alg_name = "sha512",
 	.source = "NIST CSRC SHA-512 examples (FIPS 180-4), FIPS 180-2 C.3 (10^6 'a')",
 	.count = ARRAY_SIZE(sha512_nist_tv),
 	.hash = sha512_nist_tv,
+};
+
+static const struct crypto_testvecs sha512_cavp_testvecs = {
+	.alg_name = "sha512",
+	.source = "NIST CAVP SHAVS SHA512ShortMsg.rsp, SHA512LongMsg.rsp (CAVS 11.0)",
+	.count = ARRAY_SIZE(sha512_cavp_tv),
+	.hash = sha512_cavp_tv,
 };
 
 static const struct crypto_testvecs hmac_sha512_testvecs = {
@@ -158,6 +236,8 @@ int sha512_register_testvecs(struct crypto_registry *reg)
 {
 	int err = crypto_register_testvecs(reg, &sha512_testvecs);
 
+	if (!err)
+		err = crypto_register_testvecs(reg, &sha512_cavp_testvecs);
 	if (err)
 		return err;
 	return crypto_register_testvecs(reg, &hmac_sha512_testvecs);

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The x86-64 "sha512" drivers over the block functions of
+ * asm/x86/sha512-x86.h: sha512-avx2 (600; AVX2 + BMI2). The buffering and
+ * padding are sha512-generic.c's; hmac(sha512) and HKDF get the best
+ * sha512 driver through the registry (the HMAC template is instantiated
+ * over every sha512 driver with its priority).
+ */
+#include "crypto/sha512/sha512.h"
+
+#include "crypto/internal/registry.h"
+
+#if defined(__x86_64__) && defined(CLOAKFS_SHA512_X86_CORES)
+
+#include "asm/x86/sha512-x86.h"
+#include "crypto/internal/alg.h"
+
+#define SHA512_X86_DRIVER(isa, prio, feats)                                  \
+	static void sha512_init_##isa(void *state)                           \
+	{                                                                    \
+		sha512_init_with(state, sha512_blocks_##isa);                \
+	}                                                                    \
+	static const struct hash_alg sha512_##isa##_alg = {                  \
+		.digestsize = SHA512_DIGEST_SIZE,                            \
+		.blocksize = SHA512_BLOCK_SIZE,                              \
+		.statesize = sizeof(struct sha512_state),                    \
+		.init = sha512_init_##isa,                                   \
+		.update = sha512_hash_update,                                \
+		.final = sha512_hash_final,                                  \
+	};                                                                   \
+	static const struct crypto_driver sha512_##isa##_driver = {          \
+		.alg_name = "sha512",                                        \
+		.driver_name = "sha512-" #isa,                               \
+		.priority = (prio),                                          \
+		.features = (feats),                                         \
+		.flags = CRYPTO_F_CONST_TIME,                                \
+		.type = CRYPTO_TYPE_HASH,                                    \
+		.u.hash = &sha512_##isa##_alg,                               \
+	};
+
+SHA512_X86_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2)
+
+int sha512_x86_register(struct crypto_registry *reg)
+{
+	return crypto_register_driver(reg, &sha512_avx2_driver);
+}
+
+#else
+
+int sha512_x86_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
+
+#endif

@@ -5,8 +5,9 @@
 # under qemu-user with the qemu-insncount TCG plugin. We have no ARM
 # hardware, so these counts stand in for cycles/byte (ANCHORS.md, ARM).
 #
-#   bench/arm-insns.sh [-s SIZE] [AARCH64_BUILDDIR [ARMHF_BUILDDIR]]
+#   bench/arm-insns.sh [-s SIZE] [-a ALG] [AARCH64_BUILDDIR [ARMHF_BUILDDIR]]
 #
+# -a ALG measures only the drivers of algorithm ALG (e.g. sha512).
 # Build dirs default to build-aarch64 and build-armhf (as scripts/test.sh
 # makes them); missing ones are set up with cross/*.ini. Each driver runs
 # bench/insn-loop (COUNT requests of SIZE bytes, default 4096) twice with
@@ -19,15 +20,20 @@
 # driver); SM4-XTS with the SM4 extension (xts-sm4-ce) <= 4 insns/B;
 # xts-aes-neonbs fewer instructions/byte than xts-aes-generic; or of
 # issue 22: xts-camellia-ce at least 2x fewer instructions/byte than
-# xts-camellia-generic, both directions.
+# xts-camellia-generic, both directions; sha512-neon (AArch32) at least 2x
+# fewer than sha512-generic.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
 size=4096
-if [ "${1:-}" = "-s" ]; then
-	size=${2:?-s needs a size}
+only_alg=""
+while [ "${1:-}" = "-s" ] || [ "${1:-}" = "-a" ]; do
+	case $1 in
+	-s) size=${2:?-s needs a size} ;;
+	-a) only_alg=${2:?-a needs an algorithm} ;;
+	esac
 	shift 2
-fi
+done
 a64_dir=${1:-build-aarch64}
 a32_dir=${2:-build-armhf}
 plugin_src=${QEMU_INSNCOUNT:-/work/shared/tools/qemu-insncount}
@@ -91,6 +97,7 @@ measure() {
 		"GENERIC C" ENC "RATIO"
 	while read -r type alg drv state; do
 		[ "$state" = usable ] || continue
+		[ -z "$only_alg" ] || [ "$alg" = "$only_alg" ] || continue
 		grep -qx "$type $alg $drv disabled" "$work/generic" || continue
 		gen=$(awk -v a="$alg" '$2 == a && $3 ~ /-generic$/ && $4 == "usable" { print $3; exit }' "$work/all")
 		enc=$(insns "$qemu" "$root" "$arch" "$drv" enc)
@@ -113,6 +120,8 @@ measure() {
 			check_sm4_ce "$enc" "$dec"
 		elif [ "$drv" = xts-camellia-ce ]; then
 			check_camellia_ce "$qemu" "$root" "$arch" "$enc" "$dec" "$gen" "$genc"
+		elif [ "$drv" = sha512-neon ]; then
+			check_ratio "$drv" "$enc" "$genc" 2
 		fi
 	done <"$work/all"
 }
@@ -165,6 +174,15 @@ check_camellia_ce() {
 		print ok ? "met" : "MISSED" }')
 	[ "$ok" = met ] || missed=1
 	echo "  target xts-camellia-ce >= 2x fewer insns/B than $gen (dec: $gdec): $ok"
+}
+
+# check_ratio DRIVER INSNS GENERIC_INSNS N: at least N times fewer
+check_ratio() {
+	local ok
+	ok=$(awk -v s="$2" -v g="$3" -v n="$4" 'BEGIN {
+		print (s != "-" && g != "-" && g >= n * s) ? "met" : "MISSED" }')
+	[ "$ok" = met ] || missed=1
+	echo "  target $1 >= ${4}x fewer insns/B than the generic C: $ok"
 }
 
 setup aarch64 "$a64_dir" cross/aarch64-linux-gnu.ini aarch64-linux-gnu

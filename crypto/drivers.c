@@ -43,6 +43,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sm4_ce_register,
 	camellia_ce_register,
 	sha512_x86_register,
+	sha512_arm_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

@@ -31,10 +31,11 @@ int sha512_generic_register(struct crypto_registry *reg);
 typedef void sha512_blocks_fn(uint64_t h[8], const uint8_t *data, size_t nblocks);
 
 /*
- * The SIMD drivers (sha512-x86-glue.c): 0 when the build has no cores for
- * this machine, else as crypto_register_driver.
+ * The SIMD drivers (sha512-x86-glue.c, sha512-arm-glue.c): 0 when the
+ * build has no cores for this machine, else as crypto_register_driver.
  */
 int sha512_x86_register(struct crypto_registry *reg);
+int sha512_arm_register(struct crypto_registry *reg);
 
 struct sha512_state {
 	uint64_t h[8];

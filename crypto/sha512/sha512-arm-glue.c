@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ARM "sha512" drivers over the cores of asm/arm/sha512-arm.h:
+ * sha512-ce (400; AArch64 with the SHA-512 instructions, HWCAP_SHA512)
+ * and sha512-neon (300; ARMv7 AArch32 NEON). The buffering and padding
+ * are sha512-generic.c's; hmac(sha512) and HKDF get the best sha512
+ * driver through the registry.
+ */
+#include "crypto/sha512/sha512.h"
+
+#include "crypto/internal/registry.h"
+
+#if defined(CLOAKFS_SHA512_CE_CORE) || defined(CLOAKFS_SHA512_NEON_CORE)
+
+#include "asm/arm/sha512-arm.h"
+#include "crypto/internal/alg.h"
+
+#define SHA512_ARM_DRIVER(isa, prio, feats)                                  \
+	static void sha512_blocks_##isa##_k(uint64_t h[8], const uint8_t *data, \
+					    size_t nblocks)                  \
+	{                                                                    \
+		sha512_blocks_##isa(h, data, nblocks, sha512_k);             \
+	}                                                                    \
+	static void sha512_init_##isa(void *state)                           \
+	{                                                                    \
+		sha512_init_with(state, sha512_blocks_##isa##_k);            \
+	}                                                                    \
+	static const struct hash_alg sha512_##isa##_alg = {                  \
+		.digestsize = SHA512_DIGEST_SIZE,                            \
+		.blocksize = SHA512_BLOCK_SIZE,                              \
+		.statesize = sizeof(struct sha512_state),                    \
+		.init = sha512_init_##isa,                                   \
+		.update = sha512_hash_update,                                \
+		.final = sha512_hash_final,                                  \
+	};                                                                   \
+	static const struct crypto_driver sha512_##isa##_driver = {          \
+		.alg_name = "sha512",                                        \
+		.driver_name = "sha512-" #isa,                               \
+		.priority = (prio),                                          \
+		.features = (feats),                                         \
+		.flags = CRYPTO_F_CONST_TIME,                                \
+		.type = CRYPTO_TYPE_HASH,                                    \
+		.u.hash = &sha512_##isa##_alg,                               \
+	};
+
+#ifdef CLOAKFS_SHA512_CE_CORE
+SHA512_ARM_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512)
+#endif
+#ifdef CLOAKFS_SHA512_NEON_CORE
+SHA512_ARM_DRIVER(neon, 300, CPU_FEAT_NEON)
+#endif
+
+int sha512_arm_register(struct crypto_registry *reg)
+{
+	int err = 0;
+
+#ifdef CLOAKFS_SHA512_CE_CORE
+	err = crypto_register_driver(reg, &sha512_ce_driver);
+#endif
+#ifdef CLOAKFS_SHA512_NEON_CORE
+	if (!err)
+		err = crypto_register_driver(reg, &sha512_neon_driver);
+#endif
+	return err;
+}
+
+#else
+
+int sha512_arm_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
+
+#endif

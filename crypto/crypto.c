@@ -273,8 +273,8 @@ struct crypto_tfm *crypto_alloc(const char *alg, const char *driver, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	/* unkeyed hashes are ready at once */
-	if (d->type == CRYPTO_TYPE_HASH && d->u.hash) {
+	/* unkeyed hashes are ready at once; keyed ones after setkey */
+	if (d->type == CRYPTO_TYPE_HASH && d->u.hash && !d->u.hash->setkey) {
 		d->u.hash->init(tfm->ctx);
 		tfm->keyed = 1;
 	}
@@ -337,9 +337,15 @@ int crypto_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen)
 		err = d->u.aead->setkey(tfm->ctx, key, keylen);
 		break;
 	case CRYPTO_TYPE_HASH:
-		if (d->u.hash)
+		if (d->u.hash && !d->u.hash->setkey)
 			return -EINVAL; /* unkeyed */
-		err = hmac_setkey(tfm, key, keylen);
+		if (d->u.hash) {
+			if (!keysize_ok(d->u.hash->keysizes, keylen))
+				return -EINVAL;
+			err = d->u.hash->setkey(tfm->ctx, key, keylen);
+		} else {
+			err = hmac_setkey(tfm, key, keylen);
+		}
 		break;
 	default:
 		err = -EINVAL;
@@ -412,6 +418,8 @@ const unsigned char *crypto_keysizes(const struct crypto_tfm *tfm)
 		return d->u.skcipher->keysizes;
 	case CRYPTO_TYPE_AEAD:
 		return d->u.aead->keysize == 32 ? aead32 : none;
+	case CRYPTO_TYPE_HASH:
+		return d->u.hash ? d->u.hash->keysizes : none;
 	default:
 		return none;
 	}

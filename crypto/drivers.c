@@ -15,6 +15,7 @@
 #include "crypto/camellia/camellia-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
+#include "crypto/polyval/polyval.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/sm4/sm4-ce-glue.h"
 #include "crypto/sm4/sm4-generic.h"
@@ -28,6 +29,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	aes_generic_register,
 	camellia_generic_register,
 	chacha20poly1305_generic_register,
+	polyval_generic_register,
 	sha512_generic_register,
 	sm4_generic_register,
 	speck_generic_register,

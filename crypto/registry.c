@@ -251,7 +251,9 @@ int crypto_instantiate_templates(struct crypto_registry *reg)
 				if (err && err != -EEXIST)
 					return err;
 			}
-		} else if (d->type == CRYPTO_TYPE_HASH && d->u.hash) {
+		} else if (d->type == CRYPTO_TYPE_HASH && d->u.hash &&
+			   !d->u.hash->setkey) {
+			/* HMAC over unkeyed hashes only (not ghash, polyval) */
 			struct crypto_driver h;
 
 			if (ninstances >= MAX_DRIVERS)

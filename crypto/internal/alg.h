@@ -101,11 +101,19 @@ struct skcipher_alg {
 			  uint8_t *dst, const uint8_t *src, size_t len);
 };
 
-/* Unkeyed hash on an explicit state (sha512). HMAC is a template over it. */
+/*
+ * Hash on an explicit state: unkeyed (sha512; HMAC is a template over
+ * it) or keyed (ghash, polyval: setkey set, the state holds the key and
+ * init starts a new message under it; the registry then builds no HMAC).
+ */
 struct hash_alg {
 	unsigned int digestsize;
 	unsigned int blocksize;
 	size_t statesize;
+	/* keyed hashes: valid key lengths, 0-terminated; empty when unkeyed */
+	unsigned char keysizes[CRYPTO_MAX_KEYSIZES];
+	/* keyed hashes: key the state and start a message; 0 or -EINVAL */
+	int (*setkey)(void *state, const uint8_t *key, size_t keylen);
 	void (*init)(void *state);
 	void (*update)(void *state, const uint8_t *data, size_t len);
 	void (*final)(void *state, uint8_t *out); /* wipes the state */

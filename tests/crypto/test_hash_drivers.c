@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every driver of every hash algorithm (sha512, hmac(sha512)) against the
+ * Every driver of every hash algorithm (ghash, hmac(sha512), polyval,
+ * sha512) against the
  * generic driver of the same algorithm, each forced by name: every length
  * to 1 KiB in one call and in random pieces, every two-piece split of the
  * lengths to two blocks and one, random lengths to 64 KiB in random
@@ -15,6 +16,7 @@
  * registry (a planted, correct sha512 driver of the highest priority
  * counts the blocks it is given: HKDF must give it some).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +37,9 @@ struct hash_algo {
 };
 
 static const struct hash_algo algs[] = {
+	{ "ghash", 16, 2 },
 	{ "hmac(sha512)", 128, 1 },
+	{ "polyval", 16, 2 },
 	{ "sha512", 128, 0 },
 };
 
@@ -133,6 +137,10 @@ static void test_alg(const struct hash_algo *a, unsigned int *exercised)
 		CHECK(t != NULL, "%s: alloc failed (%d)", names[d], err);
 		if (!t)
 			continue;
+		if (a->keyed == 2) /* one key length: others refused */
+			CHECK(crypto_setkey(t, key, crypto_keysizes(t)[0] + 1) == -EINVAL &&
+			      crypto_setkey(t, key, crypto_keysizes(t)[0] - 1) == -EINVAL,
+			      "%s accepted a key of the wrong length", names[d]);
 		set_keys(a, t, rt);
 		for (size_t len = 0; len <= 1024; len++) {
 			if (quick && len > 256 && len % 5)

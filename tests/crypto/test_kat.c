@@ -17,7 +17,7 @@ static const char *const required_algs[] = {
 	"aes", "camellia", "cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
 	"cfb(camellia)", "cfb(sm4)", "chacha20", "ctr(aes)", "ctr(camellia)",
 	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
-	"ecb(camellia)", "ecb(sm4)", "hmac(sha512)",
+	"ecb(camellia)", "ecb(sm4)", "ghash", "hmac(sha512)", "polyval",
 	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
 	"xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
 };

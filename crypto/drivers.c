@@ -46,6 +46,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	camellia_ce_register,
 	sha512_x86_register,
 	sha512_arm_register,
+	polyval_x86_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

@@ -216,22 +216,10 @@ static int ghash_generic_setkey(void *state, const uint8_t *key, size_t keylen)
 				    polyval_key_generic);
 }
 
-#define KEYED_HASH(name, setkeyfn)                                           \
-	{                                                                    \
-		.digestsize = POLYVAL_DIGEST_SIZE,                           \
-		.blocksize = POLYVAL_BLOCK_SIZE,                             \
-		.statesize = sizeof(struct polyval_state),                   \
-		.keysizes = { POLYVAL_KEY_SIZE },                            \
-		.setkey = setkeyfn,                                          \
-		.init = polyval_hash_init,                                   \
-		.update = polyval_hash_update,                               \
-		.final = polyval_hash_final,                                 \
-	}
-
 static const struct hash_alg polyval_generic_alg =
-	KEYED_HASH(polyval, polyval_generic_setkey);
+	POLYVAL_HASH_ALG(polyval_generic_setkey);
 static const struct hash_alg ghash_generic_alg =
-	KEYED_HASH(ghash, ghash_generic_setkey);
+	POLYVAL_HASH_ALG(ghash_generic_setkey);
 
 static const struct crypto_driver polyval_generic_drivers[] = {
 	{

@@ -73,6 +73,26 @@ void polyval_hash_final(void *state, uint8_t *out);
  * table) with RFC 8452's and the GCM specification's vectors.
  */
 int polyval_generic_register(struct crypto_registry *reg);
+/* the hash_alg of a ghash/polyval driver with this setkey */
+#define POLYVAL_HASH_ALG(setkeyfn)                                           \
+	{                                                                    \
+		.digestsize = POLYVAL_DIGEST_SIZE,                           \
+		.blocksize = POLYVAL_BLOCK_SIZE,                             \
+		.statesize = sizeof(struct polyval_state),                   \
+		.keysizes = { POLYVAL_KEY_SIZE },                            \
+		.setkey = setkeyfn,                                          \
+		.init = polyval_hash_init,                                   \
+		.update = polyval_hash_update,                               \
+		.final = polyval_hash_final,                                 \
+	}
+
+/*
+ * The SIMD drivers (polyval-x86-glue.c, polyval-arm-glue.c): 0 when the
+ * build has no cores for this machine, else as crypto_register_driver.
+ */
+int polyval_x86_register(struct crypto_registry *reg);
+int polyval_arm_register(struct crypto_registry *reg);
+
 /* polyval-testvecs.c */
 int polyval_register_testvecs(struct crypto_registry *reg);
 

@@ -47,6 +47,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sha512_x86_register,
 	sha512_arm_register,
 	polyval_x86_register,
+	polyval_arm_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

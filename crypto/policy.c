@@ -291,8 +291,8 @@ int policy_apply(const struct crypto_policy *p, char *err, size_t errlen)
 	for (unsigned int i = 0; i < n; i++) {
 		struct crypto_driver *d = registry_driver(i);
 
-		/* generic-only: nothing that needs a CPU feature */
-		if (p->generic_only && d->features)
+		/* generic-only: nothing that needs a CPU feature or is asm */
+		if (p->generic_only && (d->features || (d->flags & CRYPTO_F_ARCH)))
 			d->disabled = 1;
 		for (unsigned int j = 0; j < p->ndisable; j++)
 			if (!fnmatch(p->disable[j], d->driver_name, 0))

@@ -3,6 +3,7 @@
  * ARM SHA-512 block functions, glue crypto/sha512/sha512-arm-glue.c:
  *   sha512_blocks_ce    asm/arm64/sha512-ce-core.S  AArch64, FEAT_SHA512
  *   sha512_blocks_neon  asm/arm/sha512-neon-core.S  ARMv7 AArch32 NEON
+ *   sha512_blocks_arm64 asm/arm64/sha512-arm64-core.S  AArch64, any
  * nblocks > 0 whole 128-byte blocks into the chaining value h; k is
  * FIPS 180-4's round constants (sha512_k).
  */
@@ -14,6 +15,8 @@
 
 void sha512_blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks,
 		      const uint64_t k[80]);
+void sha512_blocks_arm64(uint64_t h[8], const uint8_t *data, size_t nblocks,
+			 const uint64_t k[80]);
 void sha512_blocks_neon(uint64_t h[8], const uint8_t *data, size_t nblocks,
 			const uint64_t k[80]);
 

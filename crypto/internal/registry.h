@@ -22,6 +22,9 @@
 
 /* driver flags */
 #define CRYPTO_F_CONST_TIME 0x1u /* no secret-dependent branches or indexes */
+/* architecture-specific code that needs no CPU feature (sha512-arm64):
+ * generic-only disables it like a driver with features */
+#define CRYPTO_F_ARCH 0x2u
 
 enum crypto_selftest {
 	CRYPTO_SELFTEST_UNTESTED = 0,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The ARM "sha512" drivers over the cores of asm/arm/sha512-arm.h:
- * sha512-ce (400; AArch64 with the SHA-512 instructions, HWCAP_SHA512)
- * and sha512-neon (300; ARMv7 AArch32 NEON). The buffering and padding
+ * sha512-ce (400; AArch64 with the SHA-512 instructions, HWCAP_SHA512),
+ * sha512-neon (300; ARMv7 AArch32 NEON) and sha512-arm64 (150; any
+ * AArch64 CPU, general-purpose registers). The buffering and padding
  * are sha512-generic.c's; hmac(sha512) and HKDF get the best sha512
  * driver through the registry.
  */
@@ -10,12 +11,13 @@
 
 #include "crypto/internal/registry.h"
 
-#if defined(CLOAKFS_SHA512_CE_CORE) || defined(CLOAKFS_SHA512_NEON_CORE)
+#if defined(CLOAKFS_SHA512_CE_CORE) || defined(CLOAKFS_SHA512_NEON_CORE) || \
+	defined(CLOAKFS_SHA512_ARM64_CORE)
 
 #include "asm/arm/sha512-arm.h"
 #include "crypto/internal/alg.h"
 
-#define SHA512_ARM_DRIVER(isa, prio, feats)                                  \
+#define SHA512_ARM_DRIVER(isa, prio, feats, extra_flags)                                  \
 	static void sha512_blocks_##isa##_k(uint64_t h[8], const uint8_t *data, \
 					    size_t nblocks)                  \
 	{                                                                    \
@@ -38,16 +40,19 @@
 		.driver_name = "sha512-" #isa,                               \
 		.priority = (prio),                                          \
 		.features = (feats),                                         \
-		.flags = CRYPTO_F_CONST_TIME,                                \
+		.flags = CRYPTO_F_CONST_TIME | (extra_flags),                \
 		.type = CRYPTO_TYPE_HASH,                                    \
 		.u.hash = &sha512_##isa##_alg,                               \
 	};
 
 #ifdef CLOAKFS_SHA512_CE_CORE
-SHA512_ARM_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512)
+SHA512_ARM_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512, 0)
 #endif
 #ifdef CLOAKFS_SHA512_NEON_CORE
-SHA512_ARM_DRIVER(neon, 300, CPU_FEAT_NEON)
+SHA512_ARM_DRIVER(neon, 300, CPU_FEAT_NEON, 0)
+#endif
+#ifdef CLOAKFS_SHA512_ARM64_CORE
+SHA512_ARM_DRIVER(arm64, 150, 0, CRYPTO_F_ARCH)
 #endif
 
 int sha512_arm_register(struct crypto_registry *reg)
@@ -60,6 +65,10 @@ int sha512_arm_register(struct crypto_registry *reg)
 #ifdef CLOAKFS_SHA512_NEON_CORE
 	if (!err)
 		err = crypto_register_driver(reg, &sha512_neon_driver);
+#endif
+#ifdef CLOAKFS_SHA512_ARM64_CORE
+	if (!err)
+		err = crypto_register_driver(reg, &sha512_arm64_driver);
 #endif
 	return err;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The x86-64 "sha512" drivers over the block functions of
- * asm/x86/sha512-x86.h: sha512-avx2 (600; AVX2 + BMI2). The buffering and
+ * asm/x86/sha512-x86.h: sha512-avx2 (600; AVX2 + BMI2) and sha512-ni
+ * (700; the SHA512 instructions, CPUID.(EAX=7,ECX=1):EAX[0]), the latter
+ * only in builds whose compiler has their intrinsics. The buffering and
  * padding are sha512-generic.c's; hmac(sha512) and HKDF get the best
  * sha512 driver through the registry (the HMAC template is instantiated
  * over every sha512 driver with its priority).
@@ -39,10 +41,19 @@
 	};
 
 SHA512_X86_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2)
+#ifdef CLOAKFS_SHA512_NI_CORE
+SHA512_X86_DRIVER(ni, 700, CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2)
+#endif
 
 int sha512_x86_register(struct crypto_registry *reg)
 {
-	return crypto_register_driver(reg, &sha512_avx2_driver);
+	int err = crypto_register_driver(reg, &sha512_avx2_driver);
+
+#ifdef CLOAKFS_SHA512_NI_CORE
+	if (!err)
+		err = crypto_register_driver(reg, &sha512_ni_driver);
+#endif
+	return err;
 }
 
 #else

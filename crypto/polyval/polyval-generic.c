@@ -242,11 +242,8 @@ static const struct crypto_driver polyval_generic_drivers[] = {
 
 int polyval_generic_register(struct crypto_registry *reg)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(polyval_generic_drivers); i++) {
-		int err = crypto_register_driver(reg, &polyval_generic_drivers[i]);
+	int err = crypto_register_drivers(reg, polyval_generic_drivers,
+					  ARRAY_SIZE(polyval_generic_drivers));
 
-		if (err)
-			return err;
-	}
-	return polyval_register_testvecs(reg);
+	return err ? err : polyval_register_testvecs(reg);
 }

@@ -68,14 +68,11 @@ static inline int polyval_simd_register(struct crypto_registry *reg,
 					const struct crypto_driver *const *sets,
 					size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < 2; j++) {
-			int err = crypto_register_driver(reg, &sets[i][j]);
+	int err = 0;
 
-			if (err)
-				return err;
-		}
-	return 0;
+	for (size_t i = 0; i < n && !err; i++)
+		err = crypto_register_drivers(reg, sets[i], 2);
+	return err;
 }
 
 #endif

@@ -158,34 +158,28 @@ static const struct hash_testvec polyval_hctr2_tv[] = {
 	},
 };
 
-static const struct crypto_testvecs ghash_testvecs = {
-	.alg_name = "ghash",
-	.source = "GCM specification (McGrew & Viega, 2005) appendix B, test cases 1-6",
-	.count = ARRAY_SIZE(ghash_gcm_tv),
-	.hash = ghash_gcm_tv,
-};
-
-static const struct crypto_testvecs polyval_testvecs = {
-	.alg_name = "polyval",
-	.source = "RFC 8452 appendix A and appendix C POLYVAL inputs and results",
-	.count = ARRAY_SIZE(polyval_rfc8452_tv),
-	.hash = polyval_rfc8452_tv,
-};
-
-static const struct crypto_testvecs polyval_hctr2_testvecs = {
-	.alg_name = "polyval",
-	.source = "HCTR2 reference (google/hctr2) via Linux testmgr.h, 256 bytes",
-	.count = ARRAY_SIZE(polyval_hctr2_tv),
-	.hash = polyval_hctr2_tv,
+static const struct crypto_testvecs polyval_sets[] = {
+	{
+		.alg_name = "ghash",
+		.source = "GCM specification (McGrew & Viega, 2005) appendix B, test cases 1-6",
+		.count = ARRAY_SIZE(ghash_gcm_tv),
+		.hash = ghash_gcm_tv,
+	},
+	{
+		.alg_name = "polyval",
+		.source = "RFC 8452 appendix A and appendix C POLYVAL inputs and results",
+		.count = ARRAY_SIZE(polyval_rfc8452_tv),
+		.hash = polyval_rfc8452_tv,
+	},
+	{
+		.alg_name = "polyval",
+		.source = "HCTR2 reference (google/hctr2) via Linux testmgr.h, 256 bytes",
+		.count = ARRAY_SIZE(polyval_hctr2_tv),
+		.hash = polyval_hctr2_tv,
+	},
 };
 
 int polyval_register_testvecs(struct crypto_registry *reg)
 {
-	int err = crypto_register_testvecs(reg, &ghash_testvecs);
-
-	if (!err)
-		err = crypto_register_testvecs(reg, &polyval_testvecs);
-	if (err)
-		return err;
-	return crypto_register_testvecs(reg, &polyval_hctr2_testvecs);
+	return crypto_register_testvec_sets(reg, polyval_sets, ARRAY_SIZE(polyval_sets));
 }

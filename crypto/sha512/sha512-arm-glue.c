@@ -17,42 +17,23 @@
 #include "asm/arm/sha512-arm.h"
 #include "crypto/internal/alg.h"
 
-#define SHA512_ARM_DRIVER(isa, prio, feats, extra_flags)                                  \
+/* the cores take FIPS 180-4's K as an argument (no cross-object data) */
+#define SHA512_ARM_DRIVER(isa, prio, feats, extra_flags)                     \
 	static void sha512_blocks_##isa##_k(uint64_t h[8], const uint8_t *data, \
 					    size_t nblocks)                  \
 	{                                                                    \
 		sha512_blocks_##isa(h, data, nblocks, sha512_k);             \
 	}                                                                    \
-	static void sha512_init_##isa(void *state)                           \
-	{                                                                    \
-		sha512_init_with(state, sha512_blocks_##isa##_k);            \
-	}                                                                    \
-	static const struct hash_alg sha512_##isa##_alg = {                  \
-		.digestsize = SHA512_DIGEST_SIZE,                            \
-		.blocksize = SHA512_BLOCK_SIZE,                              \
-		.statesize = sizeof(struct sha512_state),                    \
-		.init = sha512_init_##isa,                                   \
-		.update = sha512_hash_update,                                \
-		.final = sha512_hash_final,                                  \
-	};                                                                   \
-	static const struct crypto_driver sha512_##isa##_driver = {          \
-		.alg_name = "sha512",                                        \
-		.driver_name = "sha512-" #isa,                               \
-		.priority = (prio),                                          \
-		.features = (feats),                                         \
-		.flags = CRYPTO_F_CONST_TIME | (extra_flags),                \
-		.type = CRYPTO_TYPE_HASH,                                    \
-		.u.hash = &sha512_##isa##_alg,                               \
-	};
+	SHA512_DRIVER(isa, prio, feats, extra_flags, sha512_blocks_##isa##_k)
 
 #ifdef CLOAKFS_SHA512_CE_CORE
-SHA512_ARM_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512, 0)
+SHA512_ARM_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512, 0);
 #endif
 #ifdef CLOAKFS_SHA512_NEON_CORE
-SHA512_ARM_DRIVER(neon, 300, CPU_FEAT_NEON, 0)
+SHA512_ARM_DRIVER(neon, 300, CPU_FEAT_NEON, 0);
 #endif
 #ifdef CLOAKFS_SHA512_ARM64_CORE
-SHA512_ARM_DRIVER(arm64, 150, 0, CRYPTO_F_ARCH)
+SHA512_ARM_DRIVER(arm64, 150, 0, CRYPTO_F_ARCH);
 #endif
 
 int sha512_arm_register(struct crypto_registry *reg)

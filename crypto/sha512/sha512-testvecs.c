@@ -211,34 +211,28 @@ static const struct hash_testvec sha512_cavp_tv[] = {
 	},
 };
 
-static const struct crypto_testvecs sha512_testvecs = {
-	.alg_name = "sha512",
-	.source = "NIST CSRC SHA-512 examples (FIPS 180-4), FIPS 180-2 C.3 (10^6 'a')",
-	.count = ARRAY_SIZE(sha512_nist_tv),
-	.hash = sha512_nist_tv,
-};
-
-static const struct crypto_testvecs sha512_cavp_testvecs = {
-	.alg_name = "sha512",
-	.source = "NIST CAVP SHAVS SHA512ShortMsg.rsp, SHA512LongMsg.rsp (CAVS 11.0)",
-	.count = ARRAY_SIZE(sha512_cavp_tv),
-	.hash = sha512_cavp_tv,
-};
-
-static const struct crypto_testvecs hmac_sha512_testvecs = {
-	.alg_name = "hmac(sha512)",
-	.source = "RFC 4231 section 4, test cases 1-4, 6, 7 (5 is truncated)",
-	.count = ARRAY_SIZE(hmac_sha512_rfc4231_tv),
-	.hash = hmac_sha512_rfc4231_tv,
+static const struct crypto_testvecs sha512_sets[] = {
+	{
+		.alg_name = "sha512",
+		.source = "NIST CSRC SHA-512 examples (FIPS 180-4), FIPS 180-2 C.3 (10^6 'a')",
+		.count = ARRAY_SIZE(sha512_nist_tv),
+		.hash = sha512_nist_tv,
+	},
+	{
+		.alg_name = "sha512",
+		.source = "NIST CAVP SHAVS SHA512ShortMsg.rsp, SHA512LongMsg.rsp (CAVS 11.0)",
+		.count = ARRAY_SIZE(sha512_cavp_tv),
+		.hash = sha512_cavp_tv,
+	},
+	{
+		.alg_name = "hmac(sha512)",
+		.source = "RFC 4231 section 4, test cases 1-4, 6, 7 (5 is truncated)",
+		.count = ARRAY_SIZE(hmac_sha512_rfc4231_tv),
+		.hash = hmac_sha512_rfc4231_tv,
+	},
 };
 
 int sha512_register_testvecs(struct crypto_registry *reg)
 {
-	int err = crypto_register_testvecs(reg, &sha512_testvecs);
-
-	if (!err)
-		err = crypto_register_testvecs(reg, &sha512_cavp_testvecs);
-	if (err)
-		return err;
-	return crypto_register_testvecs(reg, &hmac_sha512_testvecs);
+	return crypto_register_testvec_sets(reg, sha512_sets, ARRAY_SIZE(sha512_sets));
 }

@@ -17,32 +17,9 @@
 #include "asm/x86/sha512-x86.h"
 #include "crypto/internal/alg.h"
 
-#define SHA512_X86_DRIVER(isa, prio, feats)                                  \
-	static void sha512_init_##isa(void *state)                           \
-	{                                                                    \
-		sha512_init_with(state, sha512_blocks_##isa);                \
-	}                                                                    \
-	static const struct hash_alg sha512_##isa##_alg = {                  \
-		.digestsize = SHA512_DIGEST_SIZE,                            \
-		.blocksize = SHA512_BLOCK_SIZE,                              \
-		.statesize = sizeof(struct sha512_state),                    \
-		.init = sha512_init_##isa,                                   \
-		.update = sha512_hash_update,                                \
-		.final = sha512_hash_final,                                  \
-	};                                                                   \
-	static const struct crypto_driver sha512_##isa##_driver = {          \
-		.alg_name = "sha512",                                        \
-		.driver_name = "sha512-" #isa,                               \
-		.priority = (prio),                                          \
-		.features = (feats),                                         \
-		.flags = CRYPTO_F_CONST_TIME,                                \
-		.type = CRYPTO_TYPE_HASH,                                    \
-		.u.hash = &sha512_##isa##_alg,                               \
-	};
-
-SHA512_X86_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2)
+SHA512_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2, 0, sha512_blocks_avx2);
 #ifdef CLOAKFS_SHA512_NI_CORE
-SHA512_X86_DRIVER(ni, 700, CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2)
+SHA512_DRIVER(ni, 700, CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2, 0, sha512_blocks_ni);
 #endif
 
 int sha512_x86_register(struct crypto_registry *reg)

@@ -61,6 +61,33 @@ void sha512_final(struct sha512_state *st, uint8_t out[SHA512_DIGEST_SIZE]);
 void sha512_hash_update(void *state, const uint8_t *data, size_t len);
 void sha512_hash_final(void *state, uint8_t *out);
 
+/*
+ * For the SIMD glue: the "sha512-<isa>" driver (hash_alg and
+ * crypto_driver sha512_<isa>_driver) over the block function blocksfn.
+ */
+#define SHA512_DRIVER(isa, prio, feats, extra_flags, blocksfn)               \
+	static void sha512_init_##isa(void *state)                           \
+	{                                                                    \
+		sha512_init_with(state, blocksfn);                           \
+	}                                                                    \
+	static const struct hash_alg sha512_##isa##_alg = {                  \
+		.digestsize = SHA512_DIGEST_SIZE,                            \
+		.blocksize = SHA512_BLOCK_SIZE,                              \
+		.statesize = sizeof(struct sha512_state),                    \
+		.init = sha512_init_##isa,                                   \
+		.update = sha512_hash_update,                                \
+		.final = sha512_hash_final,                                  \
+	};                                                                   \
+	static const struct crypto_driver sha512_##isa##_driver = {          \
+		.alg_name = "sha512",                                        \
+		.driver_name = "sha512-" #isa,                               \
+		.priority = (prio),                                          \
+		.features = (feats),                                         \
+		.flags = CRYPTO_F_CONST_TIME | (extra_flags),                \
+		.type = CRYPTO_TYPE_HASH,                                    \
+		.u.hash = &sha512_##isa##_alg,                               \
+	}
+
 /* sha512-testvecs.c: the "sha512" and "hmac(sha512)" vector sets */
 int sha512_register_testvecs(struct crypto_registry *reg);
 

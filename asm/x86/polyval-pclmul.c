@@ -11,6 +11,7 @@
 #define NVEC 8
 typedef __m128i vec_t;
 #define v_loadu(p) _mm_loadu_si128((const __m128i *)(p))
+#define v_swap64(x) _mm_shuffle_epi32(x, 0x4e)
 #define v_xor _mm_xor_si128
 #define v_clmul _mm_clmulepi64_si128
 #define v_shuffle_bytes _mm_shuffle_epi8

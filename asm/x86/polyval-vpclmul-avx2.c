@@ -11,6 +11,7 @@
 #define NVEC 8
 typedef __m256i vec_t;
 #define v_loadu(p) _mm256_loadu_si256((const __m256i *)(p))
+#define v_swap64(x) _mm256_shuffle_epi32(x, 0x4e)
 #define v_xor _mm256_xor_si256
 #define v_clmul _mm256_clmulepi64_epi128
 #define v_shuffle_bytes _mm256_shuffle_epi8

@@ -12,6 +12,7 @@
 #define NVEC 4
 typedef __m512i vec_t;
 #define v_loadu(p) _mm512_loadu_si512((const void *)(p))
+#define v_swap64(x) _mm512_shuffle_epi32(x, 0x4e)
 #define v_xor _mm512_xor_si512
 #define v_clmul _mm512_clmulepi64_epi128
 #define v_shuffle_bytes _mm512_shuffle_epi8

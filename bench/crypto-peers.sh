@@ -35,7 +35,8 @@
 # the tweaks) `-aead -evp chacha20-poly1305` (one message per call
 # with a 13-byte AAD, IV set each time; cloakfs has no AAD) and `-evp
 # sha512` (one digest per request, 16 B to 8 KiB, against every sha512
-# driver); libgcrypt
+# driver), `speed ghash` (OpenSSL's GHASH, set against every ghash and
+# polyval driver); libgcrypt
 # AES-256-XTS and SM4 and Camellia-256 ECB, CBC, CTR, XTS, one call per
 # request with the IV set each time.
 #
@@ -228,6 +229,23 @@ for drv in sorted({k[1] for k in cl if k[0] == "sha512"}):
               f"{fmt(cpb(c), 2)} | {fmt(o)} | {fmt(ratio(c, o), 2)} | {fmt(ratio(c, g), 2)} |")
 print()
 
+print("### GHASH and POLYVAL against OpenSSL's GHASH (one digest per request)")
+print()
+print("POLYVAL has no peer in OpenSSL 3.0; it is the same work as GHASH, so both "
+      "are set against OpenSSL's `speed ghash`.")
+print()
+print("| driver | size | MB/s | c/B | OpenSSL GHASH MB/s | x OpenSSL | x generic |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for alg in ("ghash", "polyval"):
+    for drv in sorted({k[1] for k in cl if k[0] == alg}, key=lambda d: (d.endswith("generic"), d)):
+        for size in sha_sizes:
+            c = cmed(alg, drv, "digest", size)
+            o = pmed("openssl", "ghash", "digest", size)
+            g = cmed(alg, alg + "-generic", "digest", size)
+            print(f"| {drv}{' *' if auto_of.get(alg) == drv else ''} | {size} | {fmt(c)} | "
+                  f"{fmt(cpb(c), 2)} | {fmt(o)} | {fmt(ratio(c, o), 2)} | {fmt(ratio(c, g), 2)} |")
+print()
+
 # ---- targets (issue #3), at 4096 bytes, worse of encrypt and decrypt ----
 print("### Targets (4096 bytes, the worse of encrypt and decrypt)")
 print()
@@ -376,6 +394,7 @@ chacha_drivers=$(usable 'rfc7539(chacha20,poly1305)')
 camellia_drivers=$(commas "$(auto 'ecb(camellia)')" "$(auto 'cbc(camellia)')" \
 	"$(usable 'ctr(camellia)')" "$(usable 'xts(camellia)')")
 sha512_drivers=$(commas "$(usable sha512)" sha512-generic)
+gf128_drivers=$(commas "$(usable ghash)" ghash-generic "$(usable polyval)" polyval-generic)
 speck_drivers=$(awk '$2 ~ /^xts-speck(128|64)-avx(2|512)$/ && !/missing=|selftest=failed/ &&
 	$0 !~ / disabled/ { printf "%s%s", sep, $2; sep = "," }' "$work/list")
 for v in aes_drivers sm4_drivers chacha_drivers camellia_drivers; do
@@ -412,15 +431,17 @@ openssl_speed() {
 	done
 }
 
-# openssl_digest ROUND ALG DIGEST: one digest per request, sha_sizes
+# openssl_digest ROUND ALG SPEED-ARGS...: one digest per request, sha_sizes
+# (`-evp sha512`; `ghash`, OpenSSL's GHASH over its GCM code)
 openssl_digest() {
-	local size out rate
+	local r=$1 alg=$2 size out rate
+	shift 2
 	for size in ${sha_sizes//,/ }; do
 		out=$(openssl speed -mr -seconds "$ossl_seconds" -bytes "$size" \
-			-evp "$3" 2>&1) || die "openssl speed -evp $3 failed: $out"
+			"$@" 2>&1) || die "openssl speed $* failed: $out"
 		rate=$(echo "$out" | awk -F: '/^\+F:/ { print $4 / 1e6 }')
-		[ -n "$rate" ] || die "no +F line from openssl speed -evp $3"
-		printf '%s\topenssl\t%s\tdigest\t%s\t%s\n' "$1" "$2" "$size" \
+		[ -n "$rate" ] || die "no +F line from openssl speed $*"
+		printf '%s\topenssl\t%s\tdigest\t%s\t%s\n' "$r" "$alg" "$size" \
 			"$rate" >>"$peers"
 	done
 }
@@ -455,7 +476,9 @@ for r in $(seq 1 "$rounds"); do
 	openssl_speed "$r" 'rfc7539(chacha20,poly1305)' chacha20-poly1305 -aead
 	cloakfs "$r" speck "$speck_drivers"
 	cloakfs "$r" sha512 "$sha512_drivers" "$sha_sizes"
-	openssl_digest "$r" sha512 sha512
+	openssl_digest "$r" sha512 -evp sha512
+	cloakfs "$r" gf128 "$gf128_drivers" "$sha_sizes"
+	openssl_digest "$r" ghash ghash
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 took=$(($(date +%s) - start))

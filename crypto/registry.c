@@ -122,18 +122,54 @@ int crypto_register_drivers(struct crypto_registry *reg,
 	return 0;
 }
 
+/* a template's accepted child block sizes, as a bit mask */
+#define BS(n) (1u << (n))
+#define BS_ANY (BS(CRYPTO_MAX_BLOCKSIZE + 1) - 2) /* 1..CRYPTO_MAX_BLOCKSIZE */
+
+/*
+ * The mode templates and which children they fit: a cipher whose block
+ * size a template does not take gets no instance of it (skipped, not an
+ * error, so a new cipher never breaks crypto_init), and an explicit
+ * crypto_register_mode of such a pair is -EINVAL.
+ */
 static const struct {
 	const char *mode;
 	const char *alg_fmt; /* printf format over the child's alg name */
+	unsigned int blocksizes; /* BS() of the child block sizes it takes */
 	int (*init)(struct skcipher_alg *, const struct crypto_driver *);
 } modes[] = {
-	{ "cbc", "cbc(%s)", cbc_template_init },
-	{ "cfb", "cfb(%s)", cfb_template_init },
-	{ "ctr", "ctr(%s)", ctr_template_init },
-	{ "cts", "cts(cbc(%s))", cts_template_init },
-	{ "ecb", "ecb(%s)", ecb_template_init },
-	{ "xts", "xts(%s)", xts_template_init },
+	{ "cbc", "cbc(%s)", BS_ANY, cbc_template_init },
+	{ "cfb", "cfb(%s)", BS_ANY, cfb_template_init },
+	{ "ctr", "ctr(%s)", BS_ANY, ctr_template_init },
+	{ "cts", "cts(cbc(%s))", BS_ANY, cts_template_init },
+	{ "ecb", "ecb(%s)", BS_ANY, ecb_template_init },
+	/* GF(2^128) or GF(2^64) tweaks only */
+	{ "xts", "xts(%s)", BS(8) | BS(16), xts_template_init },
 };
+
+static int mode_fits(size_t m, const struct crypto_driver *child)
+{
+	unsigned int bs = child->u.cipher->blocksize;
+
+	return bs >= 1 && bs <= CRYPTO_MAX_BLOCKSIZE && (modes[m].blocksizes & BS(bs));
+}
+
+/*
+ * Whether any registered vector set exercises template m (over any
+ * child): instances of a template without one are not offered, since no
+ * self-test could pass them (testmgr.c trusts a template instance without
+ * vectors of its own only after the template passed vectors elsewhere).
+ */
+static int mode_has_vectors(const struct crypto_registry *reg, size_t m)
+{
+	const char *fmt = modes[m].alg_fmt;
+	size_t plen = (size_t)(strstr(fmt, "%s") - fmt);
+
+	for (unsigned int i = 0; i < reg->ntv; i++)
+		if (!strncmp(reg->tv[i]->alg_name, fmt, plen))
+			return 1;
+	return 0;
+}
 
 int crypto_register_mode(struct crypto_registry *reg,
 			 const struct crypto_mode_instance *mi)
@@ -154,6 +190,12 @@ int crypto_register_mode(struct crypto_registry *reg,
 	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
 		if (strcmp(modes[m].mode, mi->mode))
 			continue;
+		if (!mode_fits(m, child)) {
+			log_error("crypto: mode %s does not take %s (%u-byte blocks)",
+				  mi->mode, child->driver_name,
+				  child->u.cipher->blocksize);
+			return -EINVAL;
+		}
 		if (ninstances >= MAX_DRIVERS)
 			return -ENOSPC;
 		in = &instances[ninstances];
@@ -247,13 +289,15 @@ int crypto_instantiate_templates(struct crypto_registry *reg)
 					.child_driver = d->driver_name,
 				};
 
+				if (!mode_fits(m, d) || !mode_has_vectors(reg, m))
+					continue; /* not offered; see modes[] */
 				err = crypto_register_mode(reg, &mi);
 				if (err && err != -EEXIST)
 					return err;
 			}
 		} else if (d->type == CRYPTO_TYPE_HASH && d->u.hash &&
-			   !d->u.hash->setkey) {
-			/* HMAC over unkeyed hashes only (not ghash, polyval) */
+			   hmac_fits(d->u.hash)) {
+			/* HMAC over unkeyed hashes it was sized for (not ghash) */
 			struct crypto_driver h;
 
 			if (ninstances >= MAX_DRIVERS)

@@ -35,7 +35,12 @@ int cfb_template_init(struct skcipher_alg *alg, const struct crypto_driver *chil
 int ctr_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 int cts_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 
-/* templates/hmac.c: the HMAC instance over drv->child (a hash driver) */
+/*
+ * templates/hmac.c: the HMAC instance over drv->child (a hash driver);
+ * hmac_fits: whether the template takes hash h (unkeyed, block and digest
+ * within its buffers)
+ */
+int hmac_fits(const struct hash_alg *h);
 size_t hmac_ctxsize(const struct crypto_driver *drv);
 int hmac_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
 void hmac_init(struct crypto_tfm *tfm);

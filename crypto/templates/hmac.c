@@ -24,6 +24,12 @@ static uint8_t *hmac_state(const struct crypto_tfm *tfm, int which)
 
 enum { ISTATE, OSTATE, WORK };
 
+int hmac_fits(const struct hash_alg *h)
+{
+	return !h->setkey && h->blocksize <= HMAC_MAX_BLOCK &&
+	       h->digestsize <= HMAC_MAX_DIGEST && h->digestsize <= h->blocksize;
+}
+
 size_t hmac_ctxsize(const struct crypto_driver *drv)
 {
 	return 3 * ctx_align(drv->child->u.hash->statesize);

@@ -143,6 +143,8 @@ static const struct {
 	{ "ctr", "ctr(%s)", BS_ANY, ctr_template_init },
 	{ "cts", "cts(cbc(%s))", BS_ANY, cts_template_init },
 	{ "ecb", "ecb(%s)", BS_ANY, ecb_template_init },
+	/* HCTR2's counter mode: a 16-byte nonce and block */
+	{ "xctr", "xctr(%s)", BS(16), xctr_template_init },
 	/* GF(2^128) or GF(2^64) tweaks only */
 	{ "xts", "xts(%s)", BS(8) | BS(16), xts_template_init },
 };

@@ -325,6 +325,104 @@ static const struct cipher_testvec cts_cbc_aes_tv[] = {
 	},
 };
 
+/*
+ * xctr(aes): HCTR2's XCTR over AES-256, vectors of the HCTR2 reference
+ * (google/hctr2, test_vectors/ours/XCTR/XCTR_AES256.json: 1, 15, 16 and
+ * 512 bytes), checked against XCTR built on OpenSSL's AES-256-ECB.
+ */
+static const struct cipher_testvec aes_xctr_tv[] = {
+	{ /* 1 bytes */
+		.key = "05603a7e609046186c60baeb12d7bed1"
+		       "d3f610469df10cb473e39327a82c13aa",
+		.iv = "f596d1b6cb44d8d03edb92800894cdd3",
+		.ptext = "78",
+		.ctext = "c5",
+	},
+	{ /* 15 bytes */
+		.key = "35ca38f3d9d634efcdeea32686bafb45"
+		       "01fa5267ffc59daa649a05bb8520a7f2",
+		.iv = "e3daf5ff42598786ee7bd6b46a2544ff",
+		.ptext = "44671e0453d24bd996330754e48e20",
+		.ctext = "cc554079475c8ba6ca7b9f50e321ea",
+	},
+	{ /* 16 bytes */
+		.key = "afd91414d5dbc9ce765c5abf43052924"
+		       "c41368cce837bdb94120f55348d0a2d6",
+		.iv = "a7b400087910aef502bf85b2694cc604",
+		.ptext = "ac6aa80cb084bf4cae9420587e009389",
+		.ctext = "d5aae2e9864c954edeb615cbdc1f1338",
+	},
+	{ /* 512 bytes */
+		.key = "859082b3695478ea79f99a1ca25f1005"
+		       "71d170ba40e9c6b79a3e8faa3e304917",
+		.iv = "e962cf5977fd1343eb35a2cb0886e794",
+		.ptext = "121bbf8f97515007622f71219e4e1532"
+			 "4ede59de8f5132d8f2758005df2eb38a"
+			 "acd6301254045a8b4915aeb8524c2e1a"
+			 "8db403d2ae710e14ce65829d0a566776"
+			 "bef2c938fce54a498c51485a9b507564"
+			 "5fdef515949784bc153186b8afa6a271"
+			 "6f24b258c00586a79383b6ec08ee723a"
+			 "6038574fd3d85723d82aefdf363696bd"
+			 "449459a98262ef3513b4e0b75ea03ffa"
+			 "735b48955a9d463a84e4ee3bda55d971"
+			 "b2b8a91c2662f80f4be260354a48c904"
+			 "e90bc82b58551b7786015c304337fc3f"
+			 "3ad1e8537d0504d12cf0836deae3a7d9"
+			 "6cd19873fcf47d57672e87e28856a577"
+			 "542d73c252e432ec1eeb2f8441ccbfe8"
+			 "bfa4b54e960252ed6c47fbd7e1c504e9"
+			 "bf5c6ef88fa3b83b2590424a64bde968"
+			 "07144402c849a8bc7c34cf162b29772a"
+			 "702c54a860d9319093d955a5a6333ac8"
+			 "69b88b99463343727dfad65bf69b2cb9"
+			 "691521ad8da97426c3fc8c21f7aff4e5"
+			 "2d3538668f8efe6a9d2319518e96f887"
+			 "80a8df85b1e7e2ff4a65d5a738f20205"
+			 "05bd458b06b6ee36721db39fccd3b71a"
+			 "0982d065c4a3f75c001db53d406aa283"
+			 "b863f14e537e11c2c5b54b99419cfb68"
+			 "4cf13e104078e9e9a124e50b06d4349f"
+			 "59e04b07a74a7380c16c330aca86057f"
+			 "a5e2a128f0117b43f79c0f0ea8afd1e6"
+			 "b38980565f6286a8a4c3b75e6db84600"
+			 "5e63c7a3e76165824f320f9e47be3609"
+			 "c9319904931a159317fd7d2953ddab2c",
+		.ctext = "a9b4da81423fe00d27d1cc0bf4bcd851"
+			 "81dfe1a729d358ba87cf5ef083a0cc14"
+			 "632323d5448742b9fa51e30cbc6a8e9a"
+			 "c49516e8722780d6f7b5994d0f0bf73d"
+			 "b31671075643d1c0414c8fa916894d5b"
+			 "b0ea021d7dad4510082cbbf683614445"
+			 "88ff190174422445f7a6d0f3fec8d8a8"
+			 "a3fc1dc77dd125b5cd4a5f8289769fe0"
+			 "374dd4c8c47ac9c02c660d639d90e6c6"
+			 "a82e919e21b74a6b211e2741435b01eb"
+			 "f4d5b595654c17dd7172d59a68c6e641"
+			 "b2978dac75f0ff1f39a4ef9165ab513e"
+			 "f2c309db30cd748e458d9b821f2c3a59"
+			 "118c0d755e61d8ca4735106b149f6af7"
+			 "c43b1b1acb355b191886c9a98d3a5594"
+			 "3e0f0e7d2d9cb89c9b3377a1b3850d07"
+			 "b8711ab1246c591646f232fbc6e0308c"
+			 "874b263b7be926e96f4e3a7441cb95d4"
+			 "0078a9dced4fa20374f3a03dbe32956c"
+			 "8b302fad377616a39704907915ad7182"
+			 "4eaf95cd3f22ec3680a9f24056adc46d"
+			 "287276ec72e005e74fbb49695b1bf8ba"
+			 "af2486a1a337c04c77e8ab3a8296b5f1"
+			 "4d6945de0ba3ad9acf5e55a4069e721c"
+			 "36f2644927b6a5c6f5424c2d0124e2f0"
+			 "957390e1f753f39062413a0d52bc3c91"
+			 "34935c6454fddb69aaf3a305d27e187f"
+			 "bab81a390e5a49ff95132cc4105f857b"
+			 "2e69ae17bf2bce4c5486d19ab46a0bca"
+			 "3ecc5ebb4b59a2f5c5cd5b6d1d1219f4"
+			 "5029cf0f6f97110ca6a6ed905009d030"
+			 "3e75d6fe709d76e1fc9548967b1aa9c1",
+	},
+};
+
 static const struct crypto_testvecs aes_testvecs[] = {
 	{
 		.alg_name = "aes",
@@ -355,6 +453,12 @@ static const struct crypto_testvecs aes_testvecs[] = {
 		.source = "NIST SP 800-38A Appendix F.5",
 		.count = ARRAY_SIZE(ctr_aes_tv),
 		.cipher = ctr_aes_tv,
+	},
+	{
+		.alg_name = "xctr(aes)",
+		.source = "HCTR2 reference (google/hctr2) XCTR_AES256.json",
+		.count = ARRAY_SIZE(aes_xctr_tv),
+		.cipher = aes_xctr_tv,
 	},
 	{
 		.alg_name = "xts(aes)",

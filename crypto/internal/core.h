@@ -33,6 +33,7 @@ int ecb_template_init(struct skcipher_alg *alg, const struct crypto_driver *chil
 int cbc_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 int cfb_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 int ctr_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+int xctr_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 int cts_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 
 /*

@@ -27,7 +27,8 @@ static const char *const algs[] = {
 	"ctr(camellia)", "ctr(sm4)", "ctr(speck128)", "cts(cbc(aes))",
 	"cts(cbc(camellia))", "cts(cbc(sm4))", "cts(cbc(speck128))",
 	"ecb(aes)", "ecb(camellia)", "ecb(sm4)", "ecb(speck128)", "ecb(speck64)",
-	"xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
+	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
+	"xts(speck64)",
 };
 
 static uint8_t *src, *ref, *out, *key;
@@ -45,7 +46,7 @@ static size_t piece_unit(struct crypto_tfm *t)
 
 	if (!strcmp(a, "chacha20"))
 		return 64;
-	if (!strncmp(a, "cts(", 4))
+	if (!strncmp(a, "cts(", 4) || !strncmp(a, "xctr(", 5))
 		return 0; /* no chaining across pieces */
 	return crypto_ivsize(t) ? crypto_ivsize(t) : crypto_blocksize(t);
 }

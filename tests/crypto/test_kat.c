@@ -19,7 +19,8 @@ static const char *const required_algs[] = {
 	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
 	"ecb(camellia)", "ecb(sm4)", "ghash", "hmac(sha512)", "polyval",
 	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
-	"xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)", "xts(speck64)",
+	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
+	"xts(speck64)",
 };
 
 /* a planted AES driver whose output is wrong in one bit */

@@ -98,7 +98,10 @@ int main(void)
 	CHECK(!listed("xts-toy12-fit-test"), "xts instantiated over a 12-byte block");
 	CHECK(listed("ecb-toy12-fit-test") && listed("cbc-toy12-fit-test"),
 	      "ecb/cbc not instantiated over a 12-byte block");
-	CHECK(listed("xts-toy16-fit-test"), "xts not instantiated over a 16-byte block");
+	CHECK(listed("xts-toy16-fit-test") && listed("xctr-toy16-fit-test"),
+	      "xts/xctr not instantiated over a 16-byte block");
+	CHECK(!listed("xctr-toy12-fit-test") && !listed("xctr-speck64-generic"),
+	      "xctr instantiated over a block other than 16 bytes");
 	CHECK(!listed("hmac-bighash-fit-test"), "hmac over a 256-byte-block hash");
 	CHECK(listed("hmac-sha512-generic"), "hmac(sha512) missing");
 	CHECK(!listed("hmac-ghash-generic") && !listed("hmac-polyval-generic"),

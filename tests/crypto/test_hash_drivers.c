@@ -211,12 +211,15 @@ static void test_best_sha512_everywhere(void)
 	      "best hmac(sha512) is %s", best_hmac ? best_hmac : "none");
 	before = counted_blocks;
 	CHECK(hkdf_sha512_extract((const uint8_t *)"salt", 4,
-				  (const uint8_t *)"input key", 9, prk) == 0 &&
-	      hkdf_sha512_expand(prk, (const uint8_t *)"info", 4, okm,
-				 sizeof(okm)) == 0, "hkdf");
+				  (const uint8_t *)"input key", 9, prk) == 0,
+	      "hkdf extract");
 	CHECK(counted_blocks > before,
-	      "HKDF did not use the best sha512 driver (%lu blocks)",
-	      counted_blocks - before);
+	      "HKDF-Extract did not use the best sha512 driver");
+	before = counted_blocks;
+	CHECK(hkdf_sha512_expand(prk, (const uint8_t *)"info", 4, okm,
+				 sizeof(okm)) == 0, "hkdf expand");
+	CHECK(counted_blocks > before,
+	      "HKDF-Expand did not use the best sha512 driver");
 }
 
 int main(void)

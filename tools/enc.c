@@ -34,7 +34,7 @@ static void usage(FILE *f)
 		"Usage: %s --list\n"
 		"       %s --alg ALG [--driver DRIVER] [--key HEX] [--iv HEX] [--aad HEX]\n"
 		"                   (--encrypt | --decrypt)   < input > output\n"
-		"       %s --alg sha512|hmac(sha512) [--key HEX] < input > digest\n"
+		"       %s --alg sha512|hmac(sha512)|ghash|polyval [--key HEX] < input > digest\n"
 		"\n"
 		"Encrypt, decrypt or hash stdin with one cloakfs crypto driver.\n"
 		"\n"
@@ -213,7 +213,8 @@ static int hash(struct enc_run *r, const char *alg, int dir, int in_fd,
 		return fail(r, CLOAKFS_EXIT_USAGE, "%s is a hash: no --encrypt/--decrypt", alg);
 	if (has_iv || has_aad)
 		return fail(r, CLOAKFS_EXIT_USAGE, "%s takes no --iv or --aad", alg);
-	if (!strncmp(alg, "hmac(", 5) != !!r->key)
+	/* keyed: hmac(...), and the hashes that list key sizes (ghash, polyval) */
+	if ((!strncmp(alg, "hmac(", 5) || crypto_keysizes(r->tfm)[0]) != !!r->key)
 		return fail(r, CLOAKFS_EXIT_USAGE, r->key ? "%s takes no key" :
 			    "%s needs --key", alg);
 	if (ds > sizeof(digest))

@@ -59,6 +59,17 @@ same "FIPS-197 C.3" 8ea2b7ca516745bfeafc49904b496089
 printf abc >"$tmp/abc"
 ok "sha512" "$enc" --alg sha512 <"$tmp/abc"
 same "sha512(abc)" ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f
+# GHASH(H, {}, C) of the GCM specification's test case 2 (C, then the
+# length block), and POLYVAL of RFC 8452 appendix A; keyed hashes refuse
+# to run without a key
+hex2bin 0388dace60b6a392f328c2b971b2fe7800000000000000000000000000000080 >"$tmp/gcm2"
+ok "ghash" "$enc" --alg ghash --key 66e94bd4ef8a2c3b884cfa59ca342b2e <"$tmp/gcm2"
+same "GCM test case 2 GHASH" f38cbb1ad69223dcc3457ae5b6b0f885
+hex2bin 4f4f95668c83dfb6401762bb2d01a262d1a24ddd2721d006bbe45f20d3c9f362 >"$tmp/pv"
+ok "polyval" "$enc" --alg polyval --key 25629347589242761d31f826ba4b757b <"$tmp/pv"
+same "RFC 8452 appendix A POLYVAL" f7a3b47b846119fae5b7866cf5e5b77e
+fails "ghash without a key" "needs --key" "$enc" --alg ghash <"$tmp/pv"
+fails "ghash with a 15-byte key" "key rejected" "$enc" --alg ghash --key 66e94bd4ef8a2c3b884cfa59ca342b <"$tmp/pv"
 # round trips of every mode with odd lengths
 head -c 1000 /dev/urandom >"$tmp/rand"
 for spec in 'xts(aes):64:16' 'xts(speck128):64:16' 'xts(speck64):32:8' 'xts(sm4):32:16' \

@@ -17,13 +17,19 @@ static void ctr_inc(uint8_t *ctr, size_t bs)
 			break;
 }
 
+/* the next counter block: the iv, then the iv incremented */
+static void ctr_next(uint8_t *blk, size_t bs, void *iv)
+{
+	memcpy(blk, iv, bs);
+	ctr_inc(iv, bs);
+}
+
 static int ctr_crypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 		     const uint8_t *src, size_t len)
 {
 	const struct cipher_alg *c = tmpl_cipher(tfm);
 	const struct crypto_bulk_ops *bulk = tfm->drv->bulk;
-	uint8_t ks[TMPL_BATCH];
-	size_t bs = c->blocksize, n, used = len < TMPL_BATCH ? len + bs : TMPL_BATCH;
+	size_t n;
 
 	n = tmpl_bulk_len(bulk, bulk ? (const void *)bulk->ctr_crypt : NULL, len);
 	if (n) {
@@ -32,22 +38,7 @@ static int ctr_crypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 		src += n;
 		len -= n;
 	}
-	while (len) {
-		size_t nb;
-
-		n = len < TMPL_BATCH ? len : TMPL_BATCH;
-		nb = (n + bs - 1) / bs;
-		for (size_t i = 0; i < nb; i++) {
-			memcpy(ks + i * bs, iv, bs);
-			ctr_inc(iv, bs);
-		}
-		tmpl_blocks(c, tfm->ctx, 1, ks, ks, nb);
-		xor_bytes(dst, src, ks, n);
-		dst += n;
-		src += n;
-		len -= n;
-	}
-	explicit_bzero(ks, used < TMPL_BATCH ? used : TMPL_BATCH);
+	tmpl_keystream_xor(c, tfm->ctx, dst, src, len, ctr_next, iv);
 	return 0;
 }
 

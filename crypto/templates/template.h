@@ -9,8 +9,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "crypto/internal/core.h"
+#include "crypto/internal/util.h"
 
 /* bytes per C batch: enough blocks for bitsliced children, fits in L1 */
 #define TMPL_BATCH 1024
@@ -45,6 +47,33 @@ static inline void tmpl_blocks(const struct cipher_alg *c, const void *ctx,
 	}
 	for (size_t i = 0; i < nblocks; i++)
 		one(ctx, dst + i * c->blocksize, src + i * c->blocksize);
+}
+
+/*
+ * Counter-style keystream (ctr, xctr): dst = src ^ E(block 0) ^ E(block 1)
+ * ..., each counter block written by next(blk, bs, arg), encrypted in
+ * batches through the child; the keystream buffer is wiped.
+ */
+static inline void tmpl_keystream_xor(const struct cipher_alg *c, const void *ctx,
+				      uint8_t *dst, const uint8_t *src, size_t len,
+				      void (*next)(uint8_t *blk, size_t bs, void *arg),
+				      void *arg)
+{
+	uint8_t ks[TMPL_BATCH];
+	size_t bs = c->blocksize, used = len < TMPL_BATCH ? len + bs : TMPL_BATCH;
+
+	while (len) {
+		size_t n = len < TMPL_BATCH ? len : TMPL_BATCH, nb = (n + bs - 1) / bs;
+
+		for (size_t i = 0; i < nb; i++)
+			next(ks + i * bs, bs, arg);
+		tmpl_blocks(c, ctx, 1, ks, ks, nb);
+		xor_bytes(dst, src, ks, n);
+		dst += n;
+		src += n;
+		len -= n;
+	}
+	explicit_bzero(ks, used < TMPL_BATCH ? used : TMPL_BATCH);
 }
 
 /* copy the child's key sizes, each scaled (XTS takes two keys) */

@@ -13,28 +13,27 @@
 #include "crypto/internal/util.h"
 #include "crypto/templates/template.h"
 
+struct xctr_state {
+	const uint8_t *nonce;
+	uint64_t i; /* the next block's index, from 1 */
+};
+
+/* N XOR le128(i): the counter's low 64 bits XORed into the nonce's */
+static void xctr_next(uint8_t *blk, size_t bs, void *arg)
+{
+	struct xctr_state *x = arg;
+
+	(void)bs;
+	store_le64(blk, load_le64(x->nonce) ^ x->i++);
+	memcpy(blk + 8, x->nonce + 8, 8);
+}
+
 static int xctr_crypt(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
 		      const uint8_t *src, size_t len)
 {
-	const struct cipher_alg *c = tmpl_cipher(tfm);
-	uint8_t ks[TMPL_BATCH];
-	uint64_t n_lo = load_le64(iv), i = 1;
-	size_t used = len < TMPL_BATCH ? len + 16 : TMPL_BATCH;
+	struct xctr_state x = { .nonce = iv, .i = 1 };
 
-	while (len) {
-		size_t n = len < TMPL_BATCH ? len : TMPL_BATCH, nb = (n + 15) / 16;
-
-		for (size_t b = 0; b < nb; b++, i++) {
-			store_le64(ks + 16 * b, n_lo ^ i);
-			memcpy(ks + 16 * b + 8, iv + 8, 8);
-		}
-		tmpl_blocks(c, tfm->ctx, 1, ks, ks, nb);
-		xor_bytes(dst, src, ks, n);
-		dst += n;
-		src += n;
-		len -= n;
-	}
-	explicit_bzero(ks, used < TMPL_BATCH ? used : TMPL_BATCH);
+	tmpl_keystream_xor(tmpl_cipher(tfm), tfm->ctx, dst, src, len, xctr_next, &x);
 	return 0;
 }
 

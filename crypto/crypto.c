@@ -123,10 +123,12 @@ static int driver_selftest(struct crypto_driver *d)
 
 	pthread_mutex_lock(&selftest_lock);
 	if (d->selftest == CRYPTO_SELFTEST_UNTESTED) {
-		/* a template's child is tested first: its result bounds ours */
-		if (d->child && d->child->selftest == CRYPTO_SELFTEST_UNTESTED) {
+		/* a template's children are tested first: they bound ours */
+		for (int i = 0; i < CRYPTO_MAX_CHILDREN && d->children[i]; i++) {
+			if (d->children[i]->selftest != CRYPTO_SELFTEST_UNTESTED)
+				continue;
 			pthread_mutex_unlock(&selftest_lock);
-			driver_selftest((struct crypto_driver *)d->child);
+			driver_selftest((struct crypto_driver *)d->children[i]);
 			pthread_mutex_lock(&selftest_lock);
 		}
 		if (d->selftest == CRYPTO_SELFTEST_UNTESTED) {
@@ -139,6 +141,13 @@ static int driver_selftest(struct crypto_driver *d)
 	ok = d->selftest == CRYPTO_SELFTEST_PASSED;
 	pthread_mutex_unlock(&selftest_lock);
 	return ok;
+}
+
+/* d implements alg: its name, or a multi-child instance's kernel-style
+ * base name ("hctr2_base(xctr(aes),polyval)" for "hctr2(aes)") */
+static int driver_is_alg(const struct crypto_driver *d, const char *alg)
+{
+	return !strcmp(d->alg_name, alg) || (d->base_name && !strcmp(d->base_name, alg));
 }
 
 static int pinned(const struct crypto_driver *d)
@@ -168,7 +177,7 @@ static struct crypto_driver *find_best(const char *alg, int *err)
 			struct crypto_driver *d = registry_driver(i);
 			int rank, skip = 0;
 
-			if (strcmp(d->alg_name, alg))
+			if (!driver_is_alg(d, alg))
 				continue;
 			seen = 1;
 			for (unsigned int j = 0; j < ntried; j++)
@@ -211,7 +220,7 @@ static struct crypto_driver *find_driver(const char *alg, const char *driver,
 		*err = -ENOENT;
 		return NULL;
 	}
-	if (alg && strcmp(d->alg_name, alg)) {
+	if (alg && !driver_is_alg(d, alg)) {
 		*err = -ENOENT;
 		return NULL;
 	}

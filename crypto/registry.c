@@ -19,6 +19,7 @@ struct instance {
 	struct skcipher_alg alg;
 	char alg_name[48];
 	char driver_name[64];
+	char base_name[96];
 };
 
 struct crypto_registry {
@@ -276,6 +277,153 @@ int crypto_register_simd_ciphers(struct crypto_registry *reg,
 	return 0;
 }
 
+/*
+ * Templates with several children, kernel style: an instance is named by
+ * its children ("hctr2_base(xctr-aes-aesni,polyval-pclmul)") and each
+ * child must fit its slot (fits(i, d), the template's own check, as the
+ * kernel's hctr2 checks for "xctr(" and "polyval"). Instantiated over
+ * every fitting combination of registered drivers whose algorithm has
+ * vectors of its own (hctr2(aes); not hctr2(sm4): no published vectors,
+ * and a composition of two children is not trusted from another cipher's).
+ */
+static const struct {
+	const char *name;         /* "hctr2_base" */
+	const char *short_name;   /* driver names: "hctr2-<cipher drv>-<hash drv>" */
+	unsigned int nchildren;
+	int (*fits)(unsigned int slot, const struct crypto_driver *d);
+	int (*alg_name)(char *out, size_t len, const struct crypto_driver *const *c);
+	int (*init)(struct skcipher_alg *alg, const struct crypto_driver *const *c);
+} templates[] = {
+	{ "hctr2_base", "hctr2", 2, hctr2_fits, hctr2_alg_name, hctr2_template_init },
+};
+
+/* the instance's driver name: short name, then each child's, a template
+ * instance child ("xctr-aes-aesni") by its own child ("aes-aesni") */
+static int multi_driver_name(char *out, size_t len, size_t t,
+			     const struct crypto_driver *const *c)
+{
+	size_t used = (size_t)snprintf(out, len, "%s", templates[t].short_name);
+
+	for (unsigned int i = 0; i < templates[t].nchildren && used < len; i++) {
+		const char *name = c[i]->child ? c[i]->child->driver_name :
+						 c[i]->driver_name;
+
+		used += (size_t)snprintf(out + used, len - used, "-%s", name);
+	}
+	return used < len ? 0 : -EINVAL;
+}
+
+int crypto_register_template(struct crypto_registry *reg, const char *spec)
+{
+	const struct crypto_driver *c[CRYPTO_MAX_CHILDREN] = { NULL };
+	struct crypto_name nm;
+	struct crypto_driver drv;
+	struct instance *in;
+	size_t t;
+	int err, prio = 0, weight = 0;
+
+	if (crypto_name_parse(spec, &nm)) {
+		log_error("crypto: template instance \"%s\": malformed name", spec);
+		return -EINVAL;
+	}
+	for (t = 0; t < ARRAY_SIZE(templates); t++)
+		if (!strcmp(templates[t].name, nm.tmpl))
+			break;
+	if (t == ARRAY_SIZE(templates))
+		return -ENOENT;
+	if (nm.nargs != templates[t].nchildren) {
+		log_error("crypto: %s takes %u children, not %u", nm.tmpl,
+			  templates[t].nchildren, nm.nargs);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < nm.nargs; i++) {
+		for (unsigned int j = 0; j < reg->count && !c[i]; j++)
+			if (!strcmp(reg->drivers[j].driver_name, nm.args[i]))
+				c[i] = &reg->drivers[j];
+		if (!c[i]) {
+			log_error("crypto: %s: no driver %s", spec, nm.args[i]);
+			return -ENOENT;
+		}
+		if (!templates[t].fits(i, c[i])) {
+			log_error("crypto: %s does not take %s as child %u", nm.tmpl,
+				  nm.args[i], i + 1);
+			return -EINVAL;
+		}
+	}
+	if (ninstances >= MAX_DRIVERS)
+		return -ENOSPC;
+	in = &instances[ninstances];
+	memset(in, 0, sizeof(*in));
+	err = templates[t].init(&in->alg, c);
+	if (!err)
+		err = templates[t].alg_name(in->alg_name, sizeof(in->alg_name), c);
+	if (!err)
+		err = multi_driver_name(in->driver_name, sizeof(in->driver_name), t, c);
+	if (err)
+		return err;
+	memset(&drv, 0, sizeof(drv));
+	drv.flags = CRYPTO_F_CONST_TIME;
+	snprintf(in->base_name, sizeof(in->base_name), "%s(", nm.tmpl);
+	for (unsigned int i = 0; i < nm.nargs; i++) {
+		size_t used = strlen(in->base_name);
+
+		snprintf(in->base_name + used, sizeof(in->base_name) - used, "%s%s",
+			 c[i]->alg_name, i + 1 < nm.nargs ? "," : ")");
+		drv.children[i] = c[i];
+		drv.features |= c[i]->features;
+		/* only as constant-time (and as generic) as every child */
+		drv.flags = (drv.flags & c[i]->flags & CRYPTO_F_CONST_TIME) |
+			    ((drv.flags | c[i]->flags) & CRYPTO_F_ARCH);
+		/* the first child weighs double, as the kernel's hctr2 ranks */
+		prio += (i ? 1 : 2) * c[i]->priority;
+		weight += i ? 1 : 2;
+	}
+	drv.alg_name = in->alg_name;
+	drv.driver_name = in->driver_name;
+	drv.base_name = in->base_name;
+	drv.priority = prio / weight;
+	drv.type = CRYPTO_TYPE_SKCIPHER;
+	drv.u.skcipher = &in->alg;
+	err = crypto_register_driver(reg, &drv);
+	if (!err)
+		ninstances++;
+	return err;
+}
+
+/* instantiate template t over every fitting choice of children from slot
+ * i on (c[0..i) chosen), among the first n drivers */
+static int instantiate_multi(struct crypto_registry *reg, size_t t, unsigned int n,
+			     const struct crypto_driver **c, unsigned int i)
+{
+	const struct crypto_testvecs *tv;
+	char spec[sizeof(((struct instance *)0)->base_name) + 64], alg[48];
+	size_t used;
+	int err;
+
+	if (i < templates[t].nchildren) {
+		for (unsigned int j = 0; j < n; j++) {
+			if (!templates[t].fits(i, &reg->drivers[j]))
+				continue;
+			c[i] = &reg->drivers[j];
+			err = instantiate_multi(reg, t, n, c, i + 1);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	if (templates[t].alg_name(alg, sizeof(alg), c) ||
+	    !crypto_find_testvecs(alg, &tv, 1))
+		return 0; /* not offered without vectors of its own */
+	used = (size_t)snprintf(spec, sizeof(spec), "%s(", templates[t].name);
+	for (unsigned int k = 0; k < i && used < sizeof(spec); k++)
+		used += (size_t)snprintf(spec + used, sizeof(spec) - used, "%s%s",
+					 c[k]->driver_name, k + 1 < i ? "," : ")");
+	if (used >= sizeof(spec))
+		return -ENAMETOOLONG;
+	err = crypto_register_template(reg, spec);
+	return err == -EEXIST ? 0 : err;
+}
+
 int crypto_instantiate_templates(struct crypto_registry *reg)
 {
 	unsigned int n = reg->count;
@@ -325,6 +473,15 @@ int crypto_instantiate_templates(struct crypto_registry *reg)
 			if (!err)
 				ninstances++;
 		}
+	}
+	/* multi-child templates over everything above, instances included */
+	n = reg->count;
+	for (size_t t = 0; t < ARRAY_SIZE(templates); t++) {
+		const struct crypto_driver *c[CRYPTO_MAX_CHILDREN] = { NULL };
+
+		err = instantiate_multi(reg, t, n, c, 0);
+		if (err)
+			return err;
 	}
 	return 0;
 }

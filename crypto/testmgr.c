@@ -414,7 +414,9 @@ static void template_selftest(struct crypto_driver *drv)
 	size_t plen = paren ? (size_t)(paren - drv->alg_name) + 1 : 0;
 	unsigned int n = registry_count();
 
-	if (!drv->child || drv->type != CRYPTO_TYPE_SKCIPHER || !plen) {
+	/* a multi-child instance is never trusted from another's vectors */
+	if (!drv->child || drv->children[1] || drv->type != CRYPTO_TYPE_SKCIPHER ||
+	    !plen) {
 		fail(drv, "no test vectors for %s", drv->alg_name);
 		return;
 	}
@@ -463,9 +465,12 @@ void crypto_selftest_run(struct crypto_driver *drv)
 	unsigned int ran = 0, idx = 0;
 	struct crypto_tfm *tfm;
 
-	if (drv->child && drv->child->selftest == CRYPTO_SELFTEST_FAILED) {
-		fail(drv, "child %s failed its self-test", drv->child->driver_name);
-		return;
+	for (int i = 0; i < CRYPTO_MAX_CHILDREN && drv->children[i]; i++) {
+		if (drv->children[i]->selftest == CRYPTO_SELFTEST_FAILED) {
+			fail(drv, "child %s failed its self-test",
+			     drv->children[i]->driver_name);
+			return;
+		}
 	}
 	if (!nsets) {
 		template_selftest(drv);

@@ -423,6 +423,74 @@ static const struct cipher_testvec aes_xctr_tv[] = {
 	},
 };
 
+/*
+ * hctr2(aes) = hctr2_base(xctr(aes),polyval) with the kernel's 32-byte
+ * tweak: vectors of the HCTR2 reference (google/hctr2,
+ * test_vectors/ours/HCTR2/HCTR2_AES256.json, the 32-byte-tweak ones: 16,
+ * 17, 31, 48, 128 and 255 bytes, so whole and partial last blocks).
+ */
+static const struct cipher_testvec aes_hctr2_tv[] = {
+	{ /* 16 bytes */
+		.key = "504ac8940113d30cd9aaf34cf83f2c399eecc6a897f28e7394b84c400328afc2",
+		.iv = "9eaa0b7f122ae3df0503931bdac8d7988af9df63b1cd15aa028e41a0751d170e",
+		.ptext = "e28a35a7100d656ead77ce07bb678303",
+		.ctext = "81c11c0673cbc1e6ed1f5bf07d8b12f8",
+	},
+	{ /* 17 bytes */
+		.key = "93fa7ee20e67c439e7ca4795689d5e5a7c2619abc6ca6a4c45a69642ae6cffe7",
+		.iv = "ea8247953b22a13a6aca244c507e23cd0e50e541b66529d8302300d254a7d656",
+		.ptext = "db1f1fecad836e5d19a5f63bb4935a576f",
+		.ctext = "f1466e9db301f06bc2ac5788486d407268",
+	},
+	{ /* 31 bytes */
+		.key = "362b5797f85dcd995f1a5a441d920f27cc16d72b856399d3ba96a1dbd26068da",
+		.iv = "ef5869b12c5e9a4724c1b169e112938f433d6d00db5ed8d9129afed9ff2daac4",
+		.ptext = "5ea8681985981223260accdb0a04b9df4db3487bb0e3c819435a4606942df2",
+		.ctext = "dbfdc803d0ecc1febd6437b88243624e7e54a3e224a727e8a4d5b36cb226b4",
+	},
+	{ /* 48 bytes */
+		.key = "0365036e4de6e84e8bbe22194831eed9a09121be6289de78d9b036a33cce43d5",
+		.iv = "a9c34be70ffc6dbf5627211cfcd604105f43e23035296c1090f1bf61ed0f8a91",
+		.ptext = "07aa0226b498115e3341215151632c7200ab32a71cc83c9c250e8b9adf85ed2d"
+			 "f4f2bc55ca926d22fd223b424c0b74ec",
+		.ctext = "7bb1436dd8726cf6676a00c4f1f0f5a4fc6091ab460b15fcd7c12815a1fcf768"
+			 "8ecc276200645672a617d73f67801058",
+	},
+	{ /* 128 bytes */
+		.key = "9070c9b2da8989b18a149621e396b3cec008217ac26535d36f4f25e24370dc94",
+		.iv = "60f19f391bbde8469016ac048940d914a5fb76e3b7f7c3fca4f56cfb72aae72f",
+		.ptext = "274d7c1ca7e5268b1fe592d8528dd9484bf6b8cdf7f78dc20d0ab1d0e41fa01c"
+			 "bd33b9c43c5f46917eff943fe2c0fef57c2a30aa0922106709455bb447c1804d"
+			 "0e9f5d8232188b7781ffffa3a0ca04c95c0a32769bc248d7a3ba80e3049890c8"
+			 "bce9c0e2eaea34eec2ad85e21fd06975a76b7a84f53484918038c85b05275ed9",
+		.ctext = "56528cd63a10139d3a1cc23e11f62a26294ac39405c19f14af08be64d872bd93"
+			 "f885ab338838b2d7828a7ff368acd32f947836317871740a1fccbf4a7ed56cc3"
+			 "72686d05e61946b776c3222cc658e9ebcf427aae57bac08263a1dc7d34f5c5a8"
+			 "e58b004b01cd3f293d304c134c9636e2c5a1b675a5762197e9ad8eed88d54c64",
+	},
+	{ /* 255 bytes */
+		.key = "364511a2985f967cc6b494310a6709326c6f6f00f017cbaca5a9479e2e852ffa",
+		.iv = "2888aa9b593b1e9782e55c9e6d1411196e388fd5402bcaf97b4ce4a3d0d28a13",
+		.ptext = "95d2f7711bcaa586d94801932f7955297113150ee612bc4d8a31e3402ac65e0d"
+			 "68bb4a628dc74577d2b8c71df1d25d97cfac52e53277b6da3085cf2b98e9aa34"
+			 "62b5239eb7a6d4e0b458188c4dde4d01838924cafb11d482307a8135a0b4d4b6"
+			 "84ea47918c198625a6068d78e6ed87ebdaea737cbf66b872e30ab80ccb1a73f1"
+			 "a7ca0ade572bbd2beb8b243822d30e1f17a084983177fd346a4e3d844c0efbed"
+			 "c82a51fad873218adbb5fe1feec4e8655484dd966dfdd3317736526b804f9eb4"
+			 "a255bf6641494e87a70ccae7a5c5f66f2756e24822dd5f593cf19f83e52dfb71"
+			 "add1ae1b205c47b73bd314ce8142b10af049fac2e786bfcdb0959f8f794154",
+		.ctext = "f65751c425612dfad6d93f9a8151dd8e3de7aa2db1dac8a69daa3cab62f280c3"
+			 "2ce758721d44c5287fb4f9bc9cb2ab8efad14d72d979f5a0243e902531143845"
+			 "59c8f6e2c6f6c1a7b2f8a7a92b6f123ab081a4085759b1564c8f1855335fd66a"
+			 "c6a04bd66b643e9efd6616e2dbeb5fb350503ede8d727601beccc952092d8de7"
+			 "d6c366db3608d177c87346262429bf682d2a99435655e493afae4de7554ac045"
+			 "26eb3b12907cdcd1d56f0ad0a9d74b890b07d886ada1c4691f5e8bc49e914125"
+			 "569869783a9eae91d8d9fafbff812509fced2d87bc04629735e126c2461ccfd7"
+			 "14ed0209a5b2b6aa274e61b3716b4716b7e8d4af52eb6a6bdb4c65219e1c36",
+	},
+
+};
+
 static const struct crypto_testvecs aes_testvecs[] = {
 	{
 		.alg_name = "aes",
@@ -459,6 +527,12 @@ static const struct crypto_testvecs aes_testvecs[] = {
 		.source = "HCTR2 reference (google/hctr2) XCTR_AES256.json",
 		.count = ARRAY_SIZE(aes_xctr_tv),
 		.cipher = aes_xctr_tv,
+	},
+	{
+		.alg_name = "hctr2(aes)",
+		.source = "HCTR2 reference (google/hctr2) HCTR2_AES256.json, 32-byte tweaks",
+		.count = ARRAY_SIZE(aes_hctr2_tv),
+		.cipher = aes_hctr2_tv,
 	},
 	{
 		.alg_name = "xts(aes)",

@@ -24,6 +24,21 @@ int crypto_register_all(struct crypto_registry *reg);
 /* registry.c: hmac over every hash driver; mode instances over ciphers */
 int crypto_instantiate_templates(struct crypto_registry *reg);
 
+/*
+ * name.c: split a kernel-style name "t(a,b)" into its template "t" and
+ * its top-level arguments "a", "b" (each may be "x(y)" itself); a plain
+ * name ("aes") has no arguments. 0, or -EINVAL when the parentheses do
+ * not balance, an argument is empty, text follows the closing
+ * parenthesis, there are more than CRYPTO_MAX_CHILDREN arguments or a
+ * part does not fit its buffer.
+ */
+struct crypto_name {
+	char tmpl[32];
+	unsigned int nargs;
+	char args[CRYPTO_MAX_CHILDREN][96];
+};
+int crypto_name_parse(const char *name, struct crypto_name *out);
+
 /* testmgr.c: run the known-answer tests; sets drv->selftest and reason */
 void crypto_selftest_run(struct crypto_driver *drv);
 
@@ -35,6 +50,17 @@ int cfb_template_init(struct skcipher_alg *alg, const struct crypto_driver *chil
 int ctr_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 int xctr_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
 int cts_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);
+
+/*
+ * templates/hctr2.c: hctr2_base(xctr(X),polyval), HCTR2 over 16-byte
+ * block ciphers. hctr2_fits(i, d): whether d fits child slot i (0: an
+ * xctr instance over a 16-byte-block cipher, 1: a polyval driver);
+ * hctr2_alg_name: "hctr2(X)"; init fills alg for those children.
+ */
+int hctr2_fits(unsigned int slot, const struct crypto_driver *d);
+int hctr2_alg_name(char *out, size_t len, const struct crypto_driver *const *children);
+int hctr2_template_init(struct skcipher_alg *alg,
+			const struct crypto_driver *const *children);
 
 /*
  * templates/hmac.c: the HMAC instance over drv->child (a hash driver);

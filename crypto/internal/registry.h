@@ -20,6 +20,9 @@
 #include "crypto/internal/alg.h"
 #include "crypto/cpu.h"
 
+/* children of a template instance at most (hctr2_base has two) */
+#define CRYPTO_MAX_CHILDREN 3
+
 /* driver flags */
 #define CRYPTO_F_CONST_TIME 0x1u /* no secret-dependent branches or indexes */
 /* architecture-specific code that needs no CPU feature (sha512-arm64):
@@ -45,8 +48,18 @@ struct crypto_driver {
 		const struct hash_alg *hash;
 		const struct aead_alg *aead;
 	} u;
-	/* template instances: the child driver and the SIMD hooks */
-	const struct crypto_driver *child;
+	/*
+	 * template instances: the children (a mode's cipher, HMAC's hash;
+	 * hctr2_base's xctr(X) then polyval), child naming the first, and
+	 * the SIMD hooks
+	 */
+	union {
+		const struct crypto_driver *child;
+		const struct crypto_driver *children[CRYPTO_MAX_CHILDREN];
+	};
+	/* multi-child instances: the kernel-style name over the children's
+	 * algorithms ("hctr2_base(xctr(aes),polyval)"), also looked up */
+	const char *base_name;
 	const struct crypto_bulk_ops *bulk;
 	/* HMAC instances: the hash driver; skcipher/hash ctx layout info */
 	size_t ctxsize;
@@ -86,6 +99,18 @@ struct crypto_mode_instance {
 };
 int crypto_register_mode(struct crypto_registry *reg,
 			 const struct crypto_mode_instance *inst);
+
+/*
+ * Register an instance of a template with several children, named in the
+ * kernel's style by the children's driver names:
+ * "hctr2_base(xctr-aes-aesni,polyval-pclmul)". Each child must fit its
+ * slot of the template (templates/ and templates[] in registry.c);
+ * -EINVAL for a malformed name or a child that does not fit, -ENOENT for
+ * an unknown template or child. The instance's algorithm is the
+ * template's short name ("hctr2(aes)"); its base_name the spec over the
+ * children's algorithms.
+ */
+int crypto_register_template(struct crypto_registry *reg, const char *spec);
 
 /*
  * Constant-time SIMD block-cipher drivers and their bulk hooks: for each

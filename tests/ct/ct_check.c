@@ -124,15 +124,23 @@ static void check_cipher(struct crypto_tfm *t, const char *name)
 	}
 }
 
-/* hash / hmac of undefined data (and key) against the same over defined */
-static void check_hash(struct crypto_tfm *t, const char *name, int keyed)
+/*
+ * hash / hmac / keyed hash (ghash, polyval: its one key length) of
+ * undefined data (and key) against the same over defined
+ */
+static void check_hash(struct crypto_tfm *t, const char *name, int hmac)
 {
 	static const size_t lens[] = { 0, 111, 112, 300 };
-	static const size_t klens[] = { 32, HMAC_MAX_KEY }; /* < and > a block */
+	size_t klens[] = { 32, HMAC_MAX_KEY }; /* < and > a block */
 	uint8_t want[64], got[64];
-	size_t dlen = crypto_digestsize(t);
+	size_t dlen = crypto_digestsize(t), nkeys = hmac ? 2 : 0;
+	int keyed = hmac || crypto_keysizes(t)[0];
 
-	for (size_t k = 0; k < (keyed ? 2 : 1); k++) {
+	if (!hmac && keyed) {
+		klens[0] = crypto_keysizes(t)[0];
+		nkeys = 1;
+	}
+	for (size_t k = 0; k < (nkeys ? nkeys : 1); k++) {
 		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
 			size_t len = lens[l];
 

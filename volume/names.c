@@ -86,7 +86,8 @@ static int encode(struct crypto_tfm *cts, const struct codec_limits *lim,
 	if (ivlen > MAX_IV || (ivlen && ivlen != crypto_ivsize(cts)))
 		return -EINVAL;
 	padded = padded_len(len);
-	memcpy(buf, iv, ivlen);
+	if (ivlen)
+		memcpy(buf, iv, ivlen);
 	memset(buf + ivlen, 0, padded);
 	memcpy(buf + ivlen, plain, len);
 	err = cts_crypt(cts, 1, ivlen ? iv : NULL, buf + ivlen, padded);

@@ -31,9 +31,10 @@ static void test_vector(void)
 	CHECK(reckey_decode(text, strlen(text), back, NULL, 0) == 0 &&
 	      memcmp(back, r, 16) == 0, "round trip");
 	/* as someone may type it: lower case, spaces, O for 0, L for 1 */
-	for (size_t i = 0; i <= strlen(text); i++)
+	for (size_t i = 0; i < strlen(text); i++)
 		lower[i] = text[i] == '-' ? ' ' : text[i] == '0' ? 'o'
 			   : text[i] == '1' ? 'l' : (char)(text[i] | 0x20);
+	lower[strlen(text)] = '\0';
 	CHECK(reckey_decode(lower, strlen(lower), back, NULL, 0) == 0 &&
 	      memcmp(back, r, 16) == 0, "typed loosely: %s", lower);
 }

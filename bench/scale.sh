@@ -170,7 +170,7 @@ run_one() {
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-echo "scale.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "scale.sh: $(lscpu | sed -n 's/^Model name: *//p') (family $(lscpu | sed -n 's/^CPU family: *//p'), model $(lscpu | sed -n 's/^Model: *//p')), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo "scale.sh: $entries entries ($copies copies of /usr/include and /usr/share/doc), $reps repetition(s)" >&2
 fss=(cloakfs cloakfs-unlim gocryptfs)
 declare -A res

@@ -299,7 +299,7 @@ ok "add reuses slot 0" "$kt" add-passphrase --passfile p4 --new-passfile p1 vol
 out_has "as slot 0" '^vol: added keyslot 0 \(2 in use\)$'
 ok "add reuses slot 1" "$kt" add-passphrase --passfile p4 --new-passfile p2 vol
 out_has "as slot 1" '^vol: added keyslot 1 \(3 in use\)$'
-cp "$conf" before
+cp -f "$conf" before  # -f: the last copy is read-only, as the config
 fails 2 'vol: wrong passphrase' "remove-passphrase with a passphrase no slot has" \
 	"$kt" remove-passphrase --passfile bad vol
 same_file "config untouched after a wrong passphrase" "$conf" before

@@ -85,6 +85,7 @@ zcat "$root/usr/share/man/man1/cloakfs.1.gz" | grep -q "/usr/share/doc/cloakfs/f
 	ok || bad "cloakfs(1) does not cite /usr/share/doc/cloakfs/format.md"
 # a volume made and checked with the packaged tools
 printf 'packaged\n' >"$tmp/pass"
+chmod 600 "$tmp/pass"  # else every tool warns (docs/security.md)
 if "$root/usr/bin/cloakfs-keytool" init --kdf-time 0.02 --kdf-memory 8 --passfile "$tmp/pass" \
 	"$tmp/vol" >/dev/null && "$root/usr/bin/cloakfs-fsck" --no-cloakfsd --passfile "$tmp/pass" \
 	"$tmp/vol" >/dev/null; then ok; else bad "init and fsck with the packaged tools"; fi

@@ -62,10 +62,11 @@ done < <(meson test -C "$asan" --list --no-rebuild --suite crypto --suite volume
 [ ${#tests[@]} -gt 0 ] || fail "no tests in $asan"
 rm -f "$asan/meson-logs/asan.json"
 # Lightened here, every path still run: test_scale's tree and its fsx
-# under a tiny descriptor cache a tenth as large, and test_hostile's
-# 100,000-deep chain (three minutes under ASan) left to the plain build.
+# under a tiny descriptor cache a tenth as large, fs-namespace's random
+# sequences a third as long, and test_hostile's 100,000-deep chain (three
+# minutes under ASan) left to the plain build.
 TEST_QUICK=1 CLOAKFS_FSX_OPS=${CLOAKFS_FSX_OPS:-20000} \
-	CLOAKFS_SCALE_FILES=2000 CLOAKFS_FSX_OPS_TINY=3000 \
+	CLOAKFS_SCALE_FILES=2000 CLOAKFS_FSX_OPS_TINY=3000 CLOAKFS_NS_OPS=500 \
 	PYTEST_ADDOPTS="-k 'not test_deep_chain'" \
 	meson test -C "$asan" --print-errorlogs --num-processes 2 \
 	--timeout-multiplier 3 --logbase asan --no-rebuild "${tests[@]}"

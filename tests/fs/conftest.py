@@ -111,7 +111,7 @@ class Volume:
     """One volume with its mountpoint; mount() runs cloakfs -f."""
 
     def __init__(self, cipher="speck128-xts", sector=None, name_max=None, tag="vol",
-                 base=None):
+                 base=None, version=None):
         self.cipher = cipher
         self.sector = sector or 4096
         self.block = BLOCK[cipher]
@@ -125,10 +125,12 @@ class Volume:
             f.write(PASSPHRASE + "\n")
         os.chmod(self.passfile, 0o600)  # else cloakfs warns (docs/security.md)
         args = [MKVOL, cipher, self.cipherdir, self.passfile]
-        if sector or name_max:
+        if sector or name_max or version:
             args.append(str(self.sector))
-        if name_max:
-            args.append(str(name_max))
+        if name_max or version:
+            args.append(str(name_max or 0))
+        if version:
+            args.append(str(version))  # 1: a volume of format version 1
         subprocess.run(args, check=True)
         self.proc = None
         self.stderr_path = os.path.join(self.top, "stderr")

@@ -18,7 +18,8 @@ import tempfile
 
 import pytest
 
-from conftest import KEYTOOL, MKVOL, Volume, expect_errno, fusermount_u, scratch_base
+from conftest import (KEYTOOL, MKVOL, Volume, expect_errno, fusermount_u, renameat2,
+                      scratch_base)
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
@@ -109,7 +110,6 @@ def test_exchange_of_symlinks_across_dirs(vol):
     os.symlink("to-a", vol.path("a", "s"))
     os.symlink("to-b", vol.path("b", "s"))
     ia, ib = os.lstat(vol.path("a", "s")).st_ino, os.lstat(vol.path("b", "s")).st_ino
-    from conftest import renameat2
     renameat2(vol.path("a", "s"), vol.path("b", "s"), 2)  # RENAME_EXCHANGE
     assert os.readlink(vol.path("a", "s")) == "to-b" and os.lstat(vol.path("a", "s")).st_ino == ib
     assert os.readlink(vol.path("b", "s")) == "to-a" and os.lstat(vol.path("b", "s")).st_ino == ia
@@ -333,6 +333,155 @@ def test_v1_volume_mounts_reads_writes(v1):
     assert not os.path.exists(os.path.join(v1.cipherdir, "cloakfs.targets"))
     rc, rep = run_fsck(v1.cipherdir, v1.passfile)
     assert rc == 0 and errors_of(rep) == [], rep
+
+
+# ---- version-1 symlinks changing directory -----------------------------------
+# A version-1 target is encrypted under its directory's name key, so a
+# symlink renamed into another directory is re-encrypted there as a new
+# symlink (docs/format.md 7.4, volume/respell.h): readable at once (the
+# kernel keeps its nodeid) and after a remount, with its owner and times,
+# and no temporary name or sidecar left behind.
+
+V1_TARGETS = {
+    "short": "some/target",
+    # the longest version-1 target (NAMES_MAX_SYMLINK_PLAIN): 4054 characters
+    "longest": ("../d" * 760)[:3039] + "x",
+}
+
+
+@pytest.fixture(params=["short-names", "long-names"])
+def v1new(request, volume_factory):
+    """a new volume of format version 1 with directories a and b; with long
+    names, every name is past name_max 64 (cloakfs.long.X and its sidecar)"""
+    v = volume_factory("speck128-xts", name_max=64 if request.param == "long-names" else None,
+                       version=1)
+    v.long_names = request.param == "long-names"
+    os.mkdir(v.path("a"))
+    os.mkdir(v.path("b"))
+    return v
+
+
+def nm(vol, base):
+    return base + ("-" + "n" * 60 if vol.long_names else "")
+
+
+def cipher_leftovers(vol):
+    """temporary names, and sidecars whose long entry is gone"""
+    out = []
+    for dirpath, dirs, files in os.walk(vol.cipherdir):
+        names = set(dirs + files)
+        for n in sorted(names):
+            if n.startswith("cloakfs.tmp."):
+                out.append(os.path.join(dirpath, n))
+            elif n.startswith("cloakfs.long.") and n.endswith(".name") and \
+                    n[:-len(".name")] not in names:
+                out.append(os.path.join(dirpath, n))
+    return out
+
+
+def lnk(vol, target, path):
+    os.symlink(target, path)
+    if os.geteuid() == 0:
+        os.lchown(path, 4321, 8765)
+    os.utime(path, ns=(1_000_000_123, 2_000_000_456), follow_symlinks=False)
+
+
+def same_owner_times(a, b):
+    """owner and mtime (a readlink may touch the atime: relatime)"""
+    return (a.st_uid, a.st_gid, a.st_mtime_ns) == (b.st_uid, b.st_gid, b.st_mtime_ns)
+
+
+@pytest.mark.parametrize("how", ["rename", "over-file", "over-symlink", "noreplace"])
+@pytest.mark.parametrize("target", sorted(V1_TARGETS))
+def test_v1_symlink_renamed_across_dirs(v1new, target, how):
+    vol, t = v1new, V1_TARGETS[target]
+    src, dst = vol.path("a", nm(vol, "s")), vol.path("b", nm(vol, "d"))
+    lnk(vol, t, src)
+    if how == "over-file":
+        with open(dst, "w") as f:
+            f.write("replaced")
+    elif how == "over-symlink":
+        os.symlink("replaced", dst)
+    before = os.lstat(src)
+    if how == "noreplace":
+        renameat2(src, dst, 1)  # RENAME_NOREPLACE
+    else:
+        os.rename(src, dst)
+    expect_errno(errno.ENOENT, os.lstat, src)
+    assert os.readlink(dst) == t  # through the nodeid the kernel kept
+    assert same_owner_times(os.lstat(dst), before)
+    assert os.listdir(vol.path("a")) == [] and os.listdir(vol.path("b")) == [nm(vol, "d")]
+    assert cipher_leftovers(vol) == []
+    vol.remount()
+    assert os.readlink(dst) == t
+    assert same_owner_times(os.lstat(dst), before)
+    if FSCK:
+        vol.umount()
+        rc, rep = run_fsck(vol.cipherdir, vol.passfile)
+        assert rc == 0 and errors_of(rep) == [], rep
+
+
+@pytest.mark.parametrize("target", sorted(V1_TARGETS))
+def test_v1_hardlinked_symlink_renamed_across_dirs(v1new, target):
+    """the moved name becomes a symlink of its own; the other name stays"""
+    vol, t = v1new, V1_TARGETS[target]
+    src, other = vol.path("a", nm(vol, "s")), vol.path("a", nm(vol, "o"))
+    lnk(vol, t, src)
+    os.link(src, other, follow_symlinks=False)
+    os.rename(src, vol.path("b", nm(vol, "d")))
+    assert os.readlink(vol.path("b", nm(vol, "d"))) == os.readlink(other) == t
+    assert os.lstat(other).st_nlink == 1
+    assert cipher_leftovers(vol) == []
+    vol.remount()
+    assert os.readlink(vol.path("b", nm(vol, "d"))) == os.readlink(other) == t
+
+
+def test_v1_link_of_symlink(v1new):
+    """a hard link of a version-1 symlink stays in its directory"""
+    vol = v1new
+    src, same = vol.path("a", nm(vol, "s")), vol.path("a", nm(vol, "l"))
+    os.symlink("here", src)
+    os.link(src, same, follow_symlinks=False)
+    expect_errno(errno.EPERM, os.link, src, vol.path("b", nm(vol, "l")),
+                 follow_symlinks=False)
+    assert os.lstat(src).st_nlink == 2 and os.listdir(vol.path("b")) == []
+    vol.remount()
+    assert os.readlink(src) == os.readlink(same) == "here"
+    assert cipher_leftovers(vol) == []
+
+
+@pytest.mark.parametrize("pair", ["symlink-symlink", "symlink-file", "file-symlink"])
+@pytest.mark.parametrize("target", sorted(V1_TARGETS))
+def test_v1_exchange_across_dirs(v1new, target, pair):
+    vol, t = v1new, V1_TARGETS[target]
+    x, y = vol.path("a", nm(vol, "x")), vol.path("b", nm(vol, "y"))
+    want = {}
+    for path, kind, tag in ((x, pair.split("-")[0], "A"), (y, pair.split("-")[1], "B")):
+        if kind == "symlink":
+            want[path] = ("link", t[:-1] + tag)
+            lnk(vol, want[path][1], path)
+        else:
+            want[path] = ("file", "file " + tag)
+            with open(path, "w") as f:
+                f.write(want[path][1])
+    before = {p: os.lstat(p) for p in (x, y)}
+
+    def what(p):
+        if os.path.islink(p):
+            return ("link", os.readlink(p))
+        with open(p) as f:
+            return ("file", f.read())
+
+    renameat2(x, y, 2)  # RENAME_EXCHANGE
+    for i in range(2):
+        assert what(y) == want[x] and what(x) == want[y], i
+        assert same_owner_times(os.lstat(y), before[x])
+        assert same_owner_times(os.lstat(x), before[y])
+        for new, old in ((y, x), (x, y)):
+            if want[old][0] == "file":  # a file moves as it is
+                assert os.lstat(new).st_ino == before[old].st_ino
+        assert cipher_leftovers(vol) == []
+        vol.remount()
 
 
 @needs_tools

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Version-1 symlinks changing directory (docs/format.md 7.4): a version-1
+ * target is encrypted under its directory's name key, so a symlink that
+ * moves to another directory cannot keep its ciphertext. A rename re-
+ * encrypts it there as a new symlink (a new inode, with the old one's
+ * owner and times), and a hard link into another directory is refused.
+ * Version-2 targets do not depend on their directory and move as they
+ * are.
+ */
+#ifndef CLOAKFS_VOLUME_RESPELL_H
+#define CLOAKFS_VOLUME_RESPELL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "volume/direntry.h"
+
+struct vkeyring;
+
+/*
+ * Is an entry of this mode, in a volume of this format version, bound to
+ * its directory (a version-1 symlink)? 1 or 0. A rename of it into
+ * another directory takes vrespell_rename; a link(2) of it into another
+ * directory is EPERM.
+ */
+int vrespell_bound(unsigned int version, mode_t mode);
+
+/* one side of a rename: an entry of a ciphertext directory */
+struct vrespell_entry {
+	int dfd;                       /* the directory (O_PATH will do) */
+	const uint8_t *nonce;          /* its nonce, NAMES_DIRNONCE_SIZE
+					* bytes: its name key */
+	const struct vdir_name *name;  /* the entry's encrypted name */
+	const struct stat *st;         /* its lstat (the destination's is
+					* read for RENAME_EXCHANGE only) */
+};
+
+/*
+ * rename(2) of src over dst in another directory, flags 0,
+ * RENAME_NOREPLACE or RENAME_EXCHANGE, where src (or, for an exchange,
+ * either entry) is vrespell_bound: each such symlink's target is read,
+ * decoded under its own directory's key (a version-2 text, left by an
+ * interrupted upgrade, under the volume's symlink key: rootfd and the
+ * cipher's block size bs), encrypted for the other directory, and made
+ * there under a temporary name (dirops.h), which then takes the entry's
+ * place: renamed over the destination and the source unlinked, or, for an
+ * exchange, the two entries exchanged and each copy renamed over the
+ * entry it stands for. The long names' sidecars are written and removed
+ * with their entries (direntry.h). kr: the volume's keyring (each
+ * decryption and encryption a key section of its own); version: the
+ * volume's format version.
+ *
+ * 0 or -errno: -EEXIST (RENAME_NOREPLACE, dst exists), -EBADMSG (a target
+ * that does not decode), -EACCES (locked), -ENAMETOOLONG (a target over
+ * the version-1 limit), -EINVAL (bad flags, or nothing is bound), -errno
+ * of the calls. On failure no temporary name is left and nothing has
+ * changed, but for two steps that cannot be taken back: a source that
+ * cannot be unlinked after its copy took dst's place (both then stand;
+ * -errno), and, after an exchange, a copy that cannot take its entry's
+ * place (that entry stays as it was exchanged; 0 all the same). Not
+ * atomic: a crash leaves at worst a temporary name (hidden; cloakfs-fsck
+ * reports it).
+ */
+int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
+		    unsigned int version, const struct vrespell_entry *src,
+		    const struct vrespell_entry *dst, unsigned int flags);
+
+#endif

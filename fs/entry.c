@@ -204,6 +204,29 @@ int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	return n;
 }
 
+int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
+			 struct vrespell_entry *src, struct fs_inode *newdir,
+			 struct vrespell_entry *dst, unsigned int flags)
+{
+	uint8_t from[NAMES_DIRNONCE_SIZE], to[NAMES_DIRNONCE_SIZE];
+	int err = dir_nonce(fs, dir, src->dfd, from), rootfd;
+
+	if (!err)
+		err = dir_nonce(fs, newdir, dst->dfd, to);
+	if (err)
+		return err;
+	src->nonce = from;
+	dst->nonce = to;
+	rootfd = hold_root(fs);
+	if (rootfd < 0)
+		return rootfd;
+	err = vrespell_rename(fs->keyring, rootfd, fs->cipher->blocksize,
+			      fs->cfg.version, src, dst, flags);
+	release_root(fs);
+	src->nonce = dst->nonce = NULL; /* this frame's */
+	return err;
+}
+
 int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname)
 {
 	return fs->cfg.version >= 2 ? vsymlink_pin(dfd, cname) : -1;

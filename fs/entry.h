@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "volume/direntry.h"
+#include "volume/respell.h"
 #include "volume/symlink.h"
 
 struct cloakfs;
@@ -62,6 +63,16 @@ int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len);
 int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			 const char *text, size_t len,
 			 char out[VSYMLINK_MAX_PLAIN + 1]);
+
+/*
+ * rename(2) of src (in dir) over dst (in newdir, another directory) that
+ * moves a version-1 symlink (volume/respell.h: vrespell_bound):
+ * vrespell_rename with the two directories' nonces, which this fills in,
+ * and the volume's root. src and dst: dfd, name and st set.
+ */
+int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
+			 struct vrespell_entry *src, struct fs_inode *newdir,
+			 struct vrespell_entry *dst, unsigned int flags);
 
 /*
  * A stored target lives as long as its symlink inode: pin before a call

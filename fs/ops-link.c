@@ -11,6 +11,7 @@
 #include "fs/attr.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "volume/respell.h"
 
 void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		const char *name)
@@ -57,8 +58,8 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	int err = request_begin(&r, req, ino, REQ_FD), dfd = -1;
 
 	dir = request_inode(r.fs, newparent);
-	if (!err && r.in->type == S_IFLNK && r.fs->cfg.version < 2) {
-		/* a version-1 target is encrypted for its own directory */
+	if (!err && vrespell_bound(r.fs->cfg.version, r.in->type)) {
+		/* its target is encrypted for its own directory */
 		struct fs_inode *p = inode_parent(&r.fs->inodes, r.in);
 
 		if (p != dir)

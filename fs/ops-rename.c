@@ -2,56 +2,28 @@
 /*
  * rename (RENAME_NOREPLACE, RENAME_EXCHANGE): a rename of the ciphertext
  * entries, with a directory's nonce file out of the way when one
- * directory replaces another, and version-1 symlinks moving to another
- * directory re-encrypted there.
+ * directory replaces another; a version-1 symlink moving to another
+ * directory is volume/respell.h's, and its inode is pointed at the new
+ * symlink afterwards.
  */
 #include "fs/handlers.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "volume/dirops.h"
+#include "volume/respell.h"
 
 /* a directory of a rename: its inode and held descriptor */
 struct rename_dir {
 	struct fs_inode *in;
 	int fd;
 };
-
-/*
- * A version-1 symlink moving to another directory needs its target
- * re-encrypted under the new directory's name key: make that copy in to
- * under a temporary name (tmp), with the old one's owner and times.
- */
-static int respell_symlink(struct cloakfs *fs, const struct rename_dir *from, const char *from_cname,
-			   const struct rename_dir *to,
-			   char tmp[DIROPS_TEMP_NAME_SIZE])
-{
-	char enc[VSYMLINK_MAX_STORED + 2];
-	char plain[VSYMLINK_MAX_PLAIN + 1];
-	struct stat st;
-	ssize_t n = dirops_read_symlink(from->fd, from_cname, &st, enc,
-					sizeof(enc));
-	int err;
-
-	if (n < 0)
-		return (int)n; /* too long: -EBADMSG, EIO to the application */
-	err = entry_symlink_decode(fs, from->in, from->fd, enc, (size_t)n,
-				   plain);
-	if (err < 0)
-		return err;
-	err = entry_symlink_encrypt(fs, to->in, to->fd, plain, enc);
-	explicit_bzero(plain, sizeof(plain));
-	if (!err)
-		err = dirops_temp_name(tmp);
-	return err ? err : dirops_symlink_like(enc, to->fd, tmp, &st);
-}
 
 /*
  * The kernel keeps the moved symlink's nodeid: point that inode at the
@@ -123,69 +95,34 @@ static int rename_plain(const struct rename_dir *dir, const struct vdir_name *sr
 }
 
 /*
- * rename with a version-1 symlink changing directory: re-encrypted copies
- * are renamed over the moved entries afterwards. Not atomic: a crash
- * leaves at worst a temporary name (hidden, reported by fsck).
+ * rename with a version-1 symlink changing directory: volume/respell.h
+ * re-encrypts it there as a new symlink, which the inode the kernel
+ * knows then stands for.
  */
-static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir, const struct vdir_name *src,
-			  const struct stat *sst, const struct rename_dir *newdir,
+static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir,
+			  const struct vdir_name *src, const struct stat *sst,
+			  const struct rename_dir *newdir,
 			  const struct vdir_name *dst, const struct stat *dst_st,
 			  unsigned int flags)
 {
-	char tsrc[DIROPS_TEMP_NAME_SIZE] = "", tdst[DIROPS_TEMP_NAME_SIZE] = "";
-	int err = 0, xchg = !!(flags & RENAME_EXCHANGE);
+	struct vrespell_entry from = { .dfd = dir->fd, .name = src, .st = sst };
+	struct vrespell_entry to = { .dfd = newdir->fd, .name = dst, .st = dst_st };
+	int xchg = !!(flags & RENAME_EXCHANGE);
+	int err = entry_rename_respell(fs, dir->in, &from, newdir->in, &to,
+				       flags);
 
-	if (S_ISLNK(sst->st_mode))
-		err = respell_symlink(fs, dir, src->name, newdir, tsrc);
-	if (!err && xchg && S_ISLNK(dst_st->st_mode))
-		err = respell_symlink(fs, newdir, dst->name, dir, tdst);
-	if (!err)
-		err = vdir_name_prepare(newdir->fd, dst);
-	if (!err && xchg) {
-		if (renameat2(dir->fd, src->name, newdir->fd, dst->name,
-			      RENAME_EXCHANGE) != 0)
-			err = -errno;
-	} else if (!err && *tsrc) {
-		/* the copy takes the destination name; then the old one goes */
-		if (flags & RENAME_NOREPLACE)
-			err = dirops_rename_noreplace(newdir->fd, tsrc,
-						      newdir->fd, dst->name);
-		else if (renameat(newdir->fd, tsrc, newdir->fd, dst->name) != 0)
-			err = -errno;
-		if (!err) {
-			*tsrc = '\0';
-			if (unlinkat(dir->fd, src->name, 0) != 0)
-				err = -errno;
-			else
-				vdir_name_forget(dir->fd, src);
-		}
-	}
-	if (!err && xchg) {
-		if (*tsrc && renameat(newdir->fd, tsrc, newdir->fd, dst->name) == 0)
-			*tsrc = '\0';
-		if (*tdst && renameat(dir->fd, tdst, dir->fd, src->name) == 0)
-			*tdst = '\0';
-	}
-	if (*tsrc)
-		(void)unlinkat(newdir->fd, tsrc, 0);
-	if (*tdst)
-		(void)unlinkat(dir->fd, tdst, 0);
-	if (err) {
-		if (err != -EEXIST)
-			vdir_name_forget(newdir->fd, dst);
+	if (err)
 		return err;
-	}
-	if (S_ISLNK(sst->st_mode))
+	if (vrespell_bound(fs->cfg.version, sst->st_mode))
 		rekey_symlink(fs, sst, newdir, dst->name);
 	else
 		moved(fs, sst, dir, src->name, newdir, dst->name);
-	if (xchg && S_ISLNK(dst_st->st_mode))
+	if (xchg && vrespell_bound(fs->cfg.version, dst_st->st_mode))
 		rekey_symlink(fs, dst_st, dir, src->name);
 	else if (xchg)
 		moved(fs, dst_st, newdir, dst->name, dir, src->name);
 	return 0;
 }
-
 
 void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	       fuse_ino_t newparent, const char *newname, unsigned int flags)
@@ -223,11 +160,10 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		return;
 	}
 	if (!err) {
-		/* only version-1 targets depend on their directory */
-		if (dir.in != newdir.in && r.fs->cfg.version < 2 &&
-		    (S_ISLNK(sst.st_mode) ||
+		if (dir.in != newdir.in &&
+		    (vrespell_bound(r.fs->cfg.version, sst.st_mode) ||
 		     (have_dst && (flags & RENAME_EXCHANGE) &&
-		      S_ISLNK(dst_st.st_mode)))) {
+		      vrespell_bound(r.fs->cfg.version, dst_st.st_mode)))) {
 			err = rename_respell(r.fs, &dir, &src, &sst, &newdir,
 					     &dst, &dst_st, flags);
 		} else {

@@ -2,6 +2,7 @@
 /* cloakfs-keytool init and info: make a volume, describe one. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "tools/keytool.h"
 #include "volume/content.h"
 #include "volume/names.h"
+#include "volume/record.h"
 #include "volume/volume.h"
 
 /*
@@ -245,6 +247,26 @@ const struct kt_command kt_cmd_init = {
 	.run = run_init,
 };
 
+/* whether the volume record holds a recovery key (docs/format.md 8);
+ * says so without one: the record is not needed to mount */
+static void print_recovery(const char *dir)
+{
+	struct volume_record r;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = fd < 0 ? -errno : volrec_read(fd, &r);
+
+	if (fd >= 0)
+		close(fd);
+	if (!rc)
+		printf("recovery:    %s\n", r.has_recovery
+			? "a recovery key (in " VOLREC_FILE_NAME ")" : "none");
+	else if (rc == -ENOENT)
+		printf("recovery:    none (no " VOLREC_FILE_NAME ")\n");
+	else
+		printf("recovery:    unknown (%s/" VOLREC_FILE_NAME ": %s)\n", dir,
+		       strerror(-rc));
+}
+
 static int run_info(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
@@ -277,6 +299,7 @@ static int run_info(const struct kt_args *a)
 			       sizeof(cost));
 		printf("  slot %u:    %s\n", i, cost);
 	}
+	print_recovery(dir);
 	if (fflush(stdout) != 0)
 		return kt_error(CLOAKFS_EXIT_ERROR, "writing output: %s",
 				strerror(errno));
@@ -289,8 +312,9 @@ const struct kt_command kt_cmd_info = {
 	.summary = "show a volume's parameters and keyslots (no passphrase)",
 	.help =
 		"Show the format version, uuid, cipher, name settings, sector size,\n"
-		"key identifier and the keyslots (numbered from 0) with their KDF\n"
-		"costs. Needs no passphrase; the config is fully validated.\n",
+		"key identifier, the keyslots (numbered from 0) with their KDF\n"
+		"costs, and whether the volume has a recovery key. Needs no\n"
+		"passphrase; the config is fully validated.\n",
 	.opts = KT_OPT_CONFIG,
 	.min_args = 1,
 	.max_args = 1,

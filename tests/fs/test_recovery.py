@@ -40,6 +40,9 @@ def make_recovery_key(v):
     assert r.returncode == 0, r.stderr
     groups = re.findall(r"\b[0-9A-Z]{5}\b", r.stdout.decode())
     assert len(groups) == 8, r.stdout
+    info = keytool("info", v.cipherdir)
+    assert info.returncode == 0 and re.search(
+        rb"^recovery: +a recovery key \(in cloakfs.volume\)$", info.stdout, re.M), info.stdout
     return "-".join(groups)
 
 

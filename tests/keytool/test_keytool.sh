@@ -62,6 +62,7 @@ out_has "info key id as init printed" "^key id: +$keyid\$"
 out_has "info features" '^features: +none$'
 out_has "info slot count" '^keyslots: +1 of 8$'
 out_has "info slot 0 cost" '^  slot 0: +Argon2id, [0-9]+ pass(es)?, 8 MiB$'
+out_has "info: no recovery key yet" '^recovery: +none$'
 uuid=$(sed -n 's/^uuid: *//p' "$tmp/out")
 
 mkdir emptydir

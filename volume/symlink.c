@@ -158,50 +158,162 @@ void vsymlink_discard(int rootfd, const char *text)
 	close(sfd);
 }
 
-int vsymlink_read_stored(int rootfd, const char *text, char *buf, size_t size)
+/* say why in v (may be NULL): -EBADMSG */
+static int fault(struct vsymlink_verdict *v, enum vsymlink_fault why,
+		 mode_t type, int store)
+{
+	if (v) {
+		v->fault = why;
+		v->type = type;
+		v->store = store;
+	}
+	return -EBADMSG;
+}
+
+/* what sits at the store's name when it is no directory */
+static mode_t store_type(int rootfd)
+{
+	struct stat st;
+
+	if (fstatat(rootfd, VSYMLINK_STORE_DIR, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	return st.st_mode & S_IFMT;
+}
+
+/* the stored target of reference text into buf (NAMES_TARGET_MAX_ENCODED
+ * + 1 bytes): its length, -EBADMSG (v says why), -errno */
+static int read_stored(int rootfd, const char *text, char *buf,
+		       struct vsymlink_verdict *v)
 {
 	char check[VSYMLINK_HASH_LEN + 1];
 	const char *name = text + strlen(VSYMLINK_REF_PREFIX);
+	mode_t type = 0;
 	ssize_t n;
 	int sfd, err;
 
-	if (size < NAMES_TARGET_MAX_ENCODED + 1)
-		return -ENOSPC;
 	sfd = open_store(rootfd, 0);
+	if (sfd == -ENOENT)
+		return fault(v, VSYMLINK_FAULT_MISSING, 0, 0);
+	if (sfd == -ENOTDIR || sfd == -ELOOP)
+		return fault(v, VSYMLINK_FAULT_NOT_REGULAR, store_type(rootfd), 1);
 	if (sfd < 0)
-		return sfd == -ENOENT ? -EBADMSG : sfd;
-	n = volume_read_file(sfd, name, buf, NAMES_TARGET_MAX_ENCODED + 1, NULL);
+		return sfd;
+	/* a FIFO or device is never opened, a big file never read whole */
+	n = volume_read_file(sfd, name, buf, NAMES_TARGET_MAX_ENCODED + 1, &type);
 	close(sfd);
-	if (n == -ENOENT || n == -VOLUME_ENOTREG)
-		return -EBADMSG;
+	if (n == -ENOENT)
+		return fault(v, VSYMLINK_FAULT_MISSING, 0, 0);
+	if (n == -VOLUME_ENOTREG)
+		return fault(v, VSYMLINK_FAULT_NOT_REGULAR, type, 0);
 	if (n < 0)
 		return (int)n;
 	/* canonical: an encoding that fits the symlink sits in it */
 	if (n <= VSYMLINK_MAX_STORED || n > NAMES_TARGET_MAX_ENCODED)
-		return -EBADMSG;
+		return fault(v, VSYMLINK_FAULT_LENGTH, 0, 0);
 	buf[n] = '\0';
 	err = store_name(buf, (size_t)n, check);
 	if (err)
 		return err;
-	return strcmp(check, name) == 0 ? (int)n : -EBADMSG;
+	if (strcmp(check, name) != 0)
+		return fault(v, VSYMLINK_FAULT_HASH, 0, 0);
+	return (int)n;
 }
 
-int vsymlink_decode(struct vkeyring *kr, int rootfd, const char *text,
-		    size_t len, char out[VSYMLINK_MAX_PLAIN + 1])
+int vsymlink_read_stored(int rootfd, const char *text, char *buf, size_t size)
+{
+	if (size < NAMES_TARGET_MAX_ENCODED + 1)
+		return -ENOSPC;
+	return read_stored(rootfd, text, buf, NULL);
+}
+
+/* vsymlink_decode, saying why in v (may be NULL) */
+static int decode(struct vkeyring *kr, int rootfd, const char *text,
+		  size_t len, char out[VSYMLINK_MAX_PLAIN + 1],
+		  struct vsymlink_verdict *v)
 {
 	char stored[NAMES_TARGET_MAX_ENCODED + 1];
-	int n;
+	int ref = vsymlink_form(text, len, 0) == VSYMLINK_REF, n;
 
-	if (vsymlink_form(text, len, 0) == VSYMLINK_REF) {
-		n = vsymlink_read_stored(rootfd, text, stored, sizeof(stored));
+	if (ref) {
+		n = read_stored(rootfd, text, stored, v);
 		if (n < 0)
 			return n;
 		text = stored;
 		len = (size_t)n;
 	}
 	n = with_key(kr, 0, NULL, text, len, out, VSYMLINK_MAX_PLAIN + 1);
-	explicit_bzero(stored, sizeof(stored)); /* ciphertext, but tidy */
+	if (ref)
+		explicit_bzero(stored, sizeof(stored)); /* ciphertext, but tidy */
+	if (n == -EBADMSG)
+		return fault(v, ref ? VSYMLINK_FAULT_OPEN : VSYMLINK_FAULT_TEXT,
+			     0, 0);
 	return n;
+}
+
+int vsymlink_decode(struct vkeyring *kr, int rootfd, const char *text,
+		    size_t len, char out[VSYMLINK_MAX_PLAIN + 1])
+{
+	return decode(kr, rootfd, text, len, out, NULL);
+}
+
+int vsymlink_judge(struct vkeyring *kr, int rootfd, const char *text,
+		   size_t len, struct vsymlink_verdict *v)
+{
+	char out[VSYMLINK_MAX_PLAIN + 1];
+	int n;
+
+	memset(v, 0, sizeof(*v));
+	n = decode(kr, rootfd, text, len, out, v);
+	explicit_bzero(out, sizeof(out));
+	return n < 0 ? n : 0;
+}
+
+/* the hash a store name (VSYMLINK_HASH_LEN chars) spells: 0 or -EINVAL */
+static int hash_of(const char *name, uint8_t hash[VSYMLINK_HASH_BYTES])
+{
+	size_t n;
+
+	/* base64url decoding is strict: one spelling per hash */
+	if (base64url_decode(hash, VSYMLINK_HASH_BYTES, name, VSYMLINK_HASH_LEN,
+			     &n) != 0 || n != VSYMLINK_HASH_BYTES)
+		return -EINVAL;
+	return 0;
+}
+
+int vsymlink_ref_hash(const char *text, size_t len,
+		      uint8_t hash[VSYMLINK_HASH_BYTES])
+{
+	if (vsymlink_form(text, len, 0) != VSYMLINK_REF)
+		return -EINVAL;
+	return hash_of(text + strlen(VSYMLINK_REF_PREFIX), hash);
+}
+
+int vsymlink_store_open(int rootfd, mode_t *type)
+{
+	/* O_DIRECTORY fails on anything else before it is opened */
+	int fd = openat(rootfd, VSYMLINK_STORE_DIR, O_RDONLY | O_DIRECTORY |
+			O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOTDIR || errno == ELOOP) {
+		*type = store_type(rootfd);
+		return -ENOTDIR;
+	}
+	return -errno;
+}
+
+int vsymlink_store_entry(int sfd, const char *name,
+			 uint8_t hash[VSYMLINK_HASH_BYTES], mode_t *type)
+{
+	struct stat st;
+
+	if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	*type = st.st_mode & S_IFMT;
+	if (strlen(name) != VSYMLINK_HASH_LEN || hash_of(name, hash) != 0)
+		return VSYMLINK_STORE_FOREIGN;
+	return S_ISREG(st.st_mode) ? VSYMLINK_STORED : VSYMLINK_STORED_ODD;
 }
 
 /* is fd (O_PATH, a symlink) one with a stored target? */

@@ -23,6 +23,8 @@
 #define CLOAKFS_VOLUME_SYMLINK_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "volume/names.h"
 
@@ -31,6 +33,7 @@ struct vkeyring;
 #define VSYMLINK_STORE_DIR "cloakfs.targets"
 #define VSYMLINK_REF_PREFIX "cloakfs.target."
 #define VSYMLINK_HASH_LEN 43 /* base64url of 32 bytes */
+#define VSYMLINK_HASH_BYTES 32
 #define VSYMLINK_REF_LEN 58  /* the prefix + the hash */
 /* the longest text symlink(2) takes: PATH_MAX - 1 */
 #define VSYMLINK_MAX_STORED 4095
@@ -82,9 +85,64 @@ void vsymlink_unpin(int rootfd, int pin);
  * Read the stored target named by the reference text into buf (at least
  * NAMES_TARGET_MAX_ENCODED + 1 bytes): its length, or -EBADMSG (missing,
  * not a regular file, wrong hash, short enough to sit in the symlink).
- * For fsck, which judges the store.
  */
 int vsymlink_read_stored(int rootfd, const char *text, char *buf,
 			 size_t size);
+
+/* ---- for cloakfs-fsck, which judges the store (docs/fsck.md) ---------- */
+
+/* why a version-2 text does not decode */
+enum vsymlink_fault {
+	VSYMLINK_FAULT_NONE,
+	VSYMLINK_FAULT_TEXT,        /* the symlink's own encoding does not open */
+	VSYMLINK_FAULT_MISSING,     /* a reference to a stored target not there */
+	VSYMLINK_FAULT_NOT_REGULAR, /* ... to something else (a FIFO, a dir),
+				     * or the store is not a directory */
+	VSYMLINK_FAULT_HASH,        /* ... to a file not hashing to its name */
+	VSYMLINK_FAULT_LENGTH,      /* ... of a length no stored encoding has */
+	VSYMLINK_FAULT_OPEN,        /* ... whose encoding does not open */
+};
+
+struct vsymlink_verdict {
+	enum vsymlink_fault fault;
+	mode_t type; /* VSYMLINK_FAULT_NOT_REGULAR: what is there (S_IFMT) */
+	int store;   /* ... 1: at the store's own name, not in it */
+};
+
+/*
+ * Decode a version-2 text (len chars) as vsymlink_decode does, the target
+ * wiped, and say in *v why it does not: 0, -EBADMSG (v->fault), -EACCES,
+ * -errno. A stored target is read only when it is a regular file.
+ */
+int vsymlink_judge(struct vkeyring *kr, int rootfd, const char *text,
+		   size_t len, struct vsymlink_verdict *v);
+
+/* the hash (32 bytes) a reference text names: 0, or -EINVAL when the
+ * text is no reference or its hash not canonical base64url */
+int vsymlink_ref_hash(const char *text, size_t len,
+		      uint8_t hash[VSYMLINK_HASH_BYTES]);
+
+/*
+ * The store, for a walk of its entries: an O_RDONLY directory descriptor
+ * of <root>/cloakfs.targets (a symlink is not followed, nothing else is
+ * opened), -ENOENT when the volume has none, -ENOTDIR when something else
+ * sits at its name (its S_IFMT in *type).
+ */
+int vsymlink_store_open(int rootfd, mode_t *type);
+
+/* what an entry of the store is, judged without opening it */
+enum vsymlink_store_entry {
+	VSYMLINK_STORED,      /* a stored target's name, a regular file */
+	VSYMLINK_STORED_ODD,  /* a stored target's name, not a regular file */
+	VSYMLINK_STORE_FOREIGN, /* a name the store never holds */
+};
+
+/*
+ * Judge entry name of the store sfd: a vsymlink_store_entry with the
+ * hash its name spells (STORED, STORED_ODD) and its S_IFMT in *type, or
+ * -errno of its stat (-ENOENT: gone since it was listed).
+ */
+int vsymlink_store_entry(int sfd, const char *name,
+			 uint8_t hash[VSYMLINK_HASH_BYTES], mode_t *type);
 
 #endif

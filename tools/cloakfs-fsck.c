@@ -147,7 +147,7 @@ static void run(struct fsck *f, const struct passphrase_source *src,
 		fsck_fail(f, "%s: %s", f->dir, strerror(errno));
 		return;
 	}
-	if (fsck_nonces_new(f)) {
+	if (fsck_nonces_new(f) || fsck_targets_new(f)) {
 		fsck_fail(f, "out of memory");
 		return;
 	}
@@ -158,6 +158,7 @@ static void run(struct fsck *f, const struct passphrase_source *src,
 	if (!f->operational_error)
 		fsck_nonces_report(f);
 	fsck_nonces_free(f);
+	fsck_targets_free(f);
 	fsck_deep_free(f);
 	close(f->rootfd);
 }

@@ -257,33 +257,106 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 	return FC_COUNT;
 }
 
-int fsck_check_symlink(struct fsck *f, const struct fsck_entry *e)
+/* the class and words for a version-2 text that does not decode */
+static enum fsck_class v2_fault(const struct vsymlink_verdict *v,
+				const char *text, char *why, size_t len)
+{
+	const char *hash = text + strlen(VSYMLINK_REF_PREFIX);
+
+	switch (v->fault) {
+	case VSYMLINK_FAULT_MISSING:
+		snprintf(why, len, "it refers to the stored target %s/%s, which "
+			 "is not there", VSYMLINK_STORE_DIR, hash);
+		return FC_SYMLINK_TARGET_MISSING;
+	case VSYMLINK_FAULT_NOT_REGULAR:
+		if (v->store)
+			snprintf(why, len, "its target is stored in %s, which is "
+				 "%s, not a directory", VSYMLINK_STORE_DIR,
+				 volume_type_name(v->type));
+		else
+			snprintf(why, len, "its stored target %s/%s is %s, not a "
+				 "regular file", VSYMLINK_STORE_DIR, hash,
+				 volume_type_name(v->type));
+		return FC_SYMLINK_TARGET_DAMAGED;
+	case VSYMLINK_FAULT_HASH:
+		snprintf(why, len, "its stored target %s/%s does not hash to its "
+			 "name", VSYMLINK_STORE_DIR, hash);
+		return FC_SYMLINK_TARGET_DAMAGED;
+	case VSYMLINK_FAULT_LENGTH:
+		snprintf(why, len, "its stored target %s/%s has a length no "
+			 "stored target has (%d to %d characters)",
+			 VSYMLINK_STORE_DIR, hash, VSYMLINK_MAX_STORED + 1,
+			 NAMES_TARGET_MAX_ENCODED);
+		return FC_SYMLINK_TARGET_DAMAGED;
+	case VSYMLINK_FAULT_OPEN:
+		snprintf(why, len, "its stored target %s/%s does not decrypt "
+			 "under the volume's symlink key, or is over-padded",
+			 VSYMLINK_STORE_DIR, hash);
+		return FC_SYMLINK_TARGET_DAMAGED;
+	default:
+		snprintf(why, len, "its target does not decrypt under the "
+			 "volume's symlink key, or is over-padded");
+		return FC_SYMLINK_UNDECODABLE;
+	}
+}
+
+enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
+				   bool decode, char *why, size_t whylen)
 {
 	char enc[VSYMLINK_MAX_STORED + 2];
 	char plain[VSYMLINK_MAX_PLAIN + 1];
 	ssize_t n = readlinkat(e->dirfd, e->cname, enc, sizeof(enc));
+	struct vsymlink_verdict v;
 	enum vsymlink_form form;
 	int rc;
 
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= sizeof(enc) - 1)
-		return -EBADMSG;
-	enc[n] = '\0';
-	form = vsymlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize);
-	if (form == VSYMLINK_V1 && f->cfg.version >= 2)
-		return -EBADMSG; /* a version-2 volume has no version-1 target */
-	if (form == VSYMLINK_V1) {
-		if (!e->names)
-			return -EBADMSG;
-		rc = names_symlink_decrypt(e->names, enc, (size_t)n, plain,
-					   sizeof(plain));
-	} else if (!fsck_keyring(f)) {
-		rc = -ENOMEM;
-	} else {
-		rc = vsymlink_decode(fsck_keyring(f), f->rootfd, enc, (size_t)n,
-				     plain);
+	if (n < 0) {
+		rc = errno;
+		fsck_targets_unsure(f, e->cpath);
+		snprintf(why, whylen, "readlink: %s", strerror(rc));
+		if (!decode)
+			return FC_COUNT; /* reported for its name already */
+		return rc == EACCES || rc == EPERM ? FC_UNREADABLE
+						   : FC_SYMLINK_UNDECODABLE;
 	}
-	explicit_bzero(plain, sizeof(plain));
-	return rc < 0 ? rc : 0;
+	if ((size_t)n >= sizeof(enc) - 1) {
+		snprintf(why, whylen, "its text is longer than any target's");
+		return decode ? FC_SYMLINK_UNDECODABLE : FC_COUNT;
+	}
+	enc[n] = '\0';
+	fsck_targets_seen(f, e->cpath, enc, (size_t)n);
+	if (!decode)
+		return FC_COUNT;
+	form = vsymlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize);
+	if (form == VSYMLINK_V1 && f->cfg.version >= 2) {
+		snprintf(why, whylen, "a version-1 target in a version-2 volume");
+		return FC_SYMLINK_UNDECODABLE;
+	}
+	if (form == VSYMLINK_V1) {
+		rc = e->names ? names_symlink_decrypt(e->names, enc, (size_t)n,
+						      plain, sizeof(plain))
+			      : -EBADMSG;
+		explicit_bzero(plain, sizeof(plain));
+		if (rc >= 0)
+			return FC_COUNT;
+		snprintf(why, whylen, "its target does not decrypt under this "
+			 "directory's key");
+		return FC_SYMLINK_UNDECODABLE;
+	}
+	if (!fsck_keyring(f)) {
+		fsck_fail(f, "out of memory");
+		return FC_COUNT;
+	}
+	/* the stored target, too, is read and decoded by volume/ alone */
+	rc = vsymlink_judge(fsck_keyring(f), f->rootfd, enc, (size_t)n, &v);
+	if (!rc)
+		return FC_COUNT;
+	if (rc == -EBADMSG)
+		return v2_fault(&v, enc, why, whylen);
+	snprintf(why, whylen, "%s: %s", form == VSYMLINK_REF ? "its stored target"
+		 : "its target", strerror(-rc));
+	if (rc == -EACCES || rc == -EPERM)
+		return FC_UNREADABLE;
+	return form == VSYMLINK_REF ? FC_SYMLINK_TARGET_DAMAGED
+				    : FC_SYMLINK_UNDECODABLE;
 }

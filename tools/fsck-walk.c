@@ -268,10 +268,13 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 			return;
 		}
 		if (n == -EACCES || n == -EPERM) {
-			if (enter(w, d, it) == 0)
+			if (enter(w, d, it) == 0) {
 				fsck_report(w->f, FC_UNREADABLE, d->in_lf, NULL,
 					    w->c.s, FA_NONE, NULL,
 					    "its sidecar: %s", strerror(-n));
+				/* left alone: not even its type is looked at */
+				fsck_targets_unsure(w->f, w->c.s);
+			}
 			leave(w, d);
 			it->skip = true;
 			return;
@@ -700,7 +703,7 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 	const char *path;
 	char why[256] = "";
 	struct stat st;
-	int rc, fd;
+	int fd;
 
 	if (enter(w, d, it))
 		return -1;
@@ -718,6 +721,7 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 		if (it->kind != NAMES_ENTRY_ENCRYPTED &&
 		    it->kind != NAMES_ENTRY_LONG) {
 			f->others++; /* not ours: its insides are not judged */
+			fsck_targets_unsure(f, w->c.s);
 			break;
 		}
 		if (it->bad == FC_COUNT) {
@@ -732,6 +736,7 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 			return fd;
 		fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s, FA_NONE,
 			    NULL, "cannot open the directory: %s", strerror(errno));
+		fsck_targets_unsure(f, w->c.s);
 		break;
 	case S_IFREG: {
 		struct fsck_entry e = { d->fd, it->cname, path, w->c.s, d->names,
@@ -751,15 +756,15 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 					d->in_lf };
 
 		f->symlinks++;
-		if (it->bad != FC_COUNT || !d->names)
-			break;
-		rc = fsck_check_symlink(f, &e);
-		if (rc == -EACCES || rc == -EPERM)
+		/* every symlink's text is read: one being quarantined for its
+		 * name still refers to its stored target */
+		content = fsck_check_symlink(f, &e, it->bad == FC_COUNT && d->names,
+					     why, sizeof(why));
+		if (content == FC_UNREADABLE)
 			fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s,
-				    FA_NONE, NULL, "readlink: %s", strerror(-rc));
-		else if (rc)
-			set_why(it, FC_SYMLINK_UNDECODABLE, "its target does not "
-				"decrypt under this directory's key");
+				    FA_NONE, NULL, "%s", why);
+		if (content == FC_UNREADABLE)
+			content = FC_COUNT;
 		break;
 	}
 	case S_IFCHR:
@@ -829,6 +834,7 @@ static int push_dir(struct walk *w, int fd, bool in_lf, bool is_root,
 		fsck_report(f, FC_UNREADABLE, in_lf, plain_path(w, d, NULL),
 			    w->c.s, FA_NONE, NULL, "reading the directory: %s",
 			    strerror(-rc));
+		fsck_targets_unsure(f, w->c.s);
 		free_items(d);
 		return 0; /* nothing in it to walk */
 	}
@@ -895,6 +901,8 @@ static void pop_dir(struct walk *w)
 	bool root = d->is_root;
 
 	if (root) {
+		/* every symlink was seen; lost+found is still open */
+		fsck_targets_check(w->f);
 		fsck_lost_found_close(w->f);
 		w->f->root_names = NULL;
 	}

@@ -72,6 +72,10 @@ enum fsck_class {
 	FC_NONCE_REUSE,
 	FC_CONTENT_UNREADABLE,
 	FC_SYMLINK_UNDECODABLE,
+	FC_SYMLINK_TARGET_MISSING,
+	FC_SYMLINK_TARGET_DAMAGED,
+	FC_TARGET_ORPHAN,
+	FC_TARGET_FOREIGN,
 	FC_XATTR_DAMAGED,
 	FC_XATTR_FOREIGN,
 	FC_SPECIAL_FILE,
@@ -90,6 +94,7 @@ enum fsck_action {
 };
 
 struct fsck_nonce_table;
+struct fsck_target_refs;
 
 struct fsck {
 	/* options */
@@ -118,6 +123,7 @@ struct fsck {
 	bool no_xattr_noted; /* the filesystem has no user xattrs: said once */
 
 	struct fsck_nonce_table *nonces;
+	struct fsck_target_refs *refs; /* stored targets symlinks refer to */
 	uint8_t *deep_buf; /* --deep: one plaintext buffer, wiped after use */
 
 	/* counts */
@@ -232,8 +238,39 @@ struct fsck_entry {
 enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 				const struct stat *st, char *why, size_t whylen);
 
-/* symlink target decodes under the directory's key? 0, or -EBADMSG etc. */
-int fsck_check_symlink(struct fsck *f, const struct fsck_entry *e);
+/*
+ * A symlink: its text is counted as a reference into the target store
+ * (always, whatever its name: see fsck-targets.c), then, when decode is
+ * set, its target is decoded (version 1: under the directory's key e->names;
+ * version 2: through volume/symlink.h). Returns FC_COUNT when fine or not
+ * decoded; FC_UNREADABLE (report only); else the class that makes it
+ * unusable (FC_SYMLINK_UNDECODABLE, FC_SYMLINK_TARGET_MISSING or
+ * FC_SYMLINK_TARGET_DAMAGED), why in why.
+ */
+enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
+				   bool decode, char *why, size_t whylen);
+
+/* ---- fsck-targets.c --------------------------------------------------- */
+
+/*
+ * The store of long symlink targets (docs/format.md 7.4, volume/symlink.h):
+ * the walk counts every reference it sees (a set of 32-byte hashes, so
+ * memory grows with the symlinks that have a stored target, not with the
+ * tree), then the store is read once the whole tree was walked: a stored
+ * target no symlink refers to is an orphan (removed by repair, unless the
+ * walk may have missed its symlink), anything else in the store is
+ * foreign (quarantined).
+ */
+int fsck_targets_new(struct fsck *f);
+void fsck_targets_free(struct fsck *f);
+/* the text (len chars) of the symlink at cpath, seen by the walk */
+void fsck_targets_seen(struct fsck *f, const char *cpath, const char *text,
+		       size_t len);
+/* the walk did not see everything (cpath: a directory not walked, a
+ * symlink not read): a stored target may belong to what it missed */
+void fsck_targets_unsure(struct fsck *f, const char *cpath);
+/* after the walk, with the root's name key still there: judge the store */
+void fsck_targets_check(struct fsck *f);
 
 /* ---- fsck-xattr.c ----------------------------------------------------- */
 

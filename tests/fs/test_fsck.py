@@ -542,6 +542,162 @@ def test_symlink_moved_keeps_target(dmg):
     assert lf_contents(dmg) == {"link": "link:elsewhere"}
 
 
+# ---- the symlink target store (docs/format.md 7.4) -------------------------
+
+STORE = "cloakfs.targets"
+LONG_TARGETS = {"docs/long": "L/" * 2000, "long2": "M" * 3500}
+
+
+@pytest.fixture(scope="module")
+def store_template():
+    """a volume with two symlinks whose targets sit in the store (one
+    hard-linked into another directory) and one whose target does not"""
+    v = Volume("speck128-xts", tag="fsck-store")
+    v.mount()
+    try:
+        os.mkdir(v.path("docs"))
+        for p, target in LONG_TARGETS.items():
+            os.symlink(target, v.path(p))
+        os.link(v.path("docs", "long"), v.path("hard"), follow_symlinks=False)
+        os.symlink("short", v.path("docs", "short"))
+        v.umount()
+        yield v
+    finally:
+        v.destroy()
+
+
+@pytest.fixture
+def sdmg(store_template):
+    d = Damaged(store_template)
+    yield d
+    d.destroy()
+
+
+def references(d):
+    """{ciphertext path of a symlink: the stored target it refers to}"""
+    out = {}
+    for root, dirs, files in os.walk(d.cipherdir):
+        for n in dirs + files:
+            p = os.path.join(root, n)
+            if os.path.islink(p) and os.readlink(p).startswith("cloakfs.target."):
+                out[p] = os.readlink(p)[len("cloakfs.target."):]
+    return out
+
+
+def stored(d):
+    return sorted(os.listdir(os.path.join(d.cipherdir, STORE)))
+
+
+def link_of(d, plain):
+    """the ciphertext symlink of long2 (one link) or docs/long (two)"""
+    nlink = {"long2": 1, "docs/long": 2}[plain]
+    links = [p for p in references(d) if os.lstat(p).st_nlink == nlink]
+    assert len(links) == nlink, links
+    return links[0]
+
+
+def test_target_store_clean(sdmg):
+    rc, rep, err = sdmg.fsck()
+    assert rc == 0 and rep["findings"] == [], (rep, err)
+    assert len(stored(sdmg)) == 2 and len(references(sdmg)) == 3
+
+
+def test_target_orphan_after_a_crash(sdmg):
+    # the state a crash leaves between writing the stored target and
+    # making the symlink: the target is in the store, no symlink names it
+    link = link_of(sdmg, "long2")
+    orphan = references(sdmg)[link]
+    os.unlink(link)
+    rep = check_repair(sdmg, "target-orphan", check_rc=0, repair_rc=0, after_rc=0)
+    f = [x for x in rep["findings"] if x["class"] == "target-orphan"]
+    assert len(f) == 1 and f[0]["severity"] == "warning", rep
+    assert f[0]["ciphertext"] == STORE + "/" + orphan and f[0]["repair"] == "removed", f
+    assert stored(sdmg) == sorted(set(references(sdmg).values()))
+    assert orphan not in stored(sdmg)
+    rc, rep, err = sdmg.fsck()
+    assert rc == 0 and rep["findings"] == [], rep
+    # the other symlinks read as before
+    v = sdmg.mount()
+    assert os.readlink(v.path("docs", "long")) == os.readlink(v.path("hard")) == \
+        LONG_TARGETS["docs/long"]
+    assert not os.path.lexists(v.path("long2"))
+
+
+def test_dangling_reference(sdmg):
+    link = link_of(sdmg, "long2")
+    os.unlink(os.path.join(sdmg.cipherdir, STORE, references(sdmg)[link]))
+    rep = check_repair(sdmg, "symlink-target-missing")
+    f = [x for x in rep["findings"] if x["class"] == "symlink-target-missing"]
+    assert len(f) == 1 and f[0]["path"] == "/long2", rep
+    assert "is not there" in f[0]["detail"]
+    assert lf_contents(sdmg) == {"long2": "link:EIO"}
+    assert os.readlink(sdmg.vol.path("docs", "long")) == LONG_TARGETS["docs/long"]
+
+
+def test_damaged_reference_keeps_the_orphan(sdmg):
+    # one character of a reference changed: its symlink refers to nothing,
+    # and its stored target, which no symlink names now, may be the one it
+    # meant: repair moves the symlink and keeps the stored target
+    link = link_of(sdmg, "long2")
+    old = references(sdmg)[link]
+    new = ("A" if old[0] != "A" else "B") + old[1:]
+    os.unlink(link)
+    os.symlink("cloakfs.target." + new, link)
+    rc, rep, err = sdmg.fsck("--repair")
+    assert rc == 1, (rep, err)
+    assert sorted(classes(rep)) == ["symlink-target-missing", "target-orphan"], rep
+    f = [x for x in rep["findings"] if x["class"] == "target-orphan"][0]
+    assert f["repair"] is None and "not removed" in f["detail"], f
+    assert old in stored(sdmg)
+
+
+@pytest.mark.parametrize("where", ["referenced", "unreferenced", "store"])
+def test_fifo_in_the_store_does_not_hang(sdmg, where):
+    store = os.path.join(sdmg.cipherdir, STORE)
+    link = link_of(sdmg, "long2")
+    if where == "referenced":  # a symlink's stored target replaced by a FIFO
+        fifo = os.path.join(store, references(sdmg)[link])
+        os.unlink(fifo)
+    elif where == "unreferenced":  # a FIFO and a directory planted in the store
+        fifo = os.path.join(store, "planted")
+        os.mkdir(os.path.join(store, "Q" * 43))
+    else:  # the store itself
+        fifo = store
+        shutil.rmtree(store)
+    os.mkfifo(fifo)
+    # a hang would be a timeout of run_fsck, never an answer
+    rc, rep, err = sdmg.fsck()
+    assert rc == 4, (rep, err)
+    foreign = [x for x in rep["findings"] if x["class"] == "target-foreign"]
+    assert foreign and all(x["path"] is None for x in foreign), rep
+    assert any("a FIFO" in x["detail"] for x in foreign), foreign
+    damaged = [x for x in rep["findings"] if x["class"] == "symlink-target-damaged"]
+    if where == "unreferenced":
+        assert len(foreign) == 2 and not damaged, rep
+    else:  # both long symlinks refer into the store; one name each
+        want = 1 if where == "referenced" else 3
+        assert len(damaged) == want and all("FIFO" in x["detail"] for x in damaged), rep
+    check_repair(sdmg, "target-foreign")
+    got = lf_contents(sdmg)
+    assert "target-foreign-1" in got and got["target-foreign-1"] in ("special", "dir"), got
+
+
+def test_every_class_is_documented():
+    """each class fsck-report.c names is in docs/fsck.md's table and in
+    the man page"""
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    src = open(os.path.join(top, "tools", "fsck-report.c")).read()
+    names = re.findall(r'\] = \{ "([a-z-]+)", FSCK_', src)
+    assert "target-orphan" in names and len(names) > 30, names
+    md = open(os.path.join(top, "docs", "fsck.md")).read()
+    man = open(os.path.join(top, "docs", "man", "cloakfs-fsck.8")).read().replace("\\-", "-")
+    # the first cell of the table's rows: "| `a`, `b` | what | ..."
+    table = [n for line in md.splitlines() if line.startswith("| `")
+             for n in re.findall(r"`([a-z-]+)`", line.split("|")[1])]
+    assert [n for n in names if n not in table] == []
+    assert [n for n in names if not re.search(r"^\.B[R]? .*\b%s\b" % re.escape(n), man, re.M)] == []
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root: a device node (CAP_MKNOD)")
 def test_special_file(dmg):
     enc = dmg.forge("name", dmg.t.cmap["docs"], b"null".hex())

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +23,7 @@
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
 #include "tools/fsck.h"
+#include "volume/dirlock.h"
 
 static const char usage_text[] =
 	"Usage: " FSCK_PROG " [OPTIONS] CIPHERDIR\n"
@@ -109,16 +109,16 @@ static int check_mounted(struct fsck *f)
 	return 0;
 }
 
-/* the keytool's lock (keytool.h kt_lock_volume): no config rewrite
- * while repair runs; held until exit */
+/* the volume's lock, as cloakfs-keytool takes it: no config rewrite and
+ * no mount starting while repair runs; held until exit */
 static int lock_volume(struct fsck *f)
 {
-	int fd = open(f->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = dirlock_take(f->root, DIRLOCK_EXCLUSIVE, NULL, NULL);
 
-	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+	if (fd < 0) {
 		fsck_fail(f, "%s: cannot lock the volume (%s)", f->dir,
-			  errno == EWOULDBLOCK ? "cloakfs-keytool or another "
-			  "fsck is working on it" : strerror(errno));
+			  fd == -EWOULDBLOCK ? "cloakfs-keytool, another fsck "
+			  "or a starting mount is working on it" : strerror(-fd));
 		return -1;
 	}
 	return 0;
@@ -137,7 +137,9 @@ static void run(struct fsck *f, const struct passphrase_source *src,
 		fsck_fail(f, "%s: not a directory", f->dir);
 		return;
 	}
-	if (check_mounted(f) || (f->repair && lock_volume(f)))
+	/* the lock before the mount check: a mount holds it until it shows
+	 * in mountinfo (volume/dirlock.h) */
+	if ((f->repair && lock_volume(f)) || check_mounted(f))
 		return;
 	if (fsck_check_config(f) || fsck_unlock(f, src, use_daemon))
 		return;

@@ -6,12 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
+#include "volume/dirlock.h"
 #include "volume/fdio.h"
 #include "volume/keyring.h"
 #include "volume/keys.h"
@@ -249,25 +249,24 @@ int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
 	return 0;
 }
 
+static void say_waiting(void *dir)
+{
+	fprintf(stderr, "%s: %s: waiting for another %s, cloakfs-fsck --repair "
+		"or a starting cloakfs mount working on this volume\n", KT_PROG,
+		(const char *)dir, KT_PROG);
+}
+
 int kt_lock_volume(const char *dir)
 {
 	/* kept open (close-on-exec) until exit: the lock lasts as long */
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = dirlock_take(dir, DIRLOCK_EXCLUSIVE, say_waiting, (void *)dir);
 
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", dir,
+				strerror(-fd));
 	if (fd < 0)
-		return kt_error(errno == ENOENT || errno == ENOTDIR
-					? CLOAKFS_EXIT_BAD_VOLUME : CLOAKFS_EXIT_ERROR,
-				"%s: %s", dir, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK) {
-			fprintf(stderr, "%s: %s: waiting for another %s working "
-				"on this volume\n", KT_PROG, dir, KT_PROG);
-			if (flock(fd, LOCK_EX) == 0)
-				return 0;
-		}
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot lock: %s", dir,
-				strerror(errno));
-	}
+				strerror(-fd));
 	return 0;
 }
 

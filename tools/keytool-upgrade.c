@@ -106,9 +106,11 @@ static int run_upgrade(const struct kt_args *a)
 	uint8_t *vmk = NULL;
 	int rc, slot, rootfd = -1;
 
-	rc = refuse_mounted(dir);
+	/* the lock first: a mount holds it until it shows in mountinfo, so
+	 * none can be starting once the check below finds none */
+	rc = kt_lock_volume(dir);
 	if (!rc)
-		rc = kt_lock_volume(dir);
+		rc = refuse_mounted(dir);
 	if (!rc)
 		rc = kt_read_config(a, dir, path, &cfg);
 	if (rc)

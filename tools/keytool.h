@@ -114,9 +114,10 @@ int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
 		   struct keyslot_cost *out);
 
 /*
- * Hold an exclusive flock(2) on the directory dir from before its config
- * is read until the process exits, so two keytools that rewrite the same
- * config never lose one another's change. Waits for the other one.
+ * Hold the volume's lock (volume/dirlock.h) exclusively from before the
+ * config is read until the process exits, so two keytools that rewrite
+ * the same config never lose one another's change, and no mount starts
+ * meanwhile. Waits for the other holder, saying so.
  */
 int kt_lock_volume(const char *dir);
 

@@ -34,6 +34,7 @@
 #include "fs/fdbudget.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
+#include "volume/dirlock.h"
 #include "volume/names.h"
 #include "volume/record.h"
 #include "volume/volume.h"
@@ -417,6 +418,42 @@ static int build_fuse_args(const struct cloakfs_options *o, const char *absdir,
 	return rc ? -ENOMEM : 0;
 }
 
+/* ---- the volume's lock ------------------------------------------------------ */
+
+static void say_waiting(void *dir)
+{
+	fprintf(stderr, "cloakfs: waiting for cloakfs-keytool working on %s\n",
+		(const char *)dir);
+}
+
+/*
+ * Shared, from before the config is read until the FUSE mount shows in
+ * mountinfo (volume/dirlock.h, docs/design.md "The volume lock"): a
+ * keytool that changes the volume (an upgrade converting it) finishes
+ * before this mount reads it, and one that starts meanwhile waits, then
+ * finds the mount and refuses. The descriptor, or -1.
+ */
+static int lock_volume(const char *absdir, const char *dir)
+{
+	int fd = dirlock_take(absdir, DIRLOCK_SHARED, say_waiting, (void *)dir);
+
+	/* a filesystem without flock: the mount does not depend on it */
+	if (fd < 0)
+		log_warn("%s: cannot take the volume's lock (%s): not waiting "
+			 "for a cloakfs-keytool that may be changing it", dir,
+			 strerror(-fd));
+	return fd;
+}
+
+/* the mount is in mountinfo: later tools see it (closed before
+ * fuse_daemonize forks, so no background child shares the lock) */
+static void unlock_volume(int *lockfd)
+{
+	if (*lockfd >= 0)
+		close(*lockfd);
+	*lockfd = -1;
+}
+
 /* ---- --idle -------------------------------------------------------------- */
 
 struct idle_watch {
@@ -494,7 +531,7 @@ static void idle_stop(struct idle_watch *w)
 /* ---- main ----------------------------------------------------------------- */
 
 static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
-		 const char *absmnt, int from_daemon)
+		 const char *absmnt, int from_daemon, int *lockfd)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct idle_watch idle = { .fs = fs };
@@ -518,7 +555,9 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 		fuse_session_destroy(se);
 		return fail(CLOAKFS_EXIT_ERROR, "cannot set signal handlers");
 	}
-	if (fuse_session_mount(se, absmnt) != 0) {
+	rc = fuse_session_mount(se, absmnt);
+	unlock_volume(lockfd);
+	if (rc != 0) {
 		fuse_remove_signal_handlers(se);
 		fuse_session_destroy(se);
 		return fail(CLOAKFS_EXIT_MOUNT, "mounting %s failed (see above)",
@@ -531,6 +570,7 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 	if (!from_daemon && o->use_cloakfsd)
 		(void)keywatch_register(fs, &holder);
 #endif
+	rc = CLOAKFS_EXIT_ERROR;
 	if (!o->foreground) {
 		/* stderr becomes /dev/null */
 		log_to_syslog("cloakfs");
@@ -592,7 +632,7 @@ int main(int argc, char **argv)
 	unsigned long fd_limit;
 	unsigned int fd_cache;
 	const char *why;
-	int rc, from_daemon;
+	int rc, from_daemon, lockfd = -1;
 
 	switch (cmdline_parse(argc, argv, &o, err, sizeof(err))) {
 	case CMDLINE_EXIT:
@@ -644,6 +684,7 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	fs.show_undecodable = o.show_undecodable;
+	lockfd = lock_volume(absdir, o.cipherdir);
 	rc = read_volume(&fs, &o, absdir, confpath);
 	if (rc)
 		goto out_opts;
@@ -667,12 +708,13 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = unlock(&fs, &o, confpath, &from_daemon);
 	if (!rc)
-		rc = serve(&fs, &o, absmnt, from_daemon);
+		rc = serve(&fs, &o, absmnt, from_daemon, &lockfd);
 	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
 		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
 	vkeyring_free(fs.keyring); /* wipes */
 	inode_table_destroy(&fs.inodes);
 out_opts:
+	unlock_volume(&lockfd);
 	cmdline_free(&o);
 	return rc;
 }

@@ -3,6 +3,7 @@
 before it goes to the background, -o options (ro, allow_other), --idle,
 signals, and /etc/fstab through mount(8) and mount.fuse3."""
 import errno
+import fcntl
 import os
 import shutil
 import signal
@@ -168,6 +169,58 @@ def test_background_and_extpass(vol):
     assert wait_gone(vol.cipherdir)
     with open("/proc/mounts") as f:
         assert vol.mnt not in f.read()
+
+
+def locked(path, mode):
+    """a descriptor of directory path holding flock mode, or None when
+    another process holds a lock that conflicts"""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, mode | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def test_mount_waits_for_the_volume_lock(vol):
+    """a mount does not read the volume while cloakfs-keytool holds its
+    lock (an upgrade converting it): it says so and waits; once mounted
+    it lets go of the lock, in the background too (docs/design.md)"""
+    fd = locked(vol.cipherdir, fcntl.LOCK_EX)  # as cloakfs-keytool holds it
+    assert fd is not None
+    try:
+        err = open(vol.stderr_path, "a")
+        vol.proc = subprocess.Popen([CLOAKFS, "-f", "--no-cloakfsd", "--passfile",
+                                     vol.passfile, vol.cipherdir, vol.mnt],
+                                    stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+        err.close()
+        deadline = time.monotonic() + 60
+        while "waiting for cloakfs-keytool working on %s" % vol.cipherdir not in vol.stderr():
+            assert vol.proc.poll() is None, vol.stderr()
+            assert time.monotonic() < deadline, vol.stderr()
+            time.sleep(0.02)
+        assert not os.path.ismount(vol.mnt) and vol.proc.poll() is None
+    finally:
+        os.close(fd)  # the keytool is done
+    vol.wait_for_mount()
+    write_file(os.path.join(vol.mnt, "f"), b"after the wait")
+    # mounted: the lock is free for the next keytool (which then finds
+    # the mount in mountinfo)
+    fd = locked(vol.cipherdir, fcntl.LOCK_EX)
+    assert fd is not None
+    os.close(fd)
+    vol.umount()
+    # nothing to wait for: not a word about it; in the background the
+    # lock is not kept by the child either
+    r = run("--no-cloakfsd", "--passfile", vol.passfile, vol.cipherdir, vol.mnt)
+    assert r.returncode == 0 and b"waiting" not in r.stderr, r.stderr
+    assert read_file(os.path.join(vol.mnt, "f")) == b"after the wait"
+    fd = locked(vol.cipherdir, fcntl.LOCK_EX)
+    assert fd is not None
+    os.close(fd)
+    assert fusermount_u(vol.mnt) == 0
+    assert wait_gone(vol.cipherdir)
 
 
 def test_stdin_passphrase_and_sigterm(vol):

@@ -15,11 +15,12 @@ import socket
 import stat
 import subprocess
 import tempfile
+import time
 
 import pytest
 
-from conftest import (KEYTOOL, MKVOL, Volume, expect_errno, fusermount_u, renameat2,
-                      scratch_base)
+from conftest import (CLOAKFS, KEYTOOL, MKVOL, Volume, expect_errno, fusermount_u,
+                      renameat2, scratch_base)
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
@@ -491,6 +492,53 @@ def test_upgrade_refuses_a_mounted_volume(v1):
     assert r.returncode == 5 and b"is mounted at" in r.stderr, r
     v1.umount()
     assert v1.version() == 1
+
+
+@needs_tools
+def test_upgrade_waits_for_a_starting_mount_then_refuses(v1):
+    """a mount holds the volume's lock from before it reads the config
+    until it is in mountinfo: an upgrade started meanwhile waits for it,
+    then finds it mounted and refuses (it used to check mountinfo first,
+    find nothing, and convert the volume under the new mount); fsck
+    --repair refuses at once"""
+    go, started = os.path.join(v1.top, "go"), os.path.join(v1.top, "started")
+    # the passphrase command holds the mount in its start until told to go
+    extpass = "touch %s; while [ ! -e %s ]; do sleep 0.02; done; cat %s" % (
+        started, go, v1.passfile)
+    err = open(v1.stderr_path, "a")
+    v1.proc = subprocess.Popen([CLOAKFS, "-f", "--no-cloakfsd", "--extpass", extpass,
+                                v1.cipherdir, v1.mnt],
+                               stdin=subprocess.DEVNULL, stdout=err, stderr=err)
+    err.close()
+    up = None
+    try:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(started):
+            assert v1.proc.poll() is None and time.monotonic() < deadline, v1.stderr()
+            time.sleep(0.02)
+        up_err = os.path.join(v1.top, "upgrade.err")
+        with open(up_err, "wb") as f:
+            up = subprocess.Popen([KEYTOOL, "upgrade", "--passfile", v1.passfile,
+                                   v1.cipherdir], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=f)
+        while b"waiting for" not in open(up_err, "rb").read():
+            assert up.poll() is None, open(up_err, "rb").read()
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert up.poll() is None and not os.path.ismount(v1.mnt)
+        # fsck --repair does not wait: it says who holds the lock
+        r = subprocess.run([FSCK, "--repair", "--passfile", v1.passfile, v1.cipherdir],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=120)
+        assert r.returncode == 8 and b"a starting mount" in r.stderr, r
+    finally:
+        open(go, "w").close()
+    v1.wait_for_mount()
+    assert up.wait(timeout=120) == 5, open(up_err, "rb").read()
+    assert b"is mounted at" in open(up_err, "rb").read()
+    assert v1.version() == 1
+    check_known(v1)  # the mount reads the volume it found
+    v1.umount()
 
 
 @needs_tools

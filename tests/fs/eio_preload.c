@@ -19,13 +19,16 @@
  * then reports EIO (closing a descriptor it opened), as a lookup that
  * fails after a create would. CALL is one of openat_path (an openat with
  * O_PATH), fstatat_empty (fstatat of a descriptor, AT_EMPTY_PATH),
- * mkdirat, mknodat, symlinkat, linkat, renameat2.
+ * mkdirat, mknodat, symlinkat, linkat, renameat2. "crash:CALL" kills the
+ * process (SIGKILL) right before CALL, as a power cut or kill -9 there
+ * would: what it wrote so far stays, nothing after it happens.
  */
 /* define pread and pread64 each under its own name */
 #undef _FILE_OFFSET_BITS
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +146,8 @@ static int call_rule(const char *how, const char *call)
 
 #define FAIL_BEFORE(call)                  \
 	do {                               \
+		if (call_rule("crash", call)) \
+			raise(SIGKILL);    \
 		if (call_rule("fail", call)) { \
 			errno = EIO;       \
 			return -1;         \

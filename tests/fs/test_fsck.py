@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -20,8 +21,8 @@ import time
 import pytest
 
 from conftest import (CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u,
-                      read_file, run_on_pty, scratch_base, scratch_for_all,
-                      write_file)
+                      preload_env, read_file, run_on_pty, scratch_base,
+                      scratch_for_all, write_file)
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 FORGE = os.environ.get("CLOAKFS_FSCK_FORGE", "")
@@ -84,7 +85,7 @@ class Damaged:
                            stdout=subprocess.PIPE, check=True)
         return r.stdout.decode().strip()
 
-    def mount(self):
+    def mount(self, env=None):
         v = Volume.__new__(Volume)
         v.cipherdir, v.mnt, v.passfile = self.cipherdir, self.mnt, self.passfile
         v.proc, v.stderr_path, v.stderr_seen = None, os.path.join(self.top, "stderr"), 0
@@ -92,7 +93,7 @@ class Damaged:
         v.allowed_stderr = [r"undecodable", r"damaged", r"is missing", r"does not decode"]
         # a loaded CI machine can take long to start a mount
         v.wait_for_mount = lambda: Volume.wait_for_mount(v, timeout=60)
-        v.mount()
+        v.mount(env=env)
         self.vol = v
         return v
 
@@ -135,11 +136,15 @@ def template():
         v.destroy()
 
 
-@pytest.fixture
-def dmg(template):
+def damaged_copy(template):
     d = Damaged(template)
     yield d
     d.destroy()
+
+
+@pytest.fixture
+def dmg(template):
+    yield from damaged_copy(template)
 
 
 def b64(data):
@@ -568,9 +573,7 @@ def store_template():
 
 @pytest.fixture
 def sdmg(store_template):
-    d = Damaged(store_template)
-    yield d
-    d.destroy()
+    yield from damaged_copy(store_template)
 
 
 def references(d):
@@ -602,15 +605,36 @@ def test_target_store_clean(sdmg):
     assert len(stored(sdmg)) == 2 and len(references(sdmg)) == 3
 
 
-def test_target_orphan_after_a_crash(sdmg):
-    # the state a crash leaves between writing the stored target and
-    # making the symlink: the target is in the store, no symlink names it
-    link = link_of(sdmg, "long2")
-    orphan = references(sdmg)[link]
-    os.unlink(link)
+@pytest.mark.parametrize("how", ["crash", "unlink-race"])
+def test_target_orphan(sdmg, how):
+    if how == "crash":
+        # the mount killed between writing a long target into the store
+        # and making the symlink that refers to it
+        if not os.environ.get("CLOAKFS_EIO_PRELOAD"):
+            pytest.skip("no fault-injecting preload")
+        ctl = os.path.join(sdmg.top, "faults")
+        v = sdmg.mount(env=preload_env(os.environ["CLOAKFS_EIO_PRELOAD"],
+                                       CLOAKFS_EIO_CTL=ctl))
+        before = stored(sdmg)
+        write_file(ctl, b"crash:symlinkat\n")
+        with pytest.raises(OSError):
+            os.symlink("C" * 3500, v.path("crashed"))
+        assert v.proc.wait(timeout=60) == -signal.SIGKILL
+        v.proc = None
+        fusermount_u(v.mnt, lazy=True)
+        orphans = sorted(set(stored(sdmg)) - set(before))
+        assert len(orphans) == 1, (before, stored(sdmg))
+        orphan = orphans[0]
+    else:
+        # what an unlink that lost a race to a link(2) leaves: the last
+        # name gone, the stored target kept
+        link = link_of(sdmg, "long2")
+        orphan = references(sdmg)[link]
+        os.unlink(link)
     rep = check_repair(sdmg, "target-orphan", check_rc=0, repair_rc=0, after_rc=0)
-    f = [x for x in rep["findings"] if x["class"] == "target-orphan"]
-    assert len(f) == 1 and f[0]["severity"] == "warning", rep
+    assert classes(rep) == ["target-orphan"], rep  # and nothing else left
+    f = rep["findings"]
+    assert f[0]["severity"] == "warning", rep
     assert f[0]["ciphertext"] == STORE + "/" + orphan and f[0]["repair"] == "removed", f
     assert stored(sdmg) == sorted(set(references(sdmg).values()))
     assert orphan not in stored(sdmg)
@@ -620,7 +644,8 @@ def test_target_orphan_after_a_crash(sdmg):
     v = sdmg.mount()
     assert os.readlink(v.path("docs", "long")) == os.readlink(v.path("hard")) == \
         LONG_TARGETS["docs/long"]
-    assert not os.path.lexists(v.path("long2"))
+    assert os.path.lexists(v.path("long2")) == (how == "crash")
+    assert not os.path.lexists(v.path("crashed"))
 
 
 def test_dangling_reference(sdmg):

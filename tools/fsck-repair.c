@@ -41,8 +41,22 @@ int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
 	return names_long_name(enc, *enclen, out);
 }
 
+static int note_write(struct fsck *f, const char *text, size_t len);
+
 void fsck_lost_found_close(struct fsck *f)
 {
+	/* early lines and nothing after them: the note is made now, while
+	 * the root's name key is still there */
+	if (f->note_early_len && !f->note_failed) {
+		if (f->root_names)
+			(void)note_write(f, NULL, 0);
+		else
+			fsck_note("%s: the repair note is not written: the root "
+				  "directory's name key is unknown", f->dir);
+	}
+	free(f->note_early);
+	f->note_early = NULL;
+	f->note_early_len = 0;
 	if (f->note_fd >= 0) {
 		if (fsync(f->note_fd) != 0 && !f->note_failed)
 			fsck_note("%s: the repair note: %s", f->dir, strerror(errno));
@@ -314,35 +328,79 @@ static int note_open(struct fsck *f)
 	return 0;
 }
 
+/* the early lines, then text (len bytes) into the note, made if need be */
+static int note_write(struct fsck *f, const char *text, size_t len)
+{
+	ssize_t n;
+	int err = f->note_fd < 0 ? note_open(f) : 0;
+
+	if (!err && f->note_early_len) {
+		n = fileio_write(&f->note, f->note_early, f->note_early_len,
+				 f->note_size);
+		if (n < 0)
+			err = (int)n;
+		else
+			f->note_size += (uint64_t)n;
+		free(f->note_early);
+		f->note_early = NULL;
+		f->note_early_len = 0;
+	}
+	if (!err && len) {
+		n = fileio_write(&f->note, text, len, f->note_size);
+		if (n < 0)
+			err = (int)n;
+		else
+			f->note_size += (uint64_t)n;
+	}
+	if (err) {
+		f->note_failed = true;
+		fsck_note("%s: cannot write the repair note in %s: %s", f->dir,
+			  FSCK_LOST_FOUND, strerror(-err));
+	}
+	return err;
+}
+
+/* keep a line until the note can be made (no root name key yet) */
+static int note_hold(struct fsck *f, const char *line, size_t len)
+{
+	char *more = realloc(f->note_early, f->note_early_len + len);
+
+	if (!more)
+		return -ENOMEM;
+	memcpy(more + f->note_early_len, line, len);
+	f->note_early = more;
+	f->note_early_len += len;
+	return 0;
+}
+
 int fsck_log(struct fsck *f, const char *fmt, ...)
 {
 	char *line = NULL;
 	va_list ap;
-	ssize_t n;
-	int len, err = 0;
+	int len, err;
 
 	if (f->note_failed)
 		return -EIO;
 	va_start(ap, fmt);
 	len = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	if (len < 0)
-		err = -ENOMEM;
-	if (!err && f->note_fd < 0)
-		err = note_open(f);
-	if (!err) {
-		line[len] = '\n'; /* vasprintf's NUL: the note is lines */
-		n = fileio_write(&f->note, line, (size_t)len + 1, f->note_size);
-		if (n < 0)
-			err = (int)n;
-		else
-			f->note_size += (uint64_t)n;
-	}
-	free(line);
-	if (err) {
+	if (len < 0) {
 		f->note_failed = true;
 		fsck_note("%s: cannot write the repair note in %s: %s", f->dir,
-			  FSCK_LOST_FOUND, strerror(-err));
+			  FSCK_LOST_FOUND, strerror(ENOMEM));
+		return -ENOMEM;
 	}
+	line[len] = '\n'; /* vasprintf's NUL: the note is lines */
+	if (f->note_fd < 0 && !f->root_names) {
+		err = note_hold(f, line, (size_t)len + 1);
+		if (err) {
+			f->note_failed = true;
+			fsck_note("%s: cannot write the repair note in %s: %s",
+				  f->dir, FSCK_LOST_FOUND, strerror(-err));
+		}
+	} else {
+		err = note_write(f, line, (size_t)len + 1);
+	}
+	free(line);
 	return err;
 }

@@ -120,6 +120,10 @@ struct fsck {
 	struct content_file note;
 	uint64_t note_size;
 	bool note_failed;
+	/* lines logged before the walk had the root's name key (the record's
+	 * repair comes first): written when the note is made */
+	char *note_early;
+	size_t note_early_len;
 	bool no_xattr_noted; /* the filesystem has no user xattrs: said once */
 
 	struct fsck_nonce_table *nonces;

@@ -209,6 +209,7 @@ def check_repair(d, cls, *, check_rc=4, repair_rc=1, after_rc=0, extra=()):
     rc, rep, err = d.fsck("--repair", *extra)
     assert cls in classes(rep), rep
     assert rc == repair_rc, (rc, rep, err)
+    assert "repair note" not in err, err  # every repair is written down
     rc, rep2, err = d.fsck(*extra)
     assert rc == after_rc, (rc, rep2, err)
     if after_rc == 0:
@@ -318,6 +319,9 @@ def test_volume_record_missing(dmg):
     assert os.path.exists(rec)
     rc, rep, err = dmg.fsck()
     assert rep["findings"] == [], rep
+    # repaired before the walk has the root's name key: noted all the same
+    assert lf_contents(dmg) == {}
+    assert "volume-record" in dmg.notes, dmg.notes
 
 
 # ---- directories and names ------------------------------------------------

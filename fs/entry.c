@@ -15,6 +15,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "volume/fdio.h"
+#include "volume/linktext.h"
 
 /*
  * dir's nonce, read once and kept in the inode (it is no secret: it sits
@@ -143,63 +144,69 @@ static void release_root(struct cloakfs *fs)
 	inode_fd_release(&fs->inodes, fs->root);
 }
 
+/* the volume a symlink text belongs to, its root held (release_root) */
+static int linktext_volume(struct cloakfs *fs, struct vlinktext_volume *v)
+{
+	v->kr = fs->keyring;
+	v->version = fs->cfg.version;
+	v->blocksize = fs->cipher->blocksize;
+	v->rootfd = hold_root(fs);
+	return v->rootfd < 0 ? v->rootfd : 0;
+}
+
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
 			  char out[VSYMLINK_MAX_STORED + 1])
 {
-	size_t len = strnlen(target, VSYMLINK_MAX_PLAIN + 1);
 	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	int n, rootfd;
+	struct vlinktext_volume v;
+	int err = dir_nonce(fs, dir, dfd, nonce);
 
-	if (fs->cfg.version >= 2) {
-		if (len > VSYMLINK_MAX_PLAIN)
-			return -ENAMETOOLONG;
-		rootfd = hold_root(fs);
-		if (rootfd < 0)
-			return rootfd;
-		n = vsymlink_encode(fs->keyring, rootfd, target, len, out);
-		release_root(fs);
-		return n < 0 ? n : 0;
-	}
-	n = dir_nonce(fs, dir, dfd, nonce);
-	return n ? n : vdir_target_encrypt(fs->keyring, nonce, target, out);
+	if (!err)
+		err = linktext_volume(fs, &v);
+	if (err)
+		return err;
+	err = vlinktext_encode(&v, nonce, target, out);
+	release_root(fs);
+	return err;
 }
 
 void entry_symlink_discard(struct cloakfs *fs, const char *text)
 {
-	int rootfd;
+	int rootfd = hold_root(fs);
 
-	if (fs->cfg.version < 2 || (rootfd = hold_root(fs)) < 0)
+	if (rootfd < 0)
 		return;
-	vsymlink_discard(rootfd, text);
+	vsymlink_discard(rootfd, text); /* only a stored target is removed */
 	release_root(fs);
 }
 
 int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len)
 {
-	return fs->cfg.version < 2 &&
-	       vsymlink_form(text, len, fs->cipher->blocksize) == VSYMLINK_V1;
+	struct vlinktext_volume v = { fs->keyring, fs->cfg.version,
+				      fs->cipher->blocksize, -1 };
+
+	return vlinktext_needs_dir(&v, text, len);
 }
 
 int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			 const char *text, size_t len,
 			 char out[VSYMLINK_MAX_PLAIN + 1])
 {
-	int n, rootfd;
+	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	struct vlinktext_volume v;
+	int n, have = 0;
 
-	if (entry_symlink_needs_dir(fs, text, len)) {
-		uint8_t nonce[NAMES_DIRNONCE_SIZE];
-
-		if (!dir)
-			return -EINVAL;
+	if (dir && entry_symlink_needs_dir(fs, text, len)) {
 		n = dir_nonce(fs, dir, dfd, nonce);
-		return n ? n : vdir_target_decrypt(fs->keyring, nonce, text,
-						   len, out);
+		if (n)
+			return n;
+		have = 1;
 	}
-	rootfd = hold_root(fs);
-	if (rootfd < 0)
-		return rootfd;
-	n = vsymlink_decode(fs->keyring, rootfd, text, len, out);
+	n = linktext_volume(fs, &v);
+	if (n)
+		return n;
+	n = vlinktext_decode(&v, have ? nonce : NULL, text, len, out);
 	release_root(fs);
 	return n;
 }
@@ -229,7 +236,8 @@ int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
 
 int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname)
 {
-	return fs->cfg.version >= 2 ? vsymlink_pin(dfd, cname) : -1;
+	(void)fs;
+	return vsymlink_pin(dfd, cname); /* -1 unless it has a stored target */
 }
 
 void entry_target_unpin(struct cloakfs *fs, int pin)

@@ -17,12 +17,15 @@
  *     two more TBL lookups.
  * The same technique as the x86 cores (asm/x86/camellia-x86-core.h, whose
  * comment gives the sources); libgcrypt's camellia-aarch64-ce runs it on
- * 16 blocks too. Written in intrinsics (ACLE, arm_neon.h); the AES
- * instructions are enabled for these functions only (target "+crypto"),
- * so the rest of the build runs on CPUs without them. Entry points and
- * their contract: camellia-ce.h.
+ * 16 blocks too. Written in intrinsics (ACLE, arm_neon.h); this file
+ * alone is built with the AES instructions (-march=armv8-a+crypto from
+ * crypto/camellia/meson.build), so the rest of the build runs on CPUs
+ * without them. Entry points and their contract: camellia-ce.h.
  */
 #if defined(__aarch64__)
+#if !defined(__ARM_FEATURE_AES)
+#error "build with -march=armv8-a+crypto (crypto/camellia/meson.build)"
+#endif
 #include <arm_neon.h>
 #include <string.h>
 
@@ -30,9 +33,9 @@
 #include "crypto/camellia/camellia-affine.h"
 #include "crypto/internal/util.h"
 
-#define CE_ENTRY __attribute__((target("+crypto")))
-#define CE_NOINLINE static __attribute__((noinline, target("+crypto")))
-#define CE_INLINE static inline __attribute__((always_inline, target("+crypto")))
+#define CE_ENTRY
+#define CE_NOINLINE static __attribute__((noinline))
+#define CE_INLINE static inline __attribute__((always_inline))
 #define CE_UNROLL _Pragma("GCC unroll 16")
 
 #define CE_BLOCKS 16

@@ -16,7 +16,9 @@
  * points: camellia-x86.h (suffix _aesni_avx2).
  */
 #if defined(__x86_64__)
-#define CAM_TARGET "avx2,aes"
+#if !defined(__AVX2__) || !defined(__AES__)
+#error "build with -mavx2 -maes (crypto/camellia/meson.build)"
+#endif
 
 #include "asm/x86/camellia-x86-avx2.h"
 #include "crypto/camellia/camellia-affine.h"

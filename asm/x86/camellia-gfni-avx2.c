@@ -9,7 +9,9 @@
  * _gfni_avx2).
  */
 #if defined(__x86_64__)
-#define CAM_TARGET "avx2,gfni"
+#if !defined(__AVX2__) || !defined(__GFNI__)
+#error "build with -mavx2 -mgfni (crypto/camellia/meson.build)"
+#endif
 
 #include "asm/x86/camellia-x86-avx2.h"
 #include "crypto/camellia/camellia-affine.h"

@@ -9,9 +9,10 @@
  * entry points: camellia-x86.h (suffix _gfni_avx512).
  */
 #if defined(__x86_64__)
-#define CAM_TARGET "avx512f,avx512bw,gfni"
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__GFNI__)
+#error "build with -mavx512f -mavx512bw -mgfni (crypto/camellia/meson.build)"
+#endif
 
-#define VEC_TARGET CAM_TARGET
 #include "asm/x86/x86-vec512.h"
 
 #include "crypto/camellia/camellia-affine.h"

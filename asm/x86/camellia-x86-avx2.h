@@ -2,8 +2,8 @@
 /*
  * The AVX2 vector primitives of the Camellia cores (see
  * camellia-x86-core.h for what each must do), shared by
- * camellia-aesni-avx2.c and camellia-gfni-avx2.c, which define CAM_TARGET,
- * add their S-box (v_sbox) and then include camellia-x86-core.h.
+ * camellia-aesni-avx2.c and camellia-gfni-avx2.c, which add their S-box
+ * (v_sbox) and then include camellia-x86-core.h.
  * 256-bit vectors: 2 blocks per vector, one per 128-bit lane; a step is
  * 16 vectors = 32 blocks, which fill the 16 ymm registers, so the compiler
  * keeps part of the state on the stack.
@@ -11,7 +11,6 @@
 #ifndef CLOAKFS_ASM_X86_CAMELLIA_X86_AVX2_H
 #define CLOAKFS_ASM_X86_CAMELLIA_X86_AVX2_H
 
-#define VEC_TARGET CAM_TARGET
 #include "asm/x86/x86-vec256.h"
 
 #define CAM_VB 2

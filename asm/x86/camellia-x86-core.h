@@ -34,9 +34,9 @@
  * ciphertext block before it is overwritten.
  *
  * The including file defines before including this one:
- *   CAM_ISA, CAM_TARGET      entry point suffix, target attribute string
+ *   CAM_ISA                  entry point suffix
  *   vec, CAM_VB              vector type, 16-byte blocks per vector
- *   CAM_INLINE               static inline, always_inline, target
+ *   CAM_INLINE               static inline, always_inline
  *   CAM_TAIL_ISA (optional)  the suffix of a core of half this step,
  *                            which takes a request's last half step
  * and these CAM_INLINE functions:
@@ -62,8 +62,8 @@
 #define CAM_CAT_(a, b) a##_##b
 #define CAM_CAT(a, b) CAM_CAT_(a, b)
 #define CAM_FN(name) CAM_CAT(name, CAM_ISA)
-#define CAM_ENTRY __attribute__((target(CAM_TARGET)))
-#define CAM_NOINLINE static __attribute__((noinline, target(CAM_TARGET)))
+#define CAM_ENTRY
+#define CAM_NOINLINE static __attribute__((noinline))
 
 #define CAM_VEC_BYTES (16 * CAM_VB)
 #define CAM_STEP_BLOCKS (16 * CAM_VB)

@@ -16,7 +16,9 @@
  * (suffix _aesni_avx2).
  */
 #if defined(__x86_64__)
-#define SM4_TARGET "avx2,aes"
+#if !defined(__AVX2__) || !defined(__AES__)
+#error "build with -mavx2 -maes (crypto/sm4/meson.build)"
+#endif
 
 #include "asm/x86/sm4-x86-affine.h"
 #include "asm/x86/sm4-x86-avx2.h"

@@ -7,7 +7,9 @@
  * sm4-x86-core.h. Entry points: sm4-x86.h (suffix _gfni_avx2).
  */
 #if defined(__x86_64__)
-#define SM4_TARGET "avx2,gfni"
+#if !defined(__AVX2__) || !defined(__GFNI__)
+#error "build with -mavx2 -mgfni (crypto/sm4/meson.build)"
+#endif
 
 #include "asm/x86/sm4-x86-affine.h"
 #include "asm/x86/sm4-x86-avx2.h"

@@ -18,9 +18,10 @@
  * each); 5 or more sets run out of registers.
  */
 #if defined(__x86_64__)
-#define SM4_TARGET "avx512f,avx512bw,gfni"
+#if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__GFNI__)
+#error "build with -mavx512f -mavx512bw -mgfni (crypto/sm4/meson.build)"
+#endif
 
-#define VEC_TARGET SM4_TARGET
 #include "asm/x86/x86-vec512.h"
 
 #include "asm/x86/sm4-x86-affine.h"

@@ -2,8 +2,7 @@
 /*
  * The AVX2 vector primitives of the SM4 cores (see sm4-x86-core.h for
  * what each must do), shared by sm4-aesni-avx2.c and sm4-gfni-avx2.c,
- * which define SM4_TARGET (the target attribute of every function), add
- * their S-box (v_sbox) and then include sm4-x86-core.h.
+ * which add their S-box (v_sbox) and then include sm4-x86-core.h.
  * 256-bit vectors: 2 blocks per vector, one per 128-bit lane; a main step
  * is 4 sets = 32 blocks. Their 16 state vectors fill the 16 ymm registers,
  * so the compiler spills some, yet 4 sets measured 1.4-1.7x faster than 2
@@ -15,7 +14,6 @@
 #ifndef CLOAKFS_ASM_X86_SM4_X86_AVX2_H
 #define CLOAKFS_ASM_X86_SM4_X86_AVX2_H
 
-#define VEC_TARGET SM4_TARGET
 #include "asm/x86/x86-vec256.h"
 
 #define SM4_VEC_BLOCKS 2

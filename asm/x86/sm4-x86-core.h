@@ -55,8 +55,7 @@
  *   SM4_ISA                  entry point suffix (aesni_avx2, ...)
  *   vec, SM4_VEC_BLOCKS      vector type, 16-byte blocks per vector
  *   SM4_MAIN_SETS            sets per main step (at most SM4_MAX_SETS)
- *   SM4_TARGET               target attribute string ("avx2,gfni", ...)
- *   SM4_INLINE               static inline, always_inline, target
+ *   SM4_INLINE               static inline, always_inline
  * and these SM4_INLINE functions:
  *   v_loadu(p), v_storeu(p, v), v_store_lane0(p, v)  (lane0: 16 bytes)
  *   v_xor(a, b), v_xor3(a, b, c), v_bcast32(p)
@@ -80,7 +79,7 @@
 #define SM4_CAT_(a, b) a##_##b
 #define SM4_CAT(a, b) SM4_CAT_(a, b)
 #define SM4_FN(name) SM4_CAT(name, SM4_ISA)
-#define SM4_ENTRY __attribute__((target(SM4_TARGET)))
+#define SM4_ENTRY
 
 #define SM4_MAX_SETS 4
 #define SM4_ROUNDS 32

@@ -18,7 +18,9 @@
 #include <stdint.h>
 
 #define SPECK_ISA avx2
-#define SPECK_TARGET "avx2"
+#if !defined(__AVX2__)
+#error "build with -mavx2 (crypto/speck/meson.build)"
+#endif
 
 typedef __m256i vec;
 #define VEC_BYTES 32
@@ -75,7 +77,7 @@ static const uint8_t rol32_8_mask[32] __attribute__((aligned(32))) = {
 	BYTES_ROL32_8, BYTES_ROL32_8
 };
 
-static inline __attribute__((always_inline, target("avx2"))) __m256i
+static inline __attribute__((always_inline)) __m256i
 shuffle_bytes(__m256i v, const uint8_t *mask)
 {
 	__m256i r;

@@ -12,7 +12,9 @@
 #include <immintrin.h>
 
 #define SPECK_ISA avx512
-#define SPECK_TARGET "avx512f"
+#if !defined(__AVX512F__)
+#error "build with -mavx512f (crypto/speck/meson.build)"
+#endif
 
 typedef __m512i vec;
 #define VEC_BYTES 64

@@ -34,7 +34,7 @@
  * branch or address depends on the key, the data or the tweak.
  *
  * The including file defines before including this one:
- *   SPECK_ISA, SPECK_TARGET   entry point suffix, target attribute string
+ *   SPECK_ISA                 entry point suffix
  *   vec, VEC_BYTES            the vector type and its size in bytes
  *   MAX_PAIRS128, MAX_PAIRS64 vector pairs per main step (at most 8)
  *   SCALAR_BLOCKS128          optional, see below
@@ -59,9 +59,8 @@
 #define SPECK_CAT_(a, b) a##_##b
 #define SPECK_CAT(a, b) SPECK_CAT_(a, b)
 #define SPECK_FN(name) SPECK_CAT(name, SPECK_ISA)
-#define SPECK_INLINE                                                           \
-	static inline __attribute__((always_inline, target(SPECK_TARGET)))
-#define SPECK_ENTRY __attribute__((target(SPECK_TARGET)))
+#define SPECK_INLINE static inline __attribute__((always_inline))
+#define SPECK_ENTRY
 /*
  * The tweaks wait in memory (tbuf) during the rounds: without this the
  * compiler keeps them in registers and spills round state instead.

@@ -2,10 +2,10 @@
 /*
  * The AVX2 vector primitives the byte-sliced block-cipher cores share
  * (asm/x86/sm4-x86-avx2.h, asm/x86/camellia-x86-avx2.h): 256-bit vectors
- * of two 16-byte blocks, one per 128-bit lane. The includer defines
- * VEC_TARGET, the target attribute string of every function ("avx2,aes",
- * "avx2,gfni"), before including this file. What each must do: the
- * cores' bodies, sm4-x86-core.h and camellia-x86-core.h.
+ * of two 16-byte blocks, one per 128-bit lane. Include only from a core
+ * file built with its ISA flags (-mavx2 and more, from the algorithm's
+ * meson.build). What each must do: the cores' bodies, sm4-x86-core.h and
+ * camellia-x86-core.h.
  */
 #ifndef CLOAKFS_ASM_X86_X86_VEC256_H
 #define CLOAKFS_ASM_X86_X86_VEC256_H
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 typedef __m256i vec;
-#define VEC_INLINE static inline __attribute__((always_inline, target(VEC_TARGET)))
+#define VEC_INLINE static inline __attribute__((always_inline))
 
 /* byte i of each 128-bit lane comes from byte mask[i] (VPSHUFB) */
 #define VEC_LANE_MASK(...) _mm256_setr_epi8(__VA_ARGS__, __VA_ARGS__)

@@ -3,8 +3,9 @@
  * The AVX-512 (F, BW) vector primitives the byte-sliced block-cipher
  * cores share (asm/x86/sm4-gfni-avx512.c, asm/x86/camellia-gfni-avx512.c):
  * 512-bit vectors of four 16-byte blocks, one per 128-bit lane;
- * three-input XORs are VPTERNLOGD. The includer defines VEC_TARGET, the
- * target attribute string of every function, before including this file.
+ * three-input XORs are VPTERNLOGD. Include only from a core file built
+ * with its ISA flags (-mavx512f -mavx512bw and more, from the
+ * algorithm's meson.build).
  */
 #ifndef CLOAKFS_ASM_X86_X86_VEC512_H
 #define CLOAKFS_ASM_X86_X86_VEC512_H
@@ -15,7 +16,7 @@
 #include "asm/x86/x86-zmm-clear.h"
 
 typedef __m512i vec;
-#define VEC_INLINE static inline __attribute__((always_inline, target(VEC_TARGET)))
+#define VEC_INLINE static inline __attribute__((always_inline))
 
 /* a 16-byte pattern in every 128-bit lane (VPSHUFB masks) */
 #define VEC_LANE_MASK(...) _mm512_broadcast_i32x4(_mm_setr_epi8(__VA_ARGS__))

@@ -2,14 +2,14 @@
 /*
  * Leaving an AVX-512 core: clear every vector register it may have left
  * key or data in. VZEROALL clears zmm0-15 (all of them); zmm16-31 are
- * cleared by hand. Include from a file compiled for AVX-512F.
+ * cleared by hand. Include only from a file built with -mavx512f.
  */
 #ifndef CLOAKFS_ASM_X86_X86_ZMM_CLEAR_H
 #define CLOAKFS_ASM_X86_X86_ZMM_CLEAR_H
 
 #include <immintrin.h>
 
-static inline __attribute__((always_inline, target("avx512f")))
+static inline __attribute__((always_inline))
 void x86_zmm_clear_all(void)
 {
 	_mm256_zeroall();

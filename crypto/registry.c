@@ -233,6 +233,18 @@ int crypto_register_mode(struct crypto_registry *reg,
 	return -ENOENT;
 }
 
+int crypto_register_modes(struct crypto_registry *reg,
+			  const struct crypto_mode_instance *inst, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int err = crypto_register_mode(reg, &inst[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int register_simd_cipher(struct crypto_registry *reg,
 				const struct crypto_simd_cipher *c)
 {

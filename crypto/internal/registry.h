@@ -100,6 +100,10 @@ struct crypto_mode_instance {
 int crypto_register_mode(struct crypto_registry *reg,
 			 const struct crypto_mode_instance *inst);
 
+/* crypto_register_mode for each of inst[0..n), stopping at an error */
+int crypto_register_modes(struct crypto_registry *reg,
+			  const struct crypto_mode_instance *inst, size_t n);
+
 /*
  * Register an instance of a template with several children, named in the
  * kernel's style by the children's driver names:

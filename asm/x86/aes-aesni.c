@@ -42,8 +42,9 @@ static inline uint32_t aes_subword(uint32_t w, int rot)
 	return (uint32_t)(rot ? _mm_extract_epi32(r, 1) : _mm_cvtsi128_si32(r));
 }
 
-int aes_x86_setkey(struct aes_x86_ctx *ctx, const uint8_t *key, size_t keylen)
+int aes_x86_setkey(void *vctx, const uint8_t *key, size_t keylen)
 {
+	struct aes_x86_ctx *ctx = vctx;
 	uint32_t w[4 * (AES_X86_MAX_ROUNDS + 1)];
 	unsigned int nk = (unsigned int)keylen / 4, nr, total;
 
@@ -84,9 +85,9 @@ static inline __m128i rk_load(const uint8_t *rk, unsigned int r)
 	return _mm_load_si128((const __m128i *)(const void *)(rk + 16 * r));
 }
 
-void aes_encrypt_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
-		       const uint8_t *src)
+void aes_encrypt_aesni(const void *vctx, uint8_t *dst, const uint8_t *src)
 {
+	const struct aes_x86_ctx *ctx = vctx;
 	unsigned int nr = ctx->rounds;
 	__m128i x = _mm_xor_si128(_mm_loadu_si128((const void *)src),
 				  rk_load(ctx->enc, 0));
@@ -96,9 +97,9 @@ void aes_encrypt_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
 	_mm_storeu_si128((void *)dst, _mm_aesenclast_si128(x, rk_load(ctx->enc, nr)));
 }
 
-void aes_decrypt_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
-		       const uint8_t *src)
+void aes_decrypt_aesni(const void *vctx, uint8_t *dst, const uint8_t *src)
 {
+	const struct aes_x86_ctx *ctx = vctx;
 	unsigned int nr = ctx->rounds;
 	__m128i x = _mm_xor_si128(_mm_loadu_si128((const void *)src),
 				  rk_load(ctx->dec, 0));
@@ -253,7 +254,7 @@ AES_INLINE void blocks_body(const struct aes_x86_ctx *ctx, uint8_t *dst,
 		ecb_pass(k, nr, 1, dec, dst, src);
 }
 
-void aes_encrypt_blocks_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void aes_encrypt_blocks_aesni(const void *ctx, uint8_t *dst,
 			      const uint8_t *src, size_t nblocks)
 {
 #define CALL(nr) blocks_body(ctx, dst, src, nblocks, nr, 0)
@@ -261,7 +262,7 @@ void aes_encrypt_blocks_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void aes_decrypt_blocks_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void aes_decrypt_blocks_aesni(const void *ctx, uint8_t *dst,
 			      const uint8_t *src, size_t nblocks)
 {
 #define CALL(nr) blocks_body(ctx, dst, src, nblocks, nr, 1)

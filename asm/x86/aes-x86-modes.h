@@ -397,9 +397,10 @@ AES_INLINE void ctr_body(const struct aes_x86_ctx *ctx, uint8_t *dst,
 
 /* ---- entry points: one body per key size ------------------------------- */
 
+/* ctx: the entry point's const void *, a struct aes_x86_ctx */
 #define AES_BY_ROUNDS(ctx, call_with_nr) \
 	do {                             \
-		switch ((ctx)->rounds) { \
+		switch (((const struct aes_x86_ctx *)(ctx))->rounds) { \
 		case 10:                 \
 			call_with_nr(10); \
 			break;           \
@@ -412,7 +413,7 @@ AES_INLINE void ctr_body(const struct aes_x86_ctx *ctx, uint8_t *dst,
 		}                        \
 	} while (0)
 
-void AES_FN(aes_xts_encrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_xts_encrypt)(const void *ctx, uint8_t *dst,
 			     const uint8_t *src, size_t nbytes, uint8_t *tweak)
 {
 #define CALL(nr) xts_body(ctx, dst, src, nbytes, tweak, nr, 0)
@@ -420,7 +421,7 @@ void AES_FN(aes_xts_encrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void AES_FN(aes_xts_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_xts_decrypt)(const void *ctx, uint8_t *dst,
 			     const uint8_t *src, size_t nbytes, uint8_t *tweak)
 {
 #define CALL(nr) xts_body(ctx, dst, src, nbytes, tweak, nr, 1)
@@ -428,7 +429,7 @@ void AES_FN(aes_xts_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void AES_FN(aes_ecb_encrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_ecb_encrypt)(const void *ctx, uint8_t *dst,
 			     const uint8_t *src, size_t nbytes)
 {
 #define CALL(nr) ecb_body(ctx, dst, src, nbytes, nr, 0)
@@ -436,7 +437,7 @@ void AES_FN(aes_ecb_encrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void AES_FN(aes_ecb_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_ecb_decrypt)(const void *ctx, uint8_t *dst,
 			     const uint8_t *src, size_t nbytes)
 {
 #define CALL(nr) ecb_body(ctx, dst, src, nbytes, nr, 1)
@@ -444,7 +445,7 @@ void AES_FN(aes_ecb_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void AES_FN(aes_cbc_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_cbc_decrypt)(const void *ctx, uint8_t *dst,
 			     const uint8_t *src, size_t nbytes, uint8_t *iv)
 {
 #define CALL(nr) chain_body(ctx, dst, src, nbytes, iv, nr, 0)
@@ -452,7 +453,7 @@ void AES_FN(aes_cbc_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void AES_FN(aes_cfb_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_cfb_decrypt)(const void *ctx, uint8_t *dst,
 			     const uint8_t *src, size_t nbytes, uint8_t *iv)
 {
 #define CALL(nr) chain_body(ctx, dst, src, nbytes, iv, nr, 1)
@@ -460,7 +461,7 @@ void AES_FN(aes_cfb_decrypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
 #undef CALL
 }
 
-void AES_FN(aes_ctr_crypt)(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void AES_FN(aes_ctr_crypt)(const void *ctx, uint8_t *dst,
 			   const uint8_t *src, size_t nbytes, uint8_t *ctr)
 {
 #define CALL(nr) ctr_body(ctx, dst, src, nbytes, ctr, nr)

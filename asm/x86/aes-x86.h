@@ -11,8 +11,10 @@
  *                  32 blocks in flight (Ice Lake-SP, Sapphire Rapids,
  *                  Zen 4, Zen 5)
  *
- * Contract of every mode entry point:
- *  - ctx was filled by aes_x86_setkey() (see struct aes_x86_ctx);
+ * The entry points take the cipher context itself (a struct aes_x86_ctx
+ * filled by aes_x86_setkey()) with the signatures of struct cipher_alg
+ * and struct crypto_bulk_ops (crypto/internal/alg.h), so the glue lists
+ * them in its tables as they are. Contract of every mode entry point:
  *  - nbytes is a nonzero multiple of 128 (AES_X86_CHUNK);
  *  - dst == src is allowed, partial overlap is not; no alignment needed;
  *  - XTS: tweak is the running tweak, already encrypted with K2, used for
@@ -45,36 +47,34 @@ struct aes_x86_ctx {
 };
 
 /* aes-aesni.c: key expansion (AESKEYGENASSIST, AESIMC); 0 or -EINVAL */
-int aes_x86_setkey(struct aes_x86_ctx *ctx, const uint8_t *key, size_t keylen);
+int aes_x86_setkey(void *ctx, const uint8_t *key, size_t keylen);
 /* one block, and nblocks independent blocks with 8 in flight (any count) */
-void aes_encrypt_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
-		       const uint8_t *src);
-void aes_decrypt_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
-		       const uint8_t *src);
-void aes_encrypt_blocks_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void aes_encrypt_aesni(const void *ctx, uint8_t *dst, const uint8_t *src);
+void aes_decrypt_aesni(const void *ctx, uint8_t *dst, const uint8_t *src);
+void aes_encrypt_blocks_aesni(const void *ctx, uint8_t *dst,
 			      const uint8_t *src, size_t nblocks);
-void aes_decrypt_blocks_aesni(const struct aes_x86_ctx *ctx, uint8_t *dst,
+void aes_decrypt_blocks_aesni(const void *ctx, uint8_t *dst,
 			      const uint8_t *src, size_t nblocks);
 
 /* the modes, one set per variant: aes-aesni.c, aes-vaes-avx2.c, aes-vaes-avx512.c */
 #define AES_X86_DECLARE_MODES(isa)                                             \
-	void aes_xts_encrypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst, \
+	void aes_xts_encrypt_##isa(const void *ctx, uint8_t *dst,              \
 				   const uint8_t *src, size_t nbytes,          \
 				   uint8_t *tweak);                            \
-	void aes_xts_decrypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst, \
+	void aes_xts_decrypt_##isa(const void *ctx, uint8_t *dst,              \
 				   const uint8_t *src, size_t nbytes,          \
 				   uint8_t *tweak);                            \
-	void aes_ecb_encrypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst, \
+	void aes_ecb_encrypt_##isa(const void *ctx, uint8_t *dst,              \
 				   const uint8_t *src, size_t nbytes);         \
-	void aes_ecb_decrypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst, \
+	void aes_ecb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
 				   const uint8_t *src, size_t nbytes);         \
-	void aes_cbc_decrypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst, \
+	void aes_cbc_decrypt_##isa(const void *ctx, uint8_t *dst,              \
 				   const uint8_t *src, size_t nbytes,          \
 				   uint8_t *iv);                               \
-	void aes_cfb_decrypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst, \
+	void aes_cfb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
 				   const uint8_t *src, size_t nbytes,          \
 				   uint8_t *iv);                               \
-	void aes_ctr_crypt_##isa(const struct aes_x86_ctx *ctx, uint8_t *dst,   \
+	void aes_ctr_crypt_##isa(const void *ctx, uint8_t *dst,                \
 				 const uint8_t *src, size_t nbytes,            \
 				 uint8_t *ctr);
 

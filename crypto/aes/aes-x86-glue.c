@@ -22,44 +22,17 @@
 
 #include "asm/x86/aes-x86.h"
 
-/* ---- the single-block cipher ------------------------------------------- */
-
-static int aesni_setkey(void *ctx, const uint8_t *key, size_t keylen)
-{
-	return aes_x86_setkey(ctx, key, keylen);
-}
-
-static void aesni_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
-{
-	aes_encrypt_aesni(ctx, dst, src);
-}
-
-static void aesni_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
-{
-	aes_decrypt_aesni(ctx, dst, src);
-}
-
-static void aesni_encrypt_blocks(const void *ctx, uint8_t *dst,
-				 const uint8_t *src, size_t nblocks)
-{
-	aes_encrypt_blocks_aesni(ctx, dst, src, nblocks);
-}
-
-static void aesni_decrypt_blocks(const void *ctx, uint8_t *dst,
-				 const uint8_t *src, size_t nblocks)
-{
-	aes_decrypt_blocks_aesni(ctx, dst, src, nblocks);
-}
+/* ---- the single-block cipher: the core's entry points as they are ------ */
 
 static const struct cipher_alg aes_aesni_alg = {
 	.blocksize = 16,
 	.keysizes = { 16, 24, 32, 0 },
 	.ctxsize = sizeof(struct aes_x86_ctx),
-	.setkey = aesni_setkey,
-	.encrypt = aesni_encrypt,
-	.decrypt = aesni_decrypt,
-	.encrypt_blocks = aesni_encrypt_blocks,
-	.decrypt_blocks = aesni_decrypt_blocks,
+	.setkey = aes_x86_setkey,
+	.encrypt = aes_encrypt_aesni,
+	.decrypt = aes_decrypt_aesni,
+	.encrypt_blocks = aes_encrypt_blocks_aesni,
+	.decrypt_blocks = aes_decrypt_blocks_aesni,
 };
 
 /* every AES-NI CPU has SSE4.1, and the core file is built with it */
@@ -71,17 +44,19 @@ static const struct cipher_alg aes_aesni_alg = {
 	(FEAT_VAES_AVX2 | CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | \
 	 CPU_FEAT_AVX512BW)
 
-static const struct crypto_driver aes_aesni_driver = {
-	.alg_name = "aes",
-	.driver_name = "aes-aesni",
-	.priority = 400,
-	.features = FEAT_AESNI,
-	.flags = CRYPTO_F_CONST_TIME,
-	.type = CRYPTO_TYPE_CIPHER,
-	.u.cipher = &aes_aesni_alg,
+static const struct crypto_driver aes_x86_drivers[] = {
+	{
+		.alg_name = "aes",
+		.driver_name = "aes-aesni",
+		.priority = 400,
+		.features = FEAT_AESNI,
+		.flags = CRYPTO_F_CONST_TIME,
+		.type = CRYPTO_TYPE_CIPHER,
+		.u.cipher = &aes_aesni_alg,
+	},
 };
 
-/* ---- bulk hooks: the child context is the key schedule ------------------ */
+/* ---- bulk hooks: the cores' entry points take the child context --------- */
 
 /*
  * Every core takes any multiple of 128 bytes (the wide ones run 256 or
@@ -90,61 +65,22 @@ static const struct crypto_driver aes_aesni_driver = {
  */
 #define AES_X86_MIN_BYTES AES_X86_CHUNK
 
-#define AES_X86_HOOKS(isa)                                                     \
-	static void xts_enc_##isa(const void *cctx, uint8_t *dst,               \
-				  const uint8_t *src, size_t nbytes,            \
-				  uint8_t *tweak)                               \
-	{                                                                      \
-		aes_xts_encrypt_##isa(cctx, dst, src, nbytes, tweak);          \
-	}                                                                      \
-	static void xts_dec_##isa(const void *cctx, uint8_t *dst,               \
-				  const uint8_t *src, size_t nbytes,            \
-				  uint8_t *tweak)                               \
-	{                                                                      \
-		aes_xts_decrypt_##isa(cctx, dst, src, nbytes, tweak);          \
-	}                                                                      \
-	static void ecb_enc_##isa(const void *cctx, uint8_t *dst,               \
-				  const uint8_t *src, size_t nbytes)            \
-	{                                                                      \
-		aes_ecb_encrypt_##isa(cctx, dst, src, nbytes);                 \
-	}                                                                      \
-	static void ecb_dec_##isa(const void *cctx, uint8_t *dst,               \
-				  const uint8_t *src, size_t nbytes)            \
-	{                                                                      \
-		aes_ecb_decrypt_##isa(cctx, dst, src, nbytes);                 \
-	}                                                                      \
-	static void cbc_dec_##isa(const void *cctx, uint8_t *dst,               \
-				  const uint8_t *src, size_t nbytes,            \
-				  uint8_t *iv)                                  \
-	{                                                                      \
-		aes_cbc_decrypt_##isa(cctx, dst, src, nbytes, iv);             \
-	}                                                                      \
-	static void cfb_dec_##isa(const void *cctx, uint8_t *dst,               \
-				  const uint8_t *src, size_t nbytes,            \
-				  uint8_t *iv)                                  \
-	{                                                                      \
-		aes_cfb_decrypt_##isa(cctx, dst, src, nbytes, iv);             \
-	}                                                                      \
-	static void ctr_##isa(const void *cctx, uint8_t *dst,                   \
-			      const uint8_t *src, size_t nbytes, uint8_t *ctr)  \
-	{                                                                      \
-		aes_ctr_crypt_##isa(cctx, dst, src, nbytes, ctr);              \
-	}                                                                      \
+#define AES_X86_OPS(isa)                                                       \
 	static const struct crypto_bulk_ops aes_ops_##isa = {                 \
 		.chunk = AES_X86_CHUNK,                                        \
 		.min_bytes = AES_X86_MIN_BYTES,                                \
-		.xts_encrypt = xts_enc_##isa,                                  \
-		.xts_decrypt = xts_dec_##isa,                                  \
-		.ecb_encrypt = ecb_enc_##isa,                                  \
-		.ecb_decrypt = ecb_dec_##isa,                                  \
-		.cbc_decrypt = cbc_dec_##isa,                                  \
-		.cfb_decrypt = cfb_dec_##isa,                                  \
-		.ctr_crypt = ctr_##isa,                                        \
-	};
+		.xts_encrypt = aes_xts_encrypt_##isa,                          \
+		.xts_decrypt = aes_xts_decrypt_##isa,                          \
+		.ecb_encrypt = aes_ecb_encrypt_##isa,                          \
+		.ecb_decrypt = aes_ecb_decrypt_##isa,                          \
+		.cbc_decrypt = aes_cbc_decrypt_##isa,                          \
+		.cfb_decrypt = aes_cfb_decrypt_##isa,                          \
+		.ctr_crypt = aes_ctr_crypt_##isa,                              \
+	}
 
-AES_X86_HOOKS(aesni)
-AES_X86_HOOKS(vaes_avx2)
-AES_X86_HOOKS(vaes_avx512)
+AES_X86_OPS(aesni);
+AES_X86_OPS(vaes_avx2);
+AES_X86_OPS(vaes_avx512);
 
 /* e.g. INSTANCE(xts, "aesni-x8", aesni, ...): "xts-aes-aesni-x8" */
 #define INSTANCE(m, name, isa, prio, feat)                                     \
@@ -183,11 +119,11 @@ static const struct crypto_mode_instance aes_x86_instances[] = {
  */
 int aes_x86_register(struct crypto_registry *reg)
 {
-	int err = crypto_register_driver(reg, &aes_aesni_driver);
+	int err = crypto_register_drivers(reg, aes_x86_drivers,
+					  ARRAY_SIZE(aes_x86_drivers));
 
-	for (size_t i = 0; !err && i < ARRAY_SIZE(aes_x86_instances); i++)
-		err = crypto_register_mode(reg, &aes_x86_instances[i]);
-	return err;
+	return err ? err : crypto_register_modes(reg, aes_x86_instances,
+						 ARRAY_SIZE(aes_x86_instances));
 }
 
 #else /* no x86-64 cores in this build */

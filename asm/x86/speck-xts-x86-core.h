@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "asm/x86/speck-xts-x86.h"
+#include "crypto/speck/speck.h"
 
 #define SPECK_CAT_(a, b) a##_##b
 #define SPECK_CAT(a, b) SPECK_CAT_(a, b)
@@ -533,68 +534,84 @@ SPECK_INLINE void speck64_crypt(const uint32_t *rk, int nrounds, int enc,
 	V_END();
 }
 
-/* ---- entry points (see speck-xts-x86.h) ---- */
+/* ---- entry points (see speck-xts-x86.h): they take the child context ---- */
 
-SPECK_ENTRY void SPECK_FN(speck128_xts_encrypt)(const uint64_t *round_keys,
-						int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck128_xts_encrypt)(const void *ctx, uint8_t *dst,
 						const uint8_t *src,
 						size_t nbytes, uint8_t *tweak)
 {
-	speck128_crypt(round_keys, nrounds, 1, 1, dst, src, nbytes, tweak);
+	const struct speck128_tfm_ctx *c = ctx;
+
+	speck128_crypt(c->round_keys, c->nrounds, 1, 1, dst, src, nbytes,
+		       tweak);
 }
 
-SPECK_ENTRY void SPECK_FN(speck128_xts_decrypt)(const uint64_t *round_keys,
-						int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck128_xts_decrypt)(const void *ctx, uint8_t *dst,
 						const uint8_t *src,
 						size_t nbytes, uint8_t *tweak)
 {
-	speck128_crypt(round_keys, nrounds, 0, 1, dst, src, nbytes, tweak);
+	const struct speck128_tfm_ctx *c = ctx;
+
+	speck128_crypt(c->round_keys, c->nrounds, 0, 1, dst, src, nbytes,
+		       tweak);
 }
 
-SPECK_ENTRY void SPECK_FN(speck128_ecb_encrypt)(const uint64_t *round_keys,
-						int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck128_ecb_encrypt)(const void *ctx, uint8_t *dst,
 						const uint8_t *src,
 						size_t nbytes)
 {
-	speck128_crypt(round_keys, nrounds, 1, 0, dst, src, nbytes, NULL);
+	const struct speck128_tfm_ctx *c = ctx;
+
+	speck128_crypt(c->round_keys, c->nrounds, 1, 0, dst, src, nbytes,
+		       NULL);
 }
 
-SPECK_ENTRY void SPECK_FN(speck128_ecb_decrypt)(const uint64_t *round_keys,
-						int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck128_ecb_decrypt)(const void *ctx, uint8_t *dst,
 						const uint8_t *src,
 						size_t nbytes)
 {
-	speck128_crypt(round_keys, nrounds, 0, 0, dst, src, nbytes, NULL);
+	const struct speck128_tfm_ctx *c = ctx;
+
+	speck128_crypt(c->round_keys, c->nrounds, 0, 0, dst, src, nbytes,
+		       NULL);
 }
 
-SPECK_ENTRY void SPECK_FN(speck64_xts_encrypt)(const uint32_t *round_keys,
-					       int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck64_xts_encrypt)(const void *ctx, uint8_t *dst,
 					       const uint8_t *src,
 					       size_t nbytes, uint8_t *tweak)
 {
-	speck64_crypt(round_keys, nrounds, 1, 1, dst, src, nbytes, tweak);
+	const struct speck64_tfm_ctx *c = ctx;
+
+	speck64_crypt(c->round_keys, c->nrounds, 1, 1, dst, src, nbytes,
+		      tweak);
 }
 
-SPECK_ENTRY void SPECK_FN(speck64_xts_decrypt)(const uint32_t *round_keys,
-					       int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck64_xts_decrypt)(const void *ctx, uint8_t *dst,
 					       const uint8_t *src,
 					       size_t nbytes, uint8_t *tweak)
 {
-	speck64_crypt(round_keys, nrounds, 0, 1, dst, src, nbytes, tweak);
+	const struct speck64_tfm_ctx *c = ctx;
+
+	speck64_crypt(c->round_keys, c->nrounds, 0, 1, dst, src, nbytes,
+		      tweak);
 }
 
-SPECK_ENTRY void SPECK_FN(speck64_ecb_encrypt)(const uint32_t *round_keys,
-					       int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck64_ecb_encrypt)(const void *ctx, uint8_t *dst,
 					       const uint8_t *src,
 					       size_t nbytes)
 {
-	speck64_crypt(round_keys, nrounds, 1, 0, dst, src, nbytes, NULL);
+	const struct speck64_tfm_ctx *c = ctx;
+
+	speck64_crypt(c->round_keys, c->nrounds, 1, 0, dst, src, nbytes,
+		      NULL);
 }
 
-SPECK_ENTRY void SPECK_FN(speck64_ecb_decrypt)(const uint32_t *round_keys,
-					       int nrounds, uint8_t *dst,
+SPECK_ENTRY void SPECK_FN(speck64_ecb_decrypt)(const void *ctx, uint8_t *dst,
 					       const uint8_t *src,
 					       size_t nbytes)
 {
-	speck64_crypt(round_keys, nrounds, 0, 0, dst, src, nbytes, NULL);
+	const struct speck64_tfm_ctx *c = ctx;
+
+	speck64_crypt(c->round_keys, c->nrounds, 0, 0, dst, src, nbytes,
+		      NULL);
 }

@@ -13,7 +13,6 @@
 #if defined(__x86_64__) && defined(CLOAKFS_SPECK_X86_CORES)
 
 #include "asm/x86/speck-xts-x86.h"
-#include "crypto/speck/speck.h"
 
 /*
  * Every core takes any multiple of 128 bytes; shorter requests (a 16-byte
@@ -24,87 +23,21 @@
 #define SPECK_X86_CHUNK 128
 #define SPECK_X86_MIN_BYTES 128
 
-/* bulk hooks: the child context carries the round keys (speck.h) */
-#define SPECK_X86_HOOKS(isa)                                                   \
-	static void speck128_xts_enc_##isa(const void *cctx, uint8_t *dst,     \
-					   const uint8_t *src, size_t nbytes,  \
-					   uint8_t *tweak)                     \
-	{                                                                      \
-		const struct speck128_tfm_ctx *ctx = cctx;                     \
-		speck128_xts_encrypt_##isa(ctx->round_keys, ctx->nrounds, dst, \
-					   src, nbytes, tweak);                \
-	}                                                                      \
-	static void speck128_xts_dec_##isa(const void *cctx, uint8_t *dst,     \
-					   const uint8_t *src, size_t nbytes,  \
-					   uint8_t *tweak)                     \
-	{                                                                      \
-		const struct speck128_tfm_ctx *ctx = cctx;                     \
-		speck128_xts_decrypt_##isa(ctx->round_keys, ctx->nrounds, dst, \
-					   src, nbytes, tweak);                \
-	}                                                                      \
-	static void speck128_ecb_enc_##isa(const void *cctx, uint8_t *dst,     \
-					   const uint8_t *src, size_t nbytes)  \
-	{                                                                      \
-		const struct speck128_tfm_ctx *ctx = cctx;                     \
-		speck128_ecb_encrypt_##isa(ctx->round_keys, ctx->nrounds, dst, \
-					   src, nbytes);                       \
-	}                                                                      \
-	static void speck128_ecb_dec_##isa(const void *cctx, uint8_t *dst,     \
-					   const uint8_t *src, size_t nbytes)  \
-	{                                                                      \
-		const struct speck128_tfm_ctx *ctx = cctx;                     \
-		speck128_ecb_decrypt_##isa(ctx->round_keys, ctx->nrounds, dst, \
-					   src, nbytes);                       \
-	}                                                                      \
-	static void speck64_xts_enc_##isa(const void *cctx, uint8_t *dst,      \
-					  const uint8_t *src, size_t nbytes,   \
-					  uint8_t *tweak)                      \
-	{                                                                      \
-		const struct speck64_tfm_ctx *ctx = cctx;                      \
-		speck64_xts_encrypt_##isa(ctx->round_keys, ctx->nrounds, dst,  \
-					  src, nbytes, tweak);                 \
-	}                                                                      \
-	static void speck64_xts_dec_##isa(const void *cctx, uint8_t *dst,      \
-					  const uint8_t *src, size_t nbytes,   \
-					  uint8_t *tweak)                      \
-	{                                                                      \
-		const struct speck64_tfm_ctx *ctx = cctx;                      \
-		speck64_xts_decrypt_##isa(ctx->round_keys, ctx->nrounds, dst,  \
-					  src, nbytes, tweak);                 \
-	}                                                                      \
-	static void speck64_ecb_enc_##isa(const void *cctx, uint8_t *dst,      \
-					  const uint8_t *src, size_t nbytes)   \
-	{                                                                      \
-		const struct speck64_tfm_ctx *ctx = cctx;                      \
-		speck64_ecb_encrypt_##isa(ctx->round_keys, ctx->nrounds, dst,  \
-					  src, nbytes);                        \
-	}                                                                      \
-	static void speck64_ecb_dec_##isa(const void *cctx, uint8_t *dst,      \
-					  const uint8_t *src, size_t nbytes)   \
-	{                                                                      \
-		const struct speck64_tfm_ctx *ctx = cctx;                      \
-		speck64_ecb_decrypt_##isa(ctx->round_keys, ctx->nrounds, dst,  \
-					  src, nbytes);                        \
-	}                                                                      \
-	static const struct crypto_bulk_ops speck128_ops_##isa = {            \
+/* bulk hooks: the cores' entry points, which take the child context */
+#define SPECK_X86_OPS(alg, isa)                                                \
+	static const struct crypto_bulk_ops alg##_ops_##isa = {               \
 		.chunk = SPECK_X86_CHUNK,                                      \
 		.min_bytes = SPECK_X86_MIN_BYTES,                              \
-		.xts_encrypt = speck128_xts_enc_##isa,                         \
-		.xts_decrypt = speck128_xts_dec_##isa,                         \
-		.ecb_encrypt = speck128_ecb_enc_##isa,                         \
-		.ecb_decrypt = speck128_ecb_dec_##isa,                         \
-	};                                                                     \
-	static const struct crypto_bulk_ops speck64_ops_##isa = {             \
-		.chunk = SPECK_X86_CHUNK,                                      \
-		.min_bytes = SPECK_X86_MIN_BYTES,                              \
-		.xts_encrypt = speck64_xts_enc_##isa,                          \
-		.xts_decrypt = speck64_xts_dec_##isa,                          \
-		.ecb_encrypt = speck64_ecb_enc_##isa,                          \
-		.ecb_decrypt = speck64_ecb_dec_##isa,                          \
-	};
+		.xts_encrypt = alg##_xts_encrypt_##isa,                        \
+		.xts_decrypt = alg##_xts_decrypt_##isa,                        \
+		.ecb_encrypt = alg##_ecb_encrypt_##isa,                        \
+		.ecb_decrypt = alg##_ecb_decrypt_##isa,                        \
+	}
 
-SPECK_X86_HOOKS(avx2)
-SPECK_X86_HOOKS(avx512)
+SPECK_X86_OPS(speck128, avx2);
+SPECK_X86_OPS(speck64, avx2);
+SPECK_X86_OPS(speck128, avx512);
+SPECK_X86_OPS(speck64, avx512);
 
 /* AVX-512 code is compiled with AVX2 enabled too, so it needs both */
 #define FEAT_AVX2 CPU_FEAT_AVX2
@@ -140,13 +73,8 @@ static const struct crypto_mode_instance speck_x86_instances[] = {
  */
 int speck_x86_register(struct crypto_registry *reg)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(speck_x86_instances); i++) {
-		int err = crypto_register_mode(reg, &speck_x86_instances[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return crypto_register_modes(reg, speck_x86_instances,
+				     ARRAY_SIZE(speck_x86_instances));
 }
 
 #else /* no x86-64 cores in this build */

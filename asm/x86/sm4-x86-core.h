@@ -69,20 +69,23 @@
  *   v_prev_first(iv, src)   [iv, block 0 .. VB - 2 of src]
  *   v_end()                 clear vector state on the way out
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "asm/x86/sm4-x86.h"
 #include "crypto/internal/util.h"
+#include "crypto/sm4/sm4-internal.h"
 
 #define SM4_CAT_(a, b) a##_##b
 #define SM4_CAT(a, b) SM4_CAT_(a, b)
 #define SM4_FN(name) SM4_CAT(name, SM4_ISA)
 #define SM4_ENTRY
+/* the mode bodies over round keys: one copy each, the entry points jump in */
+#define SM4_BODY static __attribute__((noinline))
 
 #define SM4_MAX_SETS 4
-#define SM4_ROUNDS 32
 #define SM4_VEC_BYTES (16 * SM4_VEC_BLOCKS)
 #define SM4_SET_BLOCKS (4 * SM4_VEC_BLOCKS)
 #define SM4_SET_BYTES (16 * SM4_SET_BLOCKS)
@@ -236,8 +239,8 @@ SM4_INLINE void sm4_ecb_step(const uint32_t *rk, uint8_t *dst,
 		v_storeu(dst + SM4_OFF(s, j), x[s][j]);
 }
 
-SM4_ENTRY void SM4_FN(sm4_crypt_blocks)(const uint32_t *rk, uint8_t *dst,
-			      const uint8_t *src, size_t nblocks)
+SM4_BODY void sm4_blocks(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
+			   size_t nblocks)
 {
 	for (; nblocks >= SM4_MAIN_BLOCKS; nblocks -= SM4_MAIN_BLOCKS) {
 		sm4_ecb_step(rk, dst, src, SM4_MAIN_SETS);
@@ -317,8 +320,8 @@ SM4_INLINE void sm4_xts_first(uint64_t *t, int n, struct sm4_tweaks *g)
 	explicit_bzero(next, sizeof(next));
 }
 
-SM4_ENTRY void SM4_FN(sm4_xts_crypt)(const uint32_t *rk, uint8_t *dst,
-			   const uint8_t *src, size_t nbytes, uint8_t *tweak)
+SM4_BODY void sm4_xts(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
+		       size_t nbytes, uint8_t *tweak)
 {
 	/* the tweaks of two steps: this one's and the next one's */
 	uint64_t tw[2][2 * SM4_MAIN_BLOCKS] __attribute__((aligned(64)));
@@ -383,8 +386,8 @@ SM4_INLINE void sm4_ctr_step(const uint32_t *rk, uint8_t *dst,
 			 v_xor(x[s][j], v_loadu(src + SM4_OFF(s, j))));
 }
 
-SM4_ENTRY void SM4_FN(sm4_ctr_crypt)(const uint32_t *rk, uint8_t *dst,
-			   const uint8_t *src, size_t nbytes, uint8_t *ctr)
+SM4_BODY void sm4_ctr(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
+		       size_t nbytes, uint8_t *ctr)
 {
 	uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
 
@@ -435,8 +438,8 @@ SM4_INLINE __m128i sm4_cbc_step(const uint32_t *rk, uint8_t *dst,
 	return last;
 }
 
-SM4_ENTRY void SM4_FN(sm4_cbc_decrypt)(const uint32_t *rk, uint8_t *dst,
-			     const uint8_t *src, size_t nbytes, uint8_t *iv)
+SM4_BODY void sm4_cbc_dec(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
+			   size_t nbytes, uint8_t *iv)
 {
 	__m128i v = _mm_loadu_si128((const __m128i *)iv);
 
@@ -470,8 +473,8 @@ SM4_INLINE __m128i sm4_cfb_step(const uint32_t *rk, uint8_t *dst,
 	return last;
 }
 
-SM4_ENTRY void SM4_FN(sm4_cfb_decrypt)(const uint32_t *rk, uint8_t *dst,
-			     const uint8_t *src, size_t nbytes, uint8_t *iv)
+SM4_BODY void sm4_cfb_dec(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
+			   size_t nbytes, uint8_t *iv)
 {
 	__m128i v = _mm_loadu_si128((const __m128i *)iv);
 
@@ -486,7 +489,7 @@ SM4_ENTRY void SM4_FN(sm4_cfb_decrypt)(const uint32_t *rk, uint8_t *dst,
 	v_end();
 }
 
-/* ---- key schedule helper -------------------------------------------- */
+/* ---- entry points (sm4-x86.h): they take the cipher context ---------- */
 
 SM4_ENTRY uint32_t SM4_FN(sm4_tau)(uint32_t w)
 {
@@ -498,4 +501,103 @@ SM4_ENTRY uint32_t SM4_FN(sm4_tau)(uint32_t w)
 	explicit_bzero(out, sizeof(out));
 	v_end();
 	return r;
+}
+
+/* GB/T 32907-2016 7.3, tau through this core's S-box: no table lookup */
+SM4_ENTRY int SM4_FN(sm4_setkey)(void *ctx, const uint8_t *key, size_t keylen)
+{
+	struct sm4_x86_ctx *c = ctx;
+	uint32_t k[4];
+
+	if (keylen != SM4_KEY_SIZE)
+		return -EINVAL;
+	for (unsigned int i = 0; i < 4; i++)
+		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
+	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
+		uint32_t t = SM4_FN(sm4_tau)(k[1] ^ k[2] ^ k[3] ^ sm4_ck(i));
+
+		c->rk_enc[i] = k[0] ^ sm4_l_key(t);
+		c->rk_dec[SM4_ROUNDS - 1 - i] = c->rk_enc[i];
+		k[0] = k[1];
+		k[1] = k[2];
+		k[2] = k[3];
+		k[3] = c->rk_enc[i];
+	}
+	explicit_bzero(k, sizeof(k));
+	return 0;
+}
+
+#define SM4_CTX(ctx) ((const struct sm4_x86_ctx *)(ctx))
+
+SM4_ENTRY void SM4_FN(sm4_encrypt)(const void *ctx, uint8_t *dst,
+				   const uint8_t *src)
+{
+	sm4_blocks(SM4_CTX(ctx)->rk_enc, dst, src, 1);
+}
+
+SM4_ENTRY void SM4_FN(sm4_decrypt)(const void *ctx, uint8_t *dst,
+				   const uint8_t *src)
+{
+	sm4_blocks(SM4_CTX(ctx)->rk_dec, dst, src, 1);
+}
+
+SM4_ENTRY void SM4_FN(sm4_encrypt_blocks)(const void *ctx, uint8_t *dst,
+					  const uint8_t *src, size_t n)
+{
+	if (n)
+		sm4_blocks(SM4_CTX(ctx)->rk_enc, dst, src, n);
+}
+
+SM4_ENTRY void SM4_FN(sm4_decrypt_blocks)(const void *ctx, uint8_t *dst,
+					  const uint8_t *src, size_t n)
+{
+	if (n)
+		sm4_blocks(SM4_CTX(ctx)->rk_dec, dst, src, n);
+}
+
+SM4_ENTRY void SM4_FN(sm4_ecb_encrypt)(const void *ctx, uint8_t *dst,
+				       const uint8_t *src, size_t nbytes)
+{
+	sm4_blocks(SM4_CTX(ctx)->rk_enc, dst, src, nbytes / 16);
+}
+
+SM4_ENTRY void SM4_FN(sm4_ecb_decrypt)(const void *ctx, uint8_t *dst,
+				       const uint8_t *src, size_t nbytes)
+{
+	sm4_blocks(SM4_CTX(ctx)->rk_dec, dst, src, nbytes / 16);
+}
+
+SM4_ENTRY void SM4_FN(sm4_xts_encrypt)(const void *ctx, uint8_t *dst,
+				       const uint8_t *src, size_t nbytes,
+				       uint8_t *tweak)
+{
+	sm4_xts(SM4_CTX(ctx)->rk_enc, dst, src, nbytes, tweak);
+}
+
+SM4_ENTRY void SM4_FN(sm4_xts_decrypt)(const void *ctx, uint8_t *dst,
+				       const uint8_t *src, size_t nbytes,
+				       uint8_t *tweak)
+{
+	sm4_xts(SM4_CTX(ctx)->rk_dec, dst, src, nbytes, tweak);
+}
+
+SM4_ENTRY void SM4_FN(sm4_cbc_decrypt)(const void *ctx, uint8_t *dst,
+				       const uint8_t *src, size_t nbytes,
+				       uint8_t *iv)
+{
+	sm4_cbc_dec(SM4_CTX(ctx)->rk_dec, dst, src, nbytes, iv);
+}
+
+SM4_ENTRY void SM4_FN(sm4_cfb_decrypt)(const void *ctx, uint8_t *dst,
+				       const uint8_t *src, size_t nbytes,
+				       uint8_t *iv)
+{
+	sm4_cfb_dec(SM4_CTX(ctx)->rk_enc, dst, src, nbytes, iv);
+}
+
+SM4_ENTRY void SM4_FN(sm4_ctr_crypt)(const void *ctx, uint8_t *dst,
+				     const uint8_t *src, size_t nbytes,
+				     uint8_t *ctr)
+{
+	sm4_ctr(SM4_CTX(ctx)->rk_enc, dst, src, nbytes, ctr);
 }

@@ -10,12 +10,15 @@
  *   *_gfni_avx512   GFNI + AVX-512F/BW (Ice Lake, Sapphire Rapids, Zen 4,
  *                   Zen 5): 512-bit vectors, 64 blocks per step
  *
- * Contract of every entry point:
- *  - rk is 32 round keys (struct sm4_x86_ctx, crypto/sm4/sm4-x86-glue.c) in the
- *    order they are applied: rk_enc to encrypt, rk_dec (reversed) to
- *    decrypt; XTS and ECB take either, CFB and CTR always encrypt;
- *  - nbytes is a nonzero multiple of SM4_X86_CHUNK (sm4_crypt_blocks_*
- *    takes any nblocks >= 1);
+ * The entry points take the cipher context itself (struct sm4_x86_ctx,
+ * filled by the core's own setkey) with the signatures of struct
+ * cipher_alg and struct crypto_bulk_ops (crypto/internal/alg.h), so the
+ * glue lists them in its tables as they are. Contract:
+ *  - encryption uses rk_enc, decryption rk_dec; CFB and CTR always
+ *    encrypt;
+ *  - the bulk functions take nbytes, a nonzero multiple of SM4_X86_CHUNK;
+ *    the cipher functions any number of blocks (a partial set padded on
+ *    the stack);
  *  - dst == src is allowed, partial overlap is not; no alignment needed;
  *  - chaining state is updated so C continues where the core stopped:
  *    XTS tweak (already encrypted, little-endian GF(2^128) element) to the
@@ -37,49 +40,50 @@
  */
 #define SM4_X86_CHUNK 256
 
+/* the round keys in the order they are applied */
+struct sm4_x86_ctx {
+	uint32_t rk_enc[32];
+	uint32_t rk_dec[32]; /* rk_enc reversed */
+};
+
 /*
- * Per core: tau is the S-box on each byte of w (for the key schedule);
- * sm4_crypt_blocks is ECB on any nblocks >= 1 (the single-block driver
- * pads a partial step on the stack); the mode functions take nbytes, a
- * nonzero multiple of SM4_X86_CHUNK.
+ * Per core: setkey is the key schedule (GB/T 32907-2016 7.3) with tau on
+ * the core's own S-box, 0 or -EINVAL; tau alone, the S-box on each byte
+ * of w, is there for the S-box test.
  */
-/* AES-NI + AVX2 (sm4-aesni-avx2.c) */
-uint32_t sm4_tau_aesni_avx2(uint32_t w);
-void sm4_crypt_blocks_aesni_avx2(const uint32_t *rk, uint8_t *dst,
-				 const uint8_t *src, size_t nblocks);
-void sm4_xts_crypt_aesni_avx2(const uint32_t *rk, uint8_t *dst,
-			      const uint8_t *src, size_t nbytes, uint8_t *tweak);
-void sm4_cbc_decrypt_aesni_avx2(const uint32_t *rk_dec, uint8_t *dst,
-				const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_cfb_decrypt_aesni_avx2(const uint32_t *rk_enc, uint8_t *dst,
-				const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_ctr_crypt_aesni_avx2(const uint32_t *rk_enc, uint8_t *dst,
-			      const uint8_t *src, size_t nbytes, uint8_t *ctr);
+#define SM4_X86_ENTRY_POINTS(isa)                                              \
+	uint32_t sm4_tau_##isa(uint32_t w);                                    \
+	int sm4_setkey_##isa(void *ctx, const uint8_t *key, size_t keylen);    \
+	void sm4_encrypt_##isa(const void *ctx, uint8_t *dst,                  \
+			       const uint8_t *src);                            \
+	void sm4_decrypt_##isa(const void *ctx, uint8_t *dst,                  \
+			       const uint8_t *src);                            \
+	void sm4_encrypt_blocks_##isa(const void *ctx, uint8_t *dst,           \
+				      const uint8_t *src, size_t n);           \
+	void sm4_decrypt_blocks_##isa(const void *ctx, uint8_t *dst,           \
+				      const uint8_t *src, size_t n);           \
+	void sm4_ecb_encrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes);         \
+	void sm4_ecb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes);         \
+	void sm4_xts_encrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *tweak);                            \
+	void sm4_xts_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *tweak);                            \
+	void sm4_cbc_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *iv);                               \
+	void sm4_cfb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *iv);                               \
+	void sm4_ctr_crypt_##isa(const void *ctx, uint8_t *dst,                \
+				 const uint8_t *src, size_t nbytes,            \
+				 uint8_t *ctr)
 
-/* GFNI + AVX2 (sm4-gfni-avx2.c) */
-uint32_t sm4_tau_gfni_avx2(uint32_t w);
-void sm4_crypt_blocks_gfni_avx2(const uint32_t *rk, uint8_t *dst,
-				const uint8_t *src, size_t nblocks);
-void sm4_xts_crypt_gfni_avx2(const uint32_t *rk, uint8_t *dst,
-			     const uint8_t *src, size_t nbytes, uint8_t *tweak);
-void sm4_cbc_decrypt_gfni_avx2(const uint32_t *rk_dec, uint8_t *dst,
-			       const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_cfb_decrypt_gfni_avx2(const uint32_t *rk_enc, uint8_t *dst,
-			       const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_ctr_crypt_gfni_avx2(const uint32_t *rk_enc, uint8_t *dst,
-			     const uint8_t *src, size_t nbytes, uint8_t *ctr);
-
-/* GFNI + AVX-512 (sm4-gfni-avx512.c) */
-uint32_t sm4_tau_gfni_avx512(uint32_t w);
-void sm4_crypt_blocks_gfni_avx512(const uint32_t *rk, uint8_t *dst,
-				  const uint8_t *src, size_t nblocks);
-void sm4_xts_crypt_gfni_avx512(const uint32_t *rk, uint8_t *dst,
-			       const uint8_t *src, size_t nbytes, uint8_t *tweak);
-void sm4_cbc_decrypt_gfni_avx512(const uint32_t *rk_dec, uint8_t *dst,
-				 const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_cfb_decrypt_gfni_avx512(const uint32_t *rk_enc, uint8_t *dst,
-				 const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_ctr_crypt_gfni_avx512(const uint32_t *rk_enc, uint8_t *dst,
-			       const uint8_t *src, size_t nbytes, uint8_t *ctr);
+SM4_X86_ENTRY_POINTS(aesni_avx2);  /* sm4-aesni-avx2.c */
+SM4_X86_ENTRY_POINTS(gfni_avx2);   /* sm4-gfni-avx2.c */
+SM4_X86_ENTRY_POINTS(gfni_avx512); /* sm4-gfni-avx512.c */
 
 #endif

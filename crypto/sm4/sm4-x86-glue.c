@@ -10,11 +10,9 @@
  * is struct sm4_x86_ctx; its single-block and multi-block paths run the
  * same core (a partial step padded on the stack), so the C parts of the
  * templates (remainders, ciphertext stealing, CBC/CFB encryption, the
- * XTS tweak) stay constant-time and fast. The key schedule computes tau
- * with the core's own S-box, so no table is indexed by key bytes.
+ * XTS tweak) stay constant-time and fast. Each core's setkey computes tau
+ * with its own S-box, so no table is indexed by key bytes.
  */
-#include <errno.h>
-
 #include "crypto/internal/registry.h"
 #include "crypto/sm4/sm4-x86-glue.h"
 
@@ -23,117 +21,11 @@
 #include "asm/x86/sm4-x86.h"
 #include "crypto/sm4/sm4-internal.h"
 
-struct sm4_x86_ctx {
-	uint32_t rk_enc[SM4_ROUNDS];
-	uint32_t rk_dec[SM4_ROUNDS]; /* rk_enc reversed */
-};
+_Static_assert(sizeof(((struct sm4_x86_ctx *)0)->rk_enc) ==
+	       SM4_ROUNDS * sizeof(uint32_t), "round keys");
 
-/* GB/T 32907-2016 7.3, tau through the core's S-box */
-static int sm4_x86_setkey(void *ctx, const uint8_t *key, size_t keylen,
-			  uint32_t (*tau)(uint32_t))
-{
-	struct sm4_x86_ctx *c = ctx;
-	uint32_t k[4];
-
-	if (keylen != SM4_KEY_SIZE)
-		return -EINVAL;
-	for (unsigned int i = 0; i < 4; i++)
-		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
-	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
-		uint32_t t = tau(k[1] ^ k[2] ^ k[3] ^ sm4_ck(i));
-
-		c->rk_enc[i] = k[0] ^ sm4_l_key(t);
-		c->rk_dec[SM4_ROUNDS - 1 - i] = c->rk_enc[i];
-		k[0] = k[1];
-		k[1] = k[2];
-		k[2] = k[3];
-		k[3] = c->rk_enc[i];
-	}
-	explicit_bzero(k, sizeof(k));
-	return 0;
-}
-
-#define SM4_BLOCKS(n) ((n) / SM4_BLOCK_SIZE)
-
-/* the cipher table and bulk hooks of one core */
-#define SM4_X86_GLUE(isa)                                                      \
-	static int sm4_setkey_##isa(void *ctx, const uint8_t *key, size_t len)  \
-	{                                                                      \
-		return sm4_x86_setkey(ctx, key, len, sm4_tau_##isa);           \
-	}                                                                      \
-	static void sm4_encrypt_##isa(const void *ctx, uint8_t *dst,            \
-				      const uint8_t *src)                      \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_crypt_blocks_##isa(c->rk_enc, dst, src, 1);                \
-	}                                                                      \
-	static void sm4_decrypt_##isa(const void *ctx, uint8_t *dst,            \
-				      const uint8_t *src)                      \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_crypt_blocks_##isa(c->rk_dec, dst, src, 1);                \
-	}                                                                      \
-	static void sm4_encrypt_blocks_##isa(const void *ctx, uint8_t *dst,     \
-					     const uint8_t *src, size_t n)     \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		if (n)                                                         \
-			sm4_crypt_blocks_##isa(c->rk_enc, dst, src, n);        \
-	}                                                                      \
-	static void sm4_decrypt_blocks_##isa(const void *ctx, uint8_t *dst,     \
-					     const uint8_t *src, size_t n)     \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		if (n)                                                         \
-			sm4_crypt_blocks_##isa(c->rk_dec, dst, src, n);        \
-	}                                                                      \
-	static void sm4_ecb_encrypt_##isa(const void *ctx, uint8_t *dst,        \
-					  const uint8_t *src, size_t nbytes)   \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_crypt_blocks_##isa(c->rk_enc, dst, src, SM4_BLOCKS(nbytes)); \
-	}                                                                      \
-	static void sm4_ecb_decrypt_##isa(const void *ctx, uint8_t *dst,        \
-					  const uint8_t *src, size_t nbytes)   \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_crypt_blocks_##isa(c->rk_dec, dst, src, SM4_BLOCKS(nbytes)); \
-	}                                                                      \
-	static void sm4_xts_encrypt_##isa(const void *ctx, uint8_t *dst,        \
-					  const uint8_t *src, size_t nbytes,   \
-					  uint8_t *tweak)                      \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_xts_crypt_##isa(c->rk_enc, dst, src, nbytes, tweak);       \
-	}                                                                      \
-	static void sm4_xts_decrypt_##isa(const void *ctx, uint8_t *dst,        \
-					  const uint8_t *src, size_t nbytes,   \
-					  uint8_t *tweak)                      \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_xts_crypt_##isa(c->rk_dec, dst, src, nbytes, tweak);       \
-	}                                                                      \
-	static void sm4_cbc_dec_##isa(const void *ctx, uint8_t *dst,            \
-				      const uint8_t *src, size_t nbytes,       \
-				      uint8_t *iv)                             \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_cbc_decrypt_##isa(c->rk_dec, dst, src, nbytes, iv);        \
-	}                                                                      \
-	static void sm4_cfb_dec_##isa(const void *ctx, uint8_t *dst,            \
-				      const uint8_t *src, size_t nbytes,       \
-				      uint8_t *iv)                             \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_cfb_decrypt_##isa(c->rk_enc, dst, src, nbytes, iv);        \
-	}                                                                      \
-	static void sm4_ctr_##isa(const void *ctx, uint8_t *dst,                \
-				  const uint8_t *src, size_t nbytes,           \
-				  uint8_t *ctr)                                \
-	{                                                                      \
-		const struct sm4_x86_ctx *c = ctx;                             \
-		sm4_ctr_crypt_##isa(c->rk_enc, dst, src, nbytes, ctr);         \
-	}                                                                      \
+/* the cipher table and bulk hooks of one core: its entry points as they are */
+#define SM4_X86_TABLES(isa)                                                    \
 	static const struct cipher_alg sm4_cipher_##isa = {                    \
 		.blocksize = SM4_BLOCK_SIZE,                                   \
 		.keysizes = { SM4_KEY_SIZE },                                  \
@@ -151,14 +43,14 @@ static int sm4_x86_setkey(void *ctx, const uint8_t *key, size_t keylen,
 		.xts_decrypt = sm4_xts_decrypt_##isa,                          \
 		.ecb_encrypt = sm4_ecb_encrypt_##isa,                          \
 		.ecb_decrypt = sm4_ecb_decrypt_##isa,                          \
-		.cbc_decrypt = sm4_cbc_dec_##isa,                              \
-		.cfb_decrypt = sm4_cfb_dec_##isa,                              \
-		.ctr_crypt = sm4_ctr_##isa,                                    \
+		.cbc_decrypt = sm4_cbc_decrypt_##isa,                          \
+		.cfb_decrypt = sm4_cfb_decrypt_##isa,                          \
+		.ctr_crypt = sm4_ctr_crypt_##isa,                              \
 	}
 
-SM4_X86_GLUE(aesni_avx2);
-SM4_X86_GLUE(gfni_avx2);
-SM4_X86_GLUE(gfni_avx512);
+SM4_X86_TABLES(aesni_avx2);
+SM4_X86_TABLES(gfni_avx2);
+SM4_X86_TABLES(gfni_avx512);
 
 static const struct crypto_simd_cipher cores[] = {
 	{ "sm4", "sm4-aesni-avx2", 400, CPU_FEAT_AESNI | CPU_FEAT_AVX2,

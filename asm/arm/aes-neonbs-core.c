@@ -566,7 +566,7 @@ NEONBS_INLINE void store8(uint8_t *dst, const v128 x[8])
 
 /* ---- ECB ---------------------------------------------------------------- */
 
-void aes_ecb_encrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_ecb_encrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes)
 {
 	v128 x[8];
@@ -581,7 +581,7 @@ void aes_ecb_encrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
 	explicit_bzero(x, sizeof(x));
 }
 
-void aes_ecb_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_ecb_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes)
 {
 	v128 x[8];
@@ -642,13 +642,13 @@ static void xts_crypt(const struct aes_neonbs_key *key, uint8_t *dst,
 	explicit_bzero(tw, sizeof(tw));
 }
 
-void aes_xts_encrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_xts_encrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *tweak)
 {
 	xts_crypt(key, dst, src, nbytes, tweak, 1);
 }
 
-void aes_xts_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_xts_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *tweak)
 {
 	xts_crypt(key, dst, src, nbytes, tweak, 0);
@@ -660,7 +660,7 @@ void aes_xts_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
  * The ciphertext of a chunk is loaded before any plaintext is stored (it
  * is needed for the chaining), so dst == src works.
  */
-void aes_cbc_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_cbc_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *iv)
 {
 	v128 prev = vld1q_u8(iv), c[8], x[8];
@@ -682,7 +682,7 @@ void aes_cbc_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
 }
 
 /* P = E(C_prev) ^ C */
-void aes_cfb_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_cfb_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *iv)
 {
 	v128 prev = vld1q_u8(iv), c[8], x[8];
@@ -722,7 +722,7 @@ static void ctr_store_be64(uint8_t *p, uint64_t v)
 }
 
 /* the counter is public: built in memory with a full 128-bit increment */
-void aes_ctr_crypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_ctr_crypt_neonbs(const void *key, uint8_t *dst,
 			  const uint8_t *src, size_t nbytes, uint8_t *ctr)
 {
 	uint64_t hi = ctr_load_be64(ctr), lo = ctr_load_be64(ctr + 8);

@@ -32,19 +32,19 @@ struct aes_neonbs_key {
 	unsigned int rounds; /* 10, 12 or 14 */
 };
 
-void aes_ecb_encrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_ecb_encrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes);
-void aes_ecb_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_ecb_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes);
-void aes_xts_encrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_xts_encrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *tweak);
-void aes_xts_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_xts_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *tweak);
-void aes_cbc_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_cbc_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *iv);
-void aes_cfb_decrypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_cfb_decrypt_neonbs(const void *key, uint8_t *dst,
 			    const uint8_t *src, size_t nbytes, uint8_t *iv);
-void aes_ctr_crypt_neonbs(const struct aes_neonbs_key *key, uint8_t *dst,
+void aes_ctr_crypt_neonbs(const void *key, uint8_t *dst,
 			  const uint8_t *src, size_t nbytes, uint8_t *ctr);
 
 #endif

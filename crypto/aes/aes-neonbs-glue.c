@@ -63,8 +63,8 @@ static int neonbs_setkey(void *vctx, const uint8_t *key, size_t keylen)
 static void neonbs_blocks(const struct aes_neonbs_key *ctx, uint8_t *dst,
 			  const uint8_t *src, size_t nblocks, int enc)
 {
-	void (*core)(const struct aes_neonbs_key *, uint8_t *, const uint8_t *,
-		     size_t) = enc ? aes_ecb_encrypt_neonbs : aes_ecb_decrypt_neonbs;
+	void (*core)(const void *, uint8_t *, const uint8_t *, size_t) =
+		enc ? aes_ecb_encrypt_neonbs : aes_ecb_decrypt_neonbs;
 	size_t whole = nblocks * AES_BLOCK_SIZE;
 	size_t rest = whole % AES_NEONBS_CHUNK;
 
@@ -122,71 +122,31 @@ static const struct cipher_alg aes_neonbs_alg = {
  */
 #define NEONBS_PRIORITY 250
 
-static const struct crypto_driver aes_neonbs_driver = {
-	.alg_name = "aes",
-	.driver_name = "aes-neonbs",
-	.priority = NEONBS_PRIORITY,
-	.features = CPU_FEAT_NEON,
-	.flags = CRYPTO_F_CONST_TIME,
-	.type = CRYPTO_TYPE_CIPHER,
-	.u.cipher = &aes_neonbs_alg,
+static const struct crypto_driver aes_neonbs_drivers[] = {
+	{
+		.alg_name = "aes",
+		.driver_name = "aes-neonbs",
+		.priority = NEONBS_PRIORITY,
+		.features = CPU_FEAT_NEON,
+		.flags = CRYPTO_F_CONST_TIME,
+		.type = CRYPTO_TYPE_CIPHER,
+		.u.cipher = &aes_neonbs_alg,
+	},
 };
 
-/* ---- bulk hooks: the child context is the bitsliced key ----------------- */
-
-static void xts_enc(const void *cctx, uint8_t *dst, const uint8_t *src,
-		    size_t nbytes, uint8_t *tweak)
-{
-	aes_xts_encrypt_neonbs(cctx, dst, src, nbytes, tweak);
-}
-
-static void xts_dec(const void *cctx, uint8_t *dst, const uint8_t *src,
-		    size_t nbytes, uint8_t *tweak)
-{
-	aes_xts_decrypt_neonbs(cctx, dst, src, nbytes, tweak);
-}
-
-static void ecb_enc(const void *cctx, uint8_t *dst, const uint8_t *src,
-		    size_t nbytes)
-{
-	aes_ecb_encrypt_neonbs(cctx, dst, src, nbytes);
-}
-
-static void ecb_dec(const void *cctx, uint8_t *dst, const uint8_t *src,
-		    size_t nbytes)
-{
-	aes_ecb_decrypt_neonbs(cctx, dst, src, nbytes);
-}
-
-static void cbc_dec(const void *cctx, uint8_t *dst, const uint8_t *src,
-		    size_t nbytes, uint8_t *iv)
-{
-	aes_cbc_decrypt_neonbs(cctx, dst, src, nbytes, iv);
-}
-
-static void cfb_dec(const void *cctx, uint8_t *dst, const uint8_t *src,
-		    size_t nbytes, uint8_t *iv)
-{
-	aes_cfb_decrypt_neonbs(cctx, dst, src, nbytes, iv);
-}
-
-static void ctr(const void *cctx, uint8_t *dst, const uint8_t *src,
-		size_t nbytes, uint8_t *counter)
-{
-	aes_ctr_crypt_neonbs(cctx, dst, src, nbytes, counter);
-}
+/* ---- bulk hooks: the core's entry points take the bitsliced key --------- */
 
 /* a request of one chunk or more never waits in C */
 static const struct crypto_bulk_ops aes_neonbs_ops = {
 	.chunk = AES_NEONBS_CHUNK,
 	.min_bytes = AES_NEONBS_CHUNK,
-	.xts_encrypt = xts_enc,
-	.xts_decrypt = xts_dec,
-	.ecb_encrypt = ecb_enc,
-	.ecb_decrypt = ecb_dec,
-	.cbc_decrypt = cbc_dec,
-	.cfb_decrypt = cfb_dec,
-	.ctr_crypt = ctr,
+	.xts_encrypt = aes_xts_encrypt_neonbs,
+	.xts_decrypt = aes_xts_decrypt_neonbs,
+	.ecb_encrypt = aes_ecb_encrypt_neonbs,
+	.ecb_decrypt = aes_ecb_decrypt_neonbs,
+	.cbc_decrypt = aes_cbc_decrypt_neonbs,
+	.cfb_decrypt = aes_cfb_decrypt_neonbs,
+	.ctr_crypt = aes_ctr_crypt_neonbs,
 };
 
 /* e.g. INSTANCE(xts): "xts-aes-neonbs" over aes-neonbs */
@@ -212,11 +172,11 @@ static const struct crypto_mode_instance aes_neonbs_instances[] = {
  */
 int aes_neonbs_register(struct crypto_registry *reg)
 {
-	int err = crypto_register_driver(reg, &aes_neonbs_driver);
+	int err = crypto_register_drivers(reg, aes_neonbs_drivers,
+					  ARRAY_SIZE(aes_neonbs_drivers));
 
-	for (size_t i = 0; !err && i < ARRAY_SIZE(aes_neonbs_instances); i++)
-		err = crypto_register_mode(reg, &aes_neonbs_instances[i]);
-	return err;
+	return err ? err : crypto_register_modes(reg, aes_neonbs_instances,
+						 ARRAY_SIZE(aes_neonbs_instances));
 }
 
 #else /* no NEON cores in this build */

@@ -145,14 +145,16 @@ static const struct cipher_alg aes_ce_alg = {
 /* AArch32 needs NEON too (always there with AES; AArch64 has it anyway) */
 #define FEAT_AES_CE (CPU_FEAT_NEON | CPU_FEAT_ARM_AES)
 
-static const struct crypto_driver aes_ce_driver = {
-	.alg_name = "aes",
-	.driver_name = "aes-ce",
-	.priority = 400, /* CE: docs/design.md, "Driver priorities" */
-	.features = FEAT_AES_CE,
-	.flags = CRYPTO_F_CONST_TIME, /* AES instructions, no tables */
-	.type = CRYPTO_TYPE_CIPHER,
-	.u.cipher = &aes_ce_alg,
+static const struct crypto_driver aes_ce_drivers[] = {
+	{
+		.alg_name = "aes",
+		.driver_name = "aes-ce",
+		.priority = 400, /* CE: docs/design.md, "Driver priorities" */
+		.features = FEAT_AES_CE,
+		.flags = CRYPTO_F_CONST_TIME, /* AES instructions, no tables */
+		.type = CRYPTO_TYPE_CIPHER,
+		.u.cipher = &aes_ce_alg,
+	},
 };
 
 /* ---- bulk hooks: the child context is the key schedule ------------------ */
@@ -258,11 +260,11 @@ static const struct crypto_mode_instance aes_ce_instances[] = {
  */
 int aes_ce_register(struct crypto_registry *reg)
 {
-	int err = crypto_register_driver(reg, &aes_ce_driver);
+	int err = crypto_register_drivers(reg, aes_ce_drivers,
+					  ARRAY_SIZE(aes_ce_drivers));
 
-	for (size_t i = 0; !err && i < ARRAY_SIZE(aes_ce_instances); i++)
-		err = crypto_register_mode(reg, &aes_ce_instances[i]);
-	return err;
+	return err ? err : crypto_register_modes(reg, aes_ce_instances,
+						 ARRAY_SIZE(aes_ce_instances));
 }
 
 #else /* no ARM Crypto Extensions cores in this build */

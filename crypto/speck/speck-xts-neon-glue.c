@@ -119,13 +119,8 @@ static const struct crypto_mode_instance speck_neon_instances[] = {
  */
 int speck_neon_register(struct crypto_registry *reg)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(speck_neon_instances); i++) {
-		int err = crypto_register_mode(reg, &speck_neon_instances[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return crypto_register_modes(reg, speck_neon_instances,
+				     ARRAY_SIZE(speck_neon_instances));
 }
 
 #else /* no NEON cores in this build */

@@ -18,40 +18,40 @@
 #include "crypto/internal/alg.h"
 
 /* the cores take FIPS 180-4's K as an argument (no cross-object data) */
-#define SHA512_ARM_DRIVER(isa, prio, feats, extra_flags)                     \
+#define SHA512_ARM_ALG(isa)                                                  \
 	static void sha512_blocks_##isa##_k(uint64_t h[8], const uint8_t *data, \
 					    size_t nblocks)                  \
 	{                                                                    \
 		sha512_blocks_##isa(h, data, nblocks, sha512_k);             \
 	}                                                                    \
-	SHA512_DRIVER(isa, prio, feats, extra_flags, sha512_blocks_##isa##_k)
+	SHA512_ALG(isa, sha512_blocks_##isa##_k)
 
 #ifdef CLOAKFS_SHA512_CE_CORE
-SHA512_ARM_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512, 0);
+SHA512_ARM_ALG(ce);
 #endif
 #ifdef CLOAKFS_SHA512_NEON_CORE
-SHA512_ARM_DRIVER(neon, 300, CPU_FEAT_NEON, 0);
+SHA512_ARM_ALG(neon);
 #endif
 #ifdef CLOAKFS_SHA512_ARM64_CORE
-SHA512_ARM_DRIVER(arm64, 150, 0, CRYPTO_F_ARCH);
+SHA512_ARM_ALG(arm64);
 #endif
+
+static const struct crypto_driver sha512_arm_drivers[] = {
+#ifdef CLOAKFS_SHA512_CE_CORE
+	SHA512_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512, 0),
+#endif
+#ifdef CLOAKFS_SHA512_NEON_CORE
+	SHA512_DRIVER(neon, 300, CPU_FEAT_NEON, 0),
+#endif
+#ifdef CLOAKFS_SHA512_ARM64_CORE
+	SHA512_DRIVER(arm64, 150, 0, CRYPTO_F_ARCH),
+#endif
+};
 
 int sha512_arm_register(struct crypto_registry *reg)
 {
-	int err = 0;
-
-#ifdef CLOAKFS_SHA512_CE_CORE
-	err = crypto_register_driver(reg, &sha512_ce_driver);
-#endif
-#ifdef CLOAKFS_SHA512_NEON_CORE
-	if (!err)
-		err = crypto_register_driver(reg, &sha512_neon_driver);
-#endif
-#ifdef CLOAKFS_SHA512_ARM64_CORE
-	if (!err)
-		err = crypto_register_driver(reg, &sha512_arm64_driver);
-#endif
-	return err;
+	return crypto_register_drivers(reg, sha512_arm_drivers,
+				       ARRAY_SIZE(sha512_arm_drivers));
 }
 
 #else

@@ -17,20 +17,22 @@
 #include "asm/x86/sha512-x86.h"
 #include "crypto/internal/alg.h"
 
-SHA512_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2, 0, sha512_blocks_avx2);
+SHA512_ALG(avx2, sha512_blocks_avx2);
 #ifdef CLOAKFS_SHA512_NI_CORE
-SHA512_DRIVER(ni, 700, CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2, 0, sha512_blocks_ni);
+SHA512_ALG(ni, sha512_blocks_ni);
 #endif
+
+static const struct crypto_driver sha512_x86_drivers[] = {
+	SHA512_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2, 0),
+#ifdef CLOAKFS_SHA512_NI_CORE
+	SHA512_DRIVER(ni, 700, CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2, 0),
+#endif
+};
 
 int sha512_x86_register(struct crypto_registry *reg)
 {
-	int err = crypto_register_driver(reg, &sha512_avx2_driver);
-
-#ifdef CLOAKFS_SHA512_NI_CORE
-	if (!err)
-		err = crypto_register_driver(reg, &sha512_ni_driver);
-#endif
-	return err;
+	return crypto_register_drivers(reg, sha512_x86_drivers,
+				       ARRAY_SIZE(sha512_x86_drivers));
 }
 
 #else

@@ -62,10 +62,11 @@ void sha512_hash_update(void *state, const uint8_t *data, size_t len);
 void sha512_hash_final(void *state, uint8_t *out);
 
 /*
- * For the SIMD glue: the "sha512-<isa>" driver (hash_alg and
- * crypto_driver sha512_<isa>_driver) over the block function blocksfn.
+ * For the SIMD glue: SHA512_ALG(isa, blocksfn) defines sha512_<isa>_alg
+ * over the block function blocksfn; SHA512_DRIVER(isa, ...) is the
+ * "sha512-<isa>" entry of the glue's driver table over it.
  */
-#define SHA512_DRIVER(isa, prio, feats, extra_flags, blocksfn)               \
+#define SHA512_ALG(isa, blocksfn)                                            \
 	static void sha512_init_##isa(void *state)                           \
 	{                                                                    \
 		sha512_init_with(state, blocksfn);                           \
@@ -77,8 +78,9 @@ void sha512_hash_final(void *state, uint8_t *out);
 		.init = sha512_init_##isa,                                   \
 		.update = sha512_hash_update,                                \
 		.final = sha512_hash_final,                                  \
-	};                                                                   \
-	static const struct crypto_driver sha512_##isa##_driver = {          \
+	}
+#define SHA512_DRIVER(isa, prio, feats, extra_flags)                         \
+	{                                                                    \
 		.alg_name = "sha512",                                        \
 		.driver_name = "sha512-" #isa,                               \
 		.priority = (prio),                                          \

@@ -507,23 +507,12 @@ SM4_ENTRY uint32_t SM4_FN(sm4_tau)(uint32_t w)
 SM4_ENTRY int SM4_FN(sm4_setkey)(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct sm4_x86_ctx *c = ctx;
-	uint32_t k[4];
 
 	if (keylen != SM4_KEY_SIZE)
 		return -EINVAL;
-	for (unsigned int i = 0; i < 4; i++)
-		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
-	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
-		uint32_t t = SM4_FN(sm4_tau)(k[1] ^ k[2] ^ k[3] ^ sm4_ck(i));
-
-		c->rk_enc[i] = k[0] ^ sm4_l_key(t);
+	sm4_expand_key(key, SM4_FN(sm4_tau), c->rk_enc);
+	for (unsigned int i = 0; i < SM4_ROUNDS; i++)
 		c->rk_dec[SM4_ROUNDS - 1 - i] = c->rk_enc[i];
-		k[0] = k[1];
-		k[1] = k[2];
-		k[2] = k[3];
-		k[3] = c->rk_enc[i];
-	}
-	explicit_bzero(k, sizeof(k));
 	return 0;
 }
 

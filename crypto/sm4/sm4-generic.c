@@ -97,26 +97,14 @@ static void fold_round_keys(uint32_t rk[SM4_ROUNDS])
 static int sm4_generic_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct sm4_generic_ctx *c = ctx;
-	uint32_t k[4];
 
 	if (keylen != SM4_KEY_SIZE)
 		return -EINVAL;
-	for (unsigned int i = 0; i < 4; i++)
-		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
-	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
-		uint32_t t = k[1] ^ k[2] ^ k[3] ^ sm4_ck(i);
-
-		c->rk[i] = k[0] ^ sm4_l_key(tau_word(t));
-		k[0] = k[1];
-		k[1] = k[2];
-		k[2] = k[3];
-		k[3] = c->rk[i];
-	}
+	sm4_expand_key(key, tau_word, c->rk);
 	fold_round_keys(c->rk);
 	for (unsigned int r = 0; r < SM4_ROUNDS; r++)
 		for (unsigned int b = 0; b < 32; b++)
 			c->rkmask[r][b] = 0 - (uint64_t)((c->rk[r] >> b) & 1);
-	explicit_bzero(k, sizeof(k));
 	return 0;
 }
 

@@ -68,4 +68,26 @@ static inline uint32_t sm4_l_key(uint32_t b)
 	return b ^ rol32(b, 13) ^ rol32(b, 23);
 }
 
+/*
+ * GB/T 32907-2016 7.3: the round keys of key in the order encryption
+ * applies them, tau being the S-box on each byte of a word (each driver
+ * passes its own: a gate circuit, a table, a SIMD core's S-box)
+ */
+static inline void sm4_expand_key(const uint8_t *key, uint32_t (*tau)(uint32_t),
+				  uint32_t rk[SM4_ROUNDS])
+{
+	uint32_t k[4];
+
+	for (unsigned int i = 0; i < 4; i++)
+		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
+	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
+		rk[i] = k[0] ^ sm4_l_key(tau(k[1] ^ k[2] ^ k[3] ^ sm4_ck(i)));
+		k[0] = k[1];
+		k[1] = k[2];
+		k[2] = k[3];
+		k[3] = rk[i];
+	}
+	explicit_bzero(k, sizeof(k));
+}
+
 #endif

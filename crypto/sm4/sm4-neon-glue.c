@@ -51,23 +51,12 @@ static const struct sm4_arm64_core sm4_neon_core = {
 static int sm4_neon_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct sm4_arm64_ctx *c = ctx;
-	uint32_t k[4];
 
 	if (keylen != SM4_KEY_SIZE)
 		return -EINVAL;
-	for (unsigned int i = 0; i < 4; i++)
-		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
-	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
-		uint32_t t = sm4_tau_neon(k[1] ^ k[2] ^ k[3] ^ sm4_ck(i));
-
-		c->rk_enc[i] = k[0] ^ sm4_l_key(t);
+	sm4_expand_key(key, sm4_tau_neon, c->rk_enc);
+	for (unsigned int i = 0; i < SM4_ROUNDS; i++)
 		c->rk_dec[SM4_ROUNDS - 1 - i] = c->rk_enc[i];
-		k[0] = k[1];
-		k[1] = k[2];
-		k[2] = k[3];
-		k[3] = c->rk_enc[i];
-	}
-	explicit_bzero(k, sizeof(k));
 	c->core = &sm4_neon_core;
 	return 0;
 }

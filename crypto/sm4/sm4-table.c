@@ -80,22 +80,10 @@ static inline uint32_t sm4_tau(uint32_t w)
 static int sm4_table_setkey(void *ctx, const uint8_t *key, size_t keylen)
 {
 	struct sm4_table_ctx *c = ctx;
-	uint32_t k[4];
 
 	if (keylen != SM4_KEY_SIZE)
 		return -EINVAL;
-	for (unsigned int i = 0; i < 4; i++)
-		k[i] = load_be32(key + 4 * i) ^ sm4_fk(i);
-	for (unsigned int i = 0; i < SM4_ROUNDS; i++) {
-		uint32_t t = k[1] ^ k[2] ^ k[3] ^ sm4_ck(i);
-
-		c->rk[i] = k[0] ^ sm4_l_key(sm4_tau(t));
-		k[0] = k[1];
-		k[1] = k[2];
-		k[2] = k[3];
-		k[3] = c->rk[i];
-	}
-	explicit_bzero(k, sizeof(k));
+	sm4_expand_key(key, sm4_tau, c->rk);
 	return 0;
 }
 

@@ -59,9 +59,12 @@ setup() {
 			-Ddaemon=disabled -Doracle_tests=disabled >/dev/null ||
 			die "meson setup $dir failed"
 	fi
-	ninja -C "$dir" crypto/libcloakfs_crypto.a >/dev/null || die "build of $dir failed"
+	ninja -C "$dir" crypto/libcloakfs_crypto.a base/libcloakfs_base.a >/dev/null ||
+		die "build of $dir failed"
+	# the crypto library logs through the base library's logger
 	"$triple-gcc" -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$top" \
-		bench/insn-loop.c "$dir/crypto/libcloakfs_crypto.a" -lpthread \
+		bench/insn-loop.c "$dir/crypto/libcloakfs_crypto.a" \
+		"$dir/base/libcloakfs_base.a" -lpthread \
 		-o "$work/insn-loop-$arch" || die "cannot build insn-loop for $arch"
 }
 

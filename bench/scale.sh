@@ -25,9 +25,10 @@
 #                    are then not printed; use fewer --copies for them)
 #     gocryptfs      Debian's gocryptfs
 #   For each: the time of each step (median of --reps, default 1), errors
-#   (tar's, find's), the daemon's peak open descriptors (sampled every 10
-#   ms from /proc/PID/fd) and peak RSS (VmHWM), and the RSS per cached
-#   inode: (VmRSS after ls -lR - VmRSS after mounting) / entries.
+#   (tar's, find's), the daemon's peak open descriptors (sampled every 50
+#   ms from /proc/PID/fd by one process that does not fork) and peak RSS
+#   (VmHWM), and the RSS per cached inode: (VmRSS after ls -lR - VmRSS
+#   after mounting) / entries.
 #   Needs root (drop_caches, tmpfs mounts). Markdown on stdout; --md FILE
 #   writes it there too. The CPU and the load are printed first: compare
 #   within one run only.
@@ -84,14 +85,27 @@ chmod 600 "$work/pass"
 drop() { sync; echo 2 >/proc/sys/vm/drop_caches; }
 now() { date +%s.%N; }
 
-# watch PID: peak descriptor count into FILE until FILE.stop exists
+# watch PID: peak descriptor count into FILE until FILE.stop exists. One
+# process that never forks, every 50 ms: a shell loop of `ls | wc` every
+# 10 ms took a share of the 2 CPUs that grew with the sampling rate, and
+# more from the run with fewer descriptors (its listing is quicker), so
+# it slowed the bounded mount most.
 watch_fds() {
-	local pid=$1 out=$2 peak=0 n
-	while [ ! -e "$out.stop" ] && [ -d "/proc/$pid" ]; do
-		n=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
-		[ "$n" -gt "$peak" ] && peak=$n && echo "$peak" >"$out"
-		sleep 0.01
-	done
+	python3 - "$1" "$2" <<'PY'
+import os, sys, time
+pid, out = sys.argv[1], sys.argv[2]
+peak = 0
+while not os.path.exists(out + ".stop") and os.path.isdir("/proc/" + pid):
+    try:
+        n = len(os.listdir("/proc/%s/fd" % pid))
+    except OSError:
+        break
+    if n > peak:
+        peak = n
+        with open(out, "w") as f:
+            f.write("%d\n" % peak)
+    time.sleep(0.05)
+PY
 }
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }

@@ -330,8 +330,8 @@ static const struct cipher_testvec cts_cbc_aes_tv[] = {
  * (google/hctr2, test_vectors/ours/XCTR/XCTR_AES256.json: 1, 15, 16 and
  * 512 bytes), checked against XCTR built on OpenSSL's AES-256-ECB.
  */
-static const struct cipher_testvec aes_xctr_tv[] = {
-	{ /* 1 bytes */
+static const struct cipher_testvec aes256_xctr_tv[] = {
+	{ /* 1 byte */
 		.key = "05603a7e609046186c60baeb12d7bed1"
 		       "d3f610469df10cb473e39327a82c13aa",
 		.iv = "f596d1b6cb44d8d03edb92800894cdd3",
@@ -424,12 +424,155 @@ static const struct cipher_testvec aes_xctr_tv[] = {
 };
 
 /*
+ * xctr(aes) over AES-128 and AES-192: vectors of the same reference
+ * (XCTR_AES128.json and XCTR_AES192.json, commit 1913bdda), whose lengths
+ * differ by key size (AES-128: 1, 16, 31, 128, 255 bytes; AES-192: 15,
+ * 17, 48, 512). As for AES-256, a partial block, one block (AES-192 has
+ * none: 17) and the longest: AES-128 1, 16 and 255 bytes, AES-192 15, 17
+ * and 512, each the first vector of its length ("Random ( 1)"), checked
+ * against XCTR built on OpenSSL's AES-ECB (Python's cryptography).
+ */
+static const struct cipher_testvec aes128_xctr_tv[] = {
+	{ /* 1 byte */
+		.key = "9c8dc4bd7136dc827ca1caa3235adba4",
+		.iv = "8de7a56a958642debaea6e690333860f",
+		.ptext = "bd",
+		.ctext = "b9",
+	},
+	{ /* 16 bytes */
+		.key = "bc1b120c3f18cc1f5a1dab81a8687c63",
+		.iv = "22c1dd250b18cba54ada150773d98810",
+		.ptext = "246e64c615269cda2a4b5712ff7cd6b5",
+		.ctext = "d6478d5892b284f9b7ee0d98a1394d8f",
+	},
+	{ /* 255 bytes */
+		.key = "17a6013d5dd6ef2d698f4c545bae43f0",
+		.iv = "a91b47602682f71c80f888ddfb44d9da",
+		.ptext = "f767cda604655399905ca25674d79df2"
+			 "0b037f4ea784722bf0a5bfe69a623afe"
+			 "695c937923866485eb13b15ad54839a0"
+			 "70fb069ad7125ab9beed2c8164f7cf80"
+			 "eee628322d374c32f41f2321e9c8c9bf"
+			 "54bccfb4c26539dfa5fb1411ed6238cf"
+			 "9b5811dde9bd3757754c9ed5670a48c6"
+			 "0d054eb106d7ec2e9e59de4fab38bbe5"
+			 "87045a2c2aa28f3ce7e146a9499f24ad"
+			 "2db0554064d5da7e1e77b8297273c384"
+			 "cdf394905876c92c2aad56de3318b63b"
+			 "10e9e98df0a97f05f7b58c137e113d1e"
+			 "02bb5bea69ff85cf6a189745e396ba4d"
+			 "2d7a7078152ce9dc4e09925704d80ba6"
+			 "20717647769689a0d929a25a06db5639"
+			 "603359049589f6181d7075853ab76e",
+		.ctext = "e1e73fd36ab92f6437c5a4e9ca0aa1d6"
+			 "ea7d39e5e6cc805474312a0433798c8e"
+			 "4d478428279b3c585458204f7001525b"
+			 "ac9561495fefbaced77456e7bbe03cd0"
+			 "7fa92357332af6cbbe421495a8f97a7e"
+			 "12533ae213fe2d89ebacd7a8a5f827f3"
+			 "749a6563d1983a7e277bc020004df4e5"
+			 "7b69a6a8065085b67fac7fda1ff53756"
+			 "9b2fd3866b70bd0e559a9d4b08b55b7b"
+			 "d47cb47149924a1eed6d11094772326a"
+			 "975336aff306062c69f159003695282a"
+			 "b6cd102184735c9686142c3d02db539a"
+			 "61deea99847a27f6f7c849734bb8ebd3"
+			 "4133dd0968e264b85f7574979154dac2"
+			 "732c1e5a8448011a0d8b0adf072eee77"
+			 "1d17417ac93363fa9fc374575f034c",
+	},
+};
+
+static const struct cipher_testvec aes192_xctr_tv[] = {
+	{ /* 15 bytes */
+		.key = "e5f1482e88dbc728a2555d2f9002dcd3f5d39e87d558304a",
+		.iv = "a64039f9636c2dd41b7105a4888611d3",
+		.ptext = "b606ae151196c14444c298f9a80a0b",
+		.ctext = "273b6840a95e746b746718f937eded",
+	},
+	{ /* 17 bytes */
+		.key = "c8a02767043feda5b40c51912d277733a5fc2a9f78d81c68",
+		.iv = "83991ae284caa9168dc42d1b67c88621",
+		.ptext = "d62285b85d7e262ebe049d0c0391454a36",
+		.ctext = "0f44a96272ec12263ac68326625eb71305",
+	},
+	{ /* 512 bytes */
+		.key = "849be8104cb3d17ab3ab4e6f901207f8efde4209bf3495b2",
+		.iv = "6662f9489d17f7df0667f46df2bca2e5",
+		.ptext = "2fd6166bf94b44149093e5fd05aa0026"
+			 "bdab11b8f0cb1172ddc5154f4e1bf8c9"
+			 "8f4ad569f89efb058a3746fefa589b0e"
+			 "72909a06a542f47c35d564707267fc8b"
+			 "ab5a2f649ba1ece7e69269db62a4e744"
+			 "8828d4526419a9d70c00e6e7c128c1f5"
+			 "72c5fa09222ef482a3dcc168f929558d"
+			 "046713a652043c0c14f2872361ab82cb"
+			 "495b6bd44f0dd49582cde369471b3173"
+			 "7377c1537d435e4a803aca9cc7041a31"
+			 "8ee6767fe1b3d057a2b2f60951c96dbc"
+			 "79ed575036d293a4405dac3a3bb62d89"
+			 "78a2bd23ec3506f0a8c8c9b0e3282bba"
+			 "70a0feed13c4d790b16ae0e1307115d0"
+			 "e2b3a64eb001f9e759c61eed462be3a8"
+			 "22eb7f1cd9cde0a672422c0675bbb76b"
+			 "ca495ea1478d9efe60cc34958efa1e3e"
+			 "854b0354ea341c419045a6becf584fca"
+			 "2c79c03e8fd73bd45574a8e15709bfab"
+			 "2cf9e4dd179957604b882a7f4386b99a"
+			 "60bf4ccf9b41b89969154f914debdf6f"
+			 "cc4cf96ff23323e70244aaa2fab139a5"
+			 "ff88f537023324fc79114c94c231879c"
+			 "53199932e4de18f48fe2e8a3fb0baa7c"
+			 "db830ff6c08a9bcd7b16055be4b43403"
+			 "e38fc94b56842a4c36723c844fbaa27f"
+			 "f71bba4d8ab85d5136fbef23186f332d"
+			 "bb06248e33986ecd6311186bcc1b66b9"
+			 "388d068d981aefaa354a90fab1d3cc11"
+			 "504c5418605de411fc19e153205ce7ef"
+			 "8a2ba882515f5d4334e5cf7b1b6f8119"
+			 "b7dfa89e81895f3369afde896888f071",
+		.ctext = "ab15465bed4fa8acbf31308455a4b898"
+			 "79baa015a45520ecf99471e66a6fee87"
+			 "2e3aa295ae6e5609e9c00fe2c6b730a9"
+			 "738e597cfde371f7ae8b91ab5e36e9a8"
+			 "ff17faa294931142679699c5f0ad2a57"
+			 "f9a6704adf71ffc0e2af9aae5758133b"
+			 "2df1c78fdb8accce531a695539c8bec3"
+			 "2db103d9a399f48dd92d27aea5e7777f"
+			 "bb8884eafa193f4461218a1fbeac60b4"
+			 "afe900abef3c5356cd4b53d89bfe8823"
+			 "5b857608ecd16e4a87a47d294e4f3fc9"
+			 "a4ab63eaddef9f7938187d9090f91257"
+			 "1d89eafed44745326af6e7de227eeec1"
+			 "bc2dc3bbe5d413ac63ff5bb10596d5f3"
+			 "079a62b630ea7d1eee750a1bcc6e4da7"
+			 "f74d74d860325ed093d719904e26dbe4"
+			 "5ed4a8b976ba5691c475041ec277246f"
+			 "f9e84aec7f8695b35c2c97abf0f7745b"
+			 "0bc2da42403416ed06c12553170d814e"
+			 "e6f20f6d943c907aae20e93ff818676a"
+			 "491e41b646abc8a7cb1996f599c0663e"
+			 "77cf7352832ae248276cebe7e7c4d56a"
+			 "4067bcbf6b3cf3bb515e31ac0381ab61"
+			 "faa5a67d8bc38a75287a719cac8f76fc"
+			 "f96c5d9bd7f6362d61d561aadd01fc57"
+			 "9110cdcd6d27632467467abb615639b1"
+			 "d679fe77cad673596e5811900326742a"
+			 "fa521247fb12eb3e88f0526cc0547a88"
+			 "8ce5de9ebab9f2e1972e5cbdf4137ef3"
+			 "c4e187a535fa7c711ac9f4a857e25a6b"
+			 "14e073af566ba0009e5f64ac00fbc492"
+			 "e5e28ab29e7549852566a51af97d1d60",
+	},
+};
+
+/*
  * hctr2(aes) = hctr2_base(xctr(aes),polyval) with the kernel's 32-byte
  * tweak: vectors of the HCTR2 reference (google/hctr2,
  * test_vectors/ours/HCTR2/HCTR2_AES256.json, the 32-byte-tweak ones: 16,
  * 17, 31, 48, 128 and 255 bytes, so whole and partial last blocks).
  */
-static const struct cipher_testvec aes_hctr2_tv[] = {
+static const struct cipher_testvec aes256_hctr2_tv[] = {
 	{ /* 16 bytes */
 		.key = "504ac8940113d30cd9aaf34cf83f2c399eecc6a897f28e7394b84c400328afc2",
 		.iv = "9eaa0b7f122ae3df0503931bdac8d7988af9df63b1cd15aa028e41a0751d170e",
@@ -491,6 +634,80 @@ static const struct cipher_testvec aes_hctr2_tv[] = {
 
 };
 
+/*
+ * hctr2(aes) over AES-128 and AES-192: the 32-byte-tweak vectors of
+ * HCTR2_AES128.json and HCTR2_AES192.json of the same reference (commit
+ * 379479f5), whose lengths differ by key size (AES-128: 16, 31, 128, 255
+ * bytes; AES-192: 17, 48, 512). Of the lengths taken for AES-256 these
+ * are all there is: AES-128 16, 31, 128 and 255 bytes, AES-192 17 and
+ * 48, each the first vector of its length with that tweak length
+ * ("Random ( 1)"), checked against HCTR2 built on OpenSSL's AES-ECB
+ * (Python's cryptography).
+ */
+static const struct cipher_testvec aes128_hctr2_tv[] = {
+	{ /* 16 bytes */
+		.key = "e115663c8dc63affef41d747a2cc8aba",
+		.iv = "c3be2acbb53986f191ad6cf4de7445635c7ad5cc8b76ef0ecf2c606937fd0796",
+		.ptext = "6575aed3e2bc435cb31ad805c3d05629",
+		.ctext = "1191ea7458ccd5a2d0559e3dfe7fc8fe",
+	},
+	{ /* 31 bytes */
+		.key = "e7d17748760bcd342a2de774ca119cae",
+		.iv = "711c4962d95b505e6887bcf689ffed30e4e5bdb6104f9f6628065af42735cde5",
+		.ptext = "87038f06a86154da0145d401ef4a22cf78159fbd64bd2cb9401d72ae5363a5",
+		.ctext = "4ea10527b845e4a1bb30b4a6127463d617c9cc2f1864e0060aa0ff72107b22",
+	},
+	{ /* 128 bytes */
+		.key = "59653b1d435ec0aeb89d9bdd2203bfca",
+		.iv = "ec95fa5acf5ed293a3b5e5bef3017b01d1ca6c0682f0bd67d96ca4dcb4380f74",
+		.ptext = "45df7587bc72ce55c9facbfc9f40822bc64f4f5b8b3b6d67a69362898c19f4e3"
+			 "08929cc9472c6ed0a3022bdb2cf28d46cdb09d26634c406b7943e5ce42a8ec3b"
+			 "5bd0eaa4e6db66557a76ecab7d2a2bbda9ab22641aa1ae84867967e9b250be12"
+			 "2fb214f0db71d8a7418a88a06a6e9d2afa11374032094c47410731853da8f764",
+		.ctext = "2d4b9f93ca5a482601cc54e4315012f049ff594268bd878f9e6296cdb92457a4"
+			 "0b7bf52e0ea86507ab05d5cae79c6c345d4234a462e975483d9e8ffa42e97508"
+			 "4e54912bbd110f8ef082f524f1c4fcae42547fce15a8b233c086b62be844ce1f"
+			 "685766946eadebf330f811bd6000c6d54c81f1202b4a5b99793bc95c7423e65d",
+	},
+	{ /* 255 bytes */
+		.key = "3e085d646c98ecec700e0da141209982",
+		.iv = "11b777910d99d98d353af7146b0937e5ad51f6c3964b6456a8bd81ccbe94afe4",
+		.ptext = "ff8db9c0e369b3b28b1126b311ecfbb99cc171d6e3260ee0684060b93a63568a"
+			 "9ec1f010b1643270f8cdc6c4494ce1cef3e103f835aee05eef5fbc41752613cc"
+			 "3785dfc05da64798f197525804e6b501c0b8176d74bd9adfa4379486b0138328"
+			 "c9a2073fb5b272400e60df5707b72c66103f8ddd300a47d5e89dfba1af53d705"
+			 "c7d2bae72ca0bfb8d193e74182a3413aaf12d6f834da9246ada22ff67e4696d8"
+			 "03f34964ded8068ba0bc633538b66bda5b503f13a5841b1b668995b7c2163ce9"
+			 "24b08c6f49eff7286a24fdbe25e2b490774408b8dad2de2ca057455729476b89"
+			 "4af6a72ac39e7bc8fd9f89abee6da3b423907ae989a0c7b317418791fc9742",
+		.ctext = "fc9b9666c4822a4ab124bac7785f79c1572e47294d7bd29abdc6c1267b8e3f5d"
+			 "d4b49f6a02244aad0c001bdf92c58ae17779ccd520bf83f44bad11bfdb476570"
+			 "43f365dfb7dcb2b9aa3fb3df79690da0861cba480b01c188df03b1063c1d56a1"
+			 "8e98c1a695a25b727659d22625cdef7cc960ea43d1128a8a631278cb2f881e88"
+			 "7859deba4d2c7861753754fd80c75e98cf14628efb72ee4d9faf8b09e5210a91"
+			 "8f8887d5b184ab180857ed7235a60ec6ffcbfe2c48391444ba59323a2dc45fcb"
+			 "be688e7bee21a43211a099fd90de5943ebedd5876846c6de0b0717596aabca15"
+			 "650201b6718c3baa183b30ae385b2c74d4ee4afcf71b09d4da8b1d5d6f216c",
+	},
+};
+
+static const struct cipher_testvec aes192_hctr2_tv[] = {
+	{ /* 17 bytes */
+		.key = "24f6e162e5af99da84ec41b0a30bd5a8a03e7ba6dd6c8fa8",
+		.iv = "7f80246232ddab66f2872924ecd24b9f0c3352d9e0cc6ee490854397c4621433",
+		.ptext = "ef58e77fa9d9b8d7a2919707279ebae8aa",
+		.ctext = "d7c38191f24017733e3b1c2a8e119c17f1",
+	},
+	{ /* 48 bytes */
+		.key = "bfafd7678c47cf218aa5dd322547be4ff13a0ba6aa2dcf09",
+		.iv = "d9e8f0924efc1df281377c8ff1590920f44651864f548b3258d1998b8c03eb5d",
+		.ptext = "cd6490f97ce50e5a75e78e3986ec20438a49091547f43c8921ebcf4ecf91b540"
+			 "cde54d5c6ff2d280faabb3769f7f840a",
+		.ctext = "44986415b70b80a3b9ca23ff3b0b6874bb3e20199f28712a483c7ce2efb510ac"
+			 "829fcd088f6b166fc3bb07fb3cb01b27",
+	},
+};
+
 static const struct crypto_testvecs aes_testvecs[] = {
 	{
 		.alg_name = "aes",
@@ -524,15 +741,39 @@ static const struct crypto_testvecs aes_testvecs[] = {
 	},
 	{
 		.alg_name = "xctr(aes)",
+		.source = "HCTR2 reference (google/hctr2) XCTR_AES128.json",
+		.count = ARRAY_SIZE(aes128_xctr_tv),
+		.cipher = aes128_xctr_tv,
+	},
+	{
+		.alg_name = "xctr(aes)",
+		.source = "HCTR2 reference (google/hctr2) XCTR_AES192.json",
+		.count = ARRAY_SIZE(aes192_xctr_tv),
+		.cipher = aes192_xctr_tv,
+	},
+	{
+		.alg_name = "xctr(aes)",
 		.source = "HCTR2 reference (google/hctr2) XCTR_AES256.json",
-		.count = ARRAY_SIZE(aes_xctr_tv),
-		.cipher = aes_xctr_tv,
+		.count = ARRAY_SIZE(aes256_xctr_tv),
+		.cipher = aes256_xctr_tv,
+	},
+	{
+		.alg_name = "hctr2(aes)",
+		.source = "HCTR2 reference (google/hctr2) HCTR2_AES128.json, 32-byte tweaks",
+		.count = ARRAY_SIZE(aes128_hctr2_tv),
+		.cipher = aes128_hctr2_tv,
+	},
+	{
+		.alg_name = "hctr2(aes)",
+		.source = "HCTR2 reference (google/hctr2) HCTR2_AES192.json, 32-byte tweaks",
+		.count = ARRAY_SIZE(aes192_hctr2_tv),
+		.cipher = aes192_hctr2_tv,
 	},
 	{
 		.alg_name = "hctr2(aes)",
 		.source = "HCTR2 reference (google/hctr2) HCTR2_AES256.json, 32-byte tweaks",
-		.count = ARRAY_SIZE(aes_hctr2_tv),
-		.cipher = aes_hctr2_tv,
+		.count = ARRAY_SIZE(aes256_hctr2_tv),
+		.cipher = aes256_hctr2_tv,
 	},
 	{
 		.alg_name = "xts(aes)",

@@ -328,6 +328,15 @@ static int note_open(struct fsck *f)
 	return 0;
 }
 
+/* the note cannot be written: said once, and no more is tried */
+static int note_fail(struct fsck *f, int err)
+{
+	f->note_failed = true;
+	fsck_note("%s: cannot write the repair note in %s: %s", f->dir,
+		  FSCK_LOST_FOUND, strerror(-err));
+	return err;
+}
+
 /* the early lines, then text (len bytes) into the note, made if need be */
 static int note_write(struct fsck *f, const char *text, size_t len)
 {
@@ -352,12 +361,7 @@ static int note_write(struct fsck *f, const char *text, size_t len)
 		else
 			f->note_size += (uint64_t)n;
 	}
-	if (err) {
-		f->note_failed = true;
-		fsck_note("%s: cannot write the repair note in %s: %s", f->dir,
-			  FSCK_LOST_FOUND, strerror(-err));
-	}
-	return err;
+	return err ? note_fail(f, err) : 0;
 }
 
 /* keep a line until the note can be made (no root name key yet) */
@@ -384,20 +388,13 @@ int fsck_log(struct fsck *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	len = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	if (len < 0) {
-		f->note_failed = true;
-		fsck_note("%s: cannot write the repair note in %s: %s", f->dir,
-			  FSCK_LOST_FOUND, strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (len < 0)
+		return note_fail(f, -ENOMEM);
 	line[len] = '\n'; /* vasprintf's NUL: the note is lines */
 	if (f->note_fd < 0 && !f->root_names) {
 		err = note_hold(f, line, (size_t)len + 1);
-		if (err) {
-			f->note_failed = true;
-			fsck_note("%s: cannot write the repair note in %s: %s",
-				  f->dir, FSCK_LOST_FOUND, strerror(-err));
-		}
+		if (err)
+			note_fail(f, err);
 	} else {
 		err = note_write(f, line, (size_t)len + 1);
 	}

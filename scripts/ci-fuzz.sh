@@ -2,7 +2,7 @@
 # Fuzzing in CI (tests/fuzz/, docs/security.md "Fuzzing"): build the
 # libFuzzer targets with clang, ASan and UBSan in BUILDDIR-fuzz, replay
 # every saved crash in tests/fuzz/regressions/<target>/, then fuzz each
-# target for CLOAKFS_FUZZ_SECONDS (default 45), two at a time, from its
+# target for CLOAKFS_FUZZ_SECONDS (default 30), two at a time, from its
 # seed corpus in tests/fuzz/corpus/<target>/. Prints executions and
 # coverage per target and ends with "N passed, N failed, 0 skipped", one per target
 # (a failed replay or a crash fails it; the crashing input is saved and
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 builddir=${1:?usage: ci-fuzz.sh BUILDDIR}
 fuzzdir=$builddir-fuzz
-seconds=${CLOAKFS_FUZZ_SECONDS:-45}
+seconds=${CLOAKFS_FUZZ_SECONDS:-30}
 targets=(${CLOAKFS_FUZZ_TARGETS:-fuzz_config fuzz_header fuzz_names fuzz_daemon_frame fuzz_enc})
 . scripts/deps.sh
 

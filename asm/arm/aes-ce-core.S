@@ -6,17 +6,21 @@
  *
  * Variants (ARMv8-A CPUs running 32-bit code, HWCAP2_AES, e.g. Cortex-A53
  * or A72 under an armhf system; called only then, see crypto/cpu.c):
- *   aes_ecb_{encrypt,decrypt}_ce   any number of blocks, 0 too (4, then 1 by 1)
- *   aes_cbc_decrypt_ce             CBC decryption, nbytes a multiple of 64
- *   aes_cfb_decrypt_ce             CFB128 decryption, nbytes a multiple of 64
- *   aes_ctr_crypt_ce               CTR, 128-bit big-endian counter
- *   aes_xts_{encrypt,decrypt}_ce   XTS, whole blocks, tweak carried
- *   aes_ce_sub_word                SubWord() for the key expansion
- *   aes_ce_invert_round_key        InvMixColumns() of a round key
+ *   aes_{encrypt,decrypt}_ce          one block (the cipher)
+ *   aes_{encrypt,decrypt}_blocks_ce   any number of blocks, 0 too (4, then 1 by 1)
+ *   aes_ecb_{encrypt,decrypt}_ce      the same on nbytes, a multiple of 64
+ *   aes_cbc_decrypt_ce                CBC decryption, nbytes a multiple of 64
+ *   aes_cfb_decrypt_ce                CFB128 decryption, nbytes a multiple of 64
+ *   aes_ctr_crypt_ce                  CTR, 128-bit big-endian counter
+ *   aes_xts_{encrypt,decrypt}_ce      XTS, whole blocks, tweak carried
+ *   aes_ce_sub_word                   SubWord() for the key expansion
+ *   aes_ce_invert_round_key           InvMixColumns() of a round key
  *
- * C prototypes: as in asm/arm64/aes-ce-core.S (crypto/aes/aes-ce-glue.c
- * declares them once for both); the fifth and sixth arguments are on the
- * stack (AAPCS). nbytes is a nonzero multiple of 128 (64 suffices here).
+ * C prototypes and contract: asm/arm/aes-ce.h, as for the AArch64 core;
+ * the fifth argument is on the stack (AAPCS). nbytes is a nonzero
+ * multiple of 128 (64 suffices here). The cipher context comes first;
+ * the round count and keys are read from it at the AES_CE_CTX_* offsets
+ * of that header.
  *
  * Technique: AESE/AESMC (AESD/AESIMC) do one round per pair (ARM ARM,
  * A32 "AESE"); 16 q registers cannot hold 15 round keys next to the
@@ -32,6 +36,8 @@
  * branches depend only on nrounds, lengths and the public CTR counter.
  */
 
+#include "asm/arm/aes-ce.h"
+
 	.syntax	unified
 	.arch	armv8-a
 	.fpu	crypto-neon-fp-armv8
@@ -39,14 +45,14 @@
 	.text
 
 	/* arguments */
-	RK		.req	r0	/* const uint8_t *round keys */
-	NROUNDS		.req	r1	/* int nrounds: 10, 12 or 14 */
-	DST		.req	r2	/* uint8_t *dst */
-	SRC		.req	r3	/* const uint8_t *src */
-	LEN		.req	r4	/* size_t nbytes, or nblocks (ECB); stack */
-	CHAIN		.req	r5	/* uint8_t *iv / ctr / tweak; stack */
+	CTX		.req	r0	/* const struct aes_ce_ctx * */
+	DST		.req	r1	/* uint8_t *dst */
+	SRC		.req	r2	/* const uint8_t *src */
+	LEN		.req	r3	/* size_t nbytes, or nblocks */
+	CHAIN		.req	r4	/* uint8_t *iv / ctr / tweak; stack */
 
 	/* scalars */
+	NROUNDS		.req	r5	/* ctx->nrounds: 10, 12 or 14 */
 	TMP		.req	r6	/* scratch address */
 	CTR_W0		.req	r6	/* CTR: counter bits 127..96, native */
 	CTR_W1		.req	r7
@@ -82,9 +88,9 @@
 .endif
 .endm
 
-/* the whole cipher on blocks q\b..., keys read two by two from RK */
-.macro cipher op, mix, b:vararg
-	mov		KEYPTR, RK
+/* the whole cipher on blocks q\b..., keys read two by two from CTX + \keys */
+.macro cipher op, mix, keys, b:vararg
+	add		KEYPTR, CTX, #\keys
 	vld1.8		{d16-d19}, [KEYPTR]!
 	cmp		NROUNDS, #12
 	blt		83f
@@ -113,11 +119,11 @@
 .endm
 
 .macro encrypt b:vararg
-	cipher		aese, aesmc, \b
+	cipher		aese, aesmc, AES_CE_CTX_ENC, \b
 .endm
 
 .macro decrypt b:vararg
-	cipher		aesd, aesimc, \b
+	cipher		aesd, aesimc, AES_CE_CTX_DEC, \b
 .endm
 
 /* \out = \in * x in GF(2^128), little-endian (IEEE 1619); \tmp clobbered */
@@ -129,11 +135,13 @@
 	veor		\out, \out, \tmp
 .endm
 
-/* push r4-r11 and fetch the stacked arguments */
-.macro prologue
+/* push r4-r11, fetch NROUNDS and (chain = 1) the stacked argument */
+.macro prologue chain=0
 	push		{r4-r11}
-	ldr		LEN, [sp, #32]
-	ldr		CHAIN, [sp, #36]
+	ldr		NROUNDS, [CTX, #AES_CE_CTX_ROUNDS]
+.if \chain
+	ldr		CHAIN, [sp, #32]
+.endif
 .endm
 
 .macro epilogue
@@ -152,9 +160,31 @@
 	.size		\name, . - \name
 .endm
 
-/* ECB: 4 blocks per pass, then the rest one by one */
-.macro ecb name, dir
+/* the cipher on one block */
+.macro single name, dir
 entry	\name
+	prologue
+	vld1.8		{d0-d1}, [SRC]
+	\dir		0
+	vst1.8		{d0-d1}, [DST]
+	epilogue
+end	\name
+.endm
+
+	single		aes_encrypt_ce, encrypt
+	single		aes_decrypt_ce, decrypt
+
+/*
+ * ECB: 4 blocks per pass, then the rest one by one. The mode's entry
+ * takes bytes and falls into the cipher's, which takes blocks (a
+ * second label in the same function: no padding between them).
+ */
+.macro ecb name, blocks_name, dir
+entry	\name
+	lsr		LEN, LEN, #4
+	.global		\blocks_name
+	.type		\blocks_name, %function
+\blocks_name:
 	prologue
 	subs		LEN, LEN, #4
 	blo		2f
@@ -173,18 +203,19 @@ entry	\name
 	subs		LEN, LEN, #1
 	bne		3b
 4:	epilogue
+end	\blocks_name
 end	\name
 .endm
 
-	ecb		aes_ecb_encrypt_ce, encrypt
-	ecb		aes_ecb_decrypt_ce, decrypt
+	ecb		aes_ecb_encrypt_ce, aes_encrypt_blocks_ce, encrypt
+	ecb		aes_ecb_decrypt_ce, aes_decrypt_blocks_ce, decrypt
 
 /*
  * CBC decryption: P[i] = D(C[i]) ^ C[i-1]. The ciphertext is loaded a
  * second time into q12-q15 before any store, so dst == src works.
  */
 entry	aes_cbc_decrypt_ce
-	prologue
+	prologue	chain=1
 	vld1.8		{d22-d23}, [CHAIN]
 1:	vld1.8		{d0-d3}, [SRC]!
 	vld1.8		{d4-d7}, [SRC]!
@@ -211,7 +242,7 @@ end	aes_cbc_decrypt_ce
  * each pass holding the previous pass's last ciphertext block.
  */
 entry	aes_cfb_decrypt_ce
-	prologue
+	prologue	chain=1
 	vld1.8		{d0-d1}, [CHAIN]
 1:	vld1.8		{d24-d27}, [SRC]!
 	vld1.8		{d28-d31}, [SRC]!
@@ -250,7 +281,7 @@ end	aes_cfb_decrypt_ce
 .endm
 
 entry	aes_ctr_crypt_ce
-	prologue
+	prologue	chain=1
 	/* single loads: the counter need not be word-aligned */
 	ldr		CTR_W0, [CHAIN]
 	ldr		CTR_W1, [CHAIN, #4]
@@ -292,7 +323,7 @@ end	aes_ctr_crypt_ce
  */
 .macro xts name, dir
 entry	\name
-	prologue
+	prologue	chain=1
 	vmov.i32	MASK, #0
 	mov		TMP, #1
 	vmov.32		d22[0], TMP

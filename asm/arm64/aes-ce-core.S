@@ -5,34 +5,22 @@
  *
  * Variants (ARMv8-A CPUs with the AES instructions, HWCAP_AES, e.g.
  * Cortex-A53/A57/A72; called only then, see crypto/cpu.c):
- *   aes_ecb_{encrypt,decrypt}_ce   any number of blocks, 0 too (8, then 1 by 1)
- *   aes_cbc_decrypt_ce             CBC decryption, nbytes a multiple of 128
- *   aes_cfb_decrypt_ce             CFB128 decryption, nbytes a multiple of 128
- *   aes_ctr_crypt_ce               CTR, 128-bit big-endian counter
- *   aes_xts_{encrypt,decrypt}_ce   XTS, whole blocks, tweak carried
- *   aes_ce_sub_word                SubWord() for the key expansion
- *   aes_ce_invert_round_key        InvMixColumns() of a round key
+ *   aes_{encrypt,decrypt}_ce          one block (the cipher)
+ *   aes_{encrypt,decrypt}_blocks_ce   any number of blocks, 0 too (8, then 1 by 1)
+ *   aes_ecb_{encrypt,decrypt}_ce      the same on nbytes, a multiple of 128
+ *   aes_cbc_decrypt_ce                CBC decryption, nbytes a multiple of 128
+ *   aes_cfb_decrypt_ce                CFB128 decryption, nbytes a multiple of 128
+ *   aes_ctr_crypt_ce                  CTR, 128-bit big-endian counter
+ *   aes_xts_{encrypt,decrypt}_ce      XTS, whole blocks, tweak carried
+ *   aes_ce_sub_word                   SubWord() for the key expansion
+ *   aes_ce_invert_round_key           InvMixColumns() of a round key
  *
- * C prototypes (see crypto/aes/aes-ce-glue.c):
- *   void aes_ecb_encrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
- *                           const uint8_t *src, size_t nblocks);
- *   void aes_ecb_decrypt_ce(same, with the decryption round keys);
- *   void aes_cbc_decrypt_ce(const uint8_t *rk_dec, int nrounds, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes, uint8_t *iv);
- *   void aes_cfb_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes, uint8_t *iv);
- *   void aes_ctr_crypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
- *                         const uint8_t *src, size_t nbytes, uint8_t *ctr);
- *   void aes_xts_encrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes, uint8_t *tweak);
- *   void aes_xts_decrypt_ce(same, with the decryption round keys);
- *   uint32_t aes_ce_sub_word(uint32_t w);
- *   void aes_ce_invert_round_key(uint8_t dst[16], const uint8_t src[16]);
- * nblocks may be 0; nbytes is a nonzero multiple of 128. rk holds nrounds + 1
- * round keys of 16 bytes in FIPS-197 byte order (the decryption keys are
- * those of the equivalent inverse cipher, FIPS-197 5.3.5: reversed, the
- * inner ones through InvMixColumns). iv, ctr and the tweak (already
- * encrypted with the tweak key) are left at the value for the next block.
+ * C prototypes and contract: asm/arm/aes-ce.h. Every cipher and mode
+ * entry point takes the cipher context first (struct aes_ce_ctx) and
+ * reads the round count and the round keys from it at the AES_CE_CTX_*
+ * offsets that header defines: nrounds + 1 keys of 16 bytes in FIPS-197
+ * byte order, the decryption keys those of the equivalent inverse cipher
+ * (FIPS-197 5.3.5: reversed, the inner ones through InvMixColumns).
  *
  * Technique: AESE = AddRoundKey + ShiftRows + SubBytes and AESMC =
  * MixColumns (ARM ARM, "AESE", "AESMC"), so a round is one pair per block;
@@ -48,18 +36,20 @@
  * branches depend only on nrounds, lengths and the public CTR counter.
  */
 
+#include "asm/arm/aes-ce.h"
+
 	.text
 	.arch	armv8-a+crypto
 
 	/* arguments */
-	RK		.req	x0	/* const uint8_t *round keys */
-	NROUNDS		.req	w1	/* int nrounds: 10, 12 or 14 */
-	DST		.req	x2	/* uint8_t *dst */
-	SRC		.req	x3	/* const uint8_t *src */
-	LEN		.req	x4	/* size_t nbytes, or nblocks (ECB) */
-	CHAIN		.req	x5	/* uint8_t *iv / ctr / tweak */
+	CTX		.req	x0	/* const struct aes_ce_ctx * */
+	DST		.req	x1	/* uint8_t *dst */
+	SRC		.req	x2	/* const uint8_t *src */
+	LEN		.req	x3	/* size_t nbytes, or nblocks */
+	CHAIN		.req	x4	/* uint8_t *iv / ctr / tweak */
 
 	/* scalars */
+	NROUNDS		.req	w5	/* ctx->nrounds: 10, 12 or 14 */
 	TMP		.req	x8	/* key pointer at entry; scratch */
 	CTR_HI		.req	x6	/* CTR: counter bits 127..64, native */
 	CTR_LO		.req	x7	/* CTR: counter bits 63..0, native */
@@ -75,9 +65,17 @@
 	MASK		.req	v31
 	CBC_IV		.req	v31
 
-/* load nrounds + 1 round keys so that the last one lands in v30 */
-.macro load_round_keys
-	mov		TMP, RK
+/*
+ * NROUNDS from the context and its nrounds + 1 round keys for \dir
+ * (encrypt or decrypt) so that the last one lands in v30
+ */
+.macro load_round_keys dir
+	ldr		NROUNDS, [CTX, #AES_CE_CTX_ROUNDS]
+.ifc \dir, encrypt
+	add		TMP, CTX, #AES_CE_CTX_ENC
+.else
+	add		TMP, CTX, #AES_CE_CTX_DEC
+.endif
 	cmp		NROUNDS, #12
 	b.lo		81f
 	b.eq		82f
@@ -169,10 +167,32 @@
 	.size		\name, . - \name
 .endm
 
-/* ECB: 8 blocks per pass, then the rest one by one */
-.macro ecb name, dir
+/* the cipher on one block */
+.macro single name, dir
 entry	\name
-	load_round_keys
+	load_round_keys	\dir
+	ld1		{v0.16b}, [SRC]
+	\dir		0
+	st1		{v0.16b}, [DST]
+	ret
+end	\name
+.endm
+
+	single		aes_encrypt_ce, encrypt
+	single		aes_decrypt_ce, decrypt
+
+/*
+ * ECB: 8 blocks per pass, then the rest one by one. The mode's entry
+ * takes bytes and falls into the cipher's, which takes blocks (a
+ * second label in the same function: no padding between them).
+ */
+.macro ecb name, blocks_name, dir
+entry	\name
+	lsr		LEN, LEN, #4
+	.global		\blocks_name
+	.type		\blocks_name, %function
+\blocks_name:
+	load_round_keys	\dir
 	subs		LEN, LEN, #8
 	b.lo		2f
 1:	ld1		{v0.16b-v3.16b}, [SRC], #64
@@ -190,11 +210,12 @@ entry	\name
 	subs		LEN, LEN, #1
 	b.ne		3b
 4:	ret
+end	\blocks_name
 end	\name
 .endm
 
-	ecb		aes_ecb_encrypt_ce, encrypt
-	ecb		aes_ecb_decrypt_ce, decrypt
+	ecb		aes_ecb_encrypt_ce, aes_encrypt_blocks_ce, encrypt
+	ecb		aes_ecb_decrypt_ce, aes_decrypt_blocks_ce, decrypt
 
 /*
  * CBC decryption: P[i] = D(C[i]) ^ C[i-1]. The ciphertext is loaded a
@@ -202,7 +223,7 @@ end	\name
  */
 entry	aes_cbc_decrypt_ce
 	save_d8_d15
-	load_round_keys
+	load_round_keys	decrypt
 	ld1		{CBC_IV.16b}, [CHAIN]
 1:	ld1		{v0.16b-v3.16b}, [SRC], #64
 	ld1		{v4.16b-v7.16b}, [SRC], #64
@@ -235,7 +256,7 @@ end	aes_cbc_decrypt_ce
  */
 entry	aes_cfb_decrypt_ce
 	save_d8_d15
-	load_round_keys
+	load_round_keys	encrypt
 	ld1		{v0.16b}, [CHAIN]
 1:	ld1		{v8.16b-v11.16b}, [SRC], #64
 	ld1		{v12.16b-v15.16b}, [SRC], #64
@@ -281,7 +302,7 @@ end	aes_cfb_decrypt_ce
 
 entry	aes_ctr_crypt_ce
 	save_d8_d15
-	load_round_keys
+	load_round_keys	encrypt
 	ldp		CTR_HI, CTR_LO, [CHAIN]
 	rev		CTR_HI, CTR_HI
 	rev		CTR_LO, CTR_LO
@@ -322,7 +343,7 @@ end	aes_ctr_crypt_ce
 .macro xts name, dir
 entry	\name
 	save_d8_d15
-	load_round_keys
+	load_round_keys	\dir
 	mov		TMP, #1
 	mov		MASK.d[0], TMP
 	mov		TMP, #0x87

@@ -2,12 +2,14 @@
 /*
  * Glue for the ARMv8 Crypto Extensions AES cores (asm/arm64/aes-ce-core.S
  * for AArch64, asm/arm/aes-ce-core.S for AArch32; one set of entry points
- * and prototypes for both). See aes-ce-glue.h.
+ * and prototypes for both, asm/arm/aes-ce.h). See aes-ce-glue.h.
  *
  * "aes-ce" is a single-block cipher whose context is the cores' key
- * schedule; the mode drivers are template instances over it whose bulk
- * hooks hand whole 128-byte chunks to a core. Keys, the first XTS tweak
- * E_K2(iv), remainders shorter than a chunk (through aes-ce's multi-block
+ * schedule (struct aes_ce_ctx); its block functions and the bulk ops of
+ * the mode drivers (template instances over it, whole 128-byte chunks)
+ * are the cores' entry points as they are: they take that context. Only
+ * the key expansion is C here. Keys, the first XTS tweak E_K2(iv),
+ * remainders shorter than a chunk (through aes-ce's multi-block
  * path), ciphertext stealing and serial CBC encryption stay in the C
  * templates, so results are byte-identical for any split.
  *
@@ -26,37 +28,19 @@
 #if defined(CLOAKFS_AES_CE_CORES) && (defined(__aarch64__) || defined(__arm__))
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "asm/arm/aes-ce.h"
 #include "crypto/internal/util.h"
 
-#define AES_CE_MAX_ROUNDS 14
-
-/* the key schedule, FIPS-197 byte order (what the cores load) */
-struct aes_ce_ctx {
-	uint8_t enc[AES_CE_MAX_ROUNDS + 1][16];
-	/* equivalent inverse cipher (FIPS-197 5.3.5) for AESD/AESIMC */
-	uint8_t dec[AES_CE_MAX_ROUNDS + 1][16];
-	int nrounds;
-};
-
-/* The cores: see asm/arm64/aes-ce-core.S for the contract of each. */
-void aes_ecb_encrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-			const uint8_t *src, size_t nblocks);
-void aes_ecb_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-			const uint8_t *src, size_t nblocks);
-void aes_cbc_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-			const uint8_t *src, size_t nbytes, uint8_t *iv);
-void aes_cfb_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-			const uint8_t *src, size_t nbytes, uint8_t *iv);
-void aes_ctr_crypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-		      const uint8_t *src, size_t nbytes, uint8_t *ctr);
-void aes_xts_encrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-			const uint8_t *src, size_t nbytes, uint8_t *tweak);
-void aes_xts_decrypt_ce(const uint8_t *rk, int nrounds, uint8_t *dst,
-			const uint8_t *src, size_t nbytes, uint8_t *tweak);
-uint32_t aes_ce_sub_word(uint32_t w);
-void aes_ce_invert_round_key(uint8_t *dst, const uint8_t *src);
+/* the cores read the context at these offsets (asm/arm/aes-ce.h) */
+_Static_assert(offsetof(struct aes_ce_ctx, enc) == AES_CE_CTX_ENC,
+	       "AES_CE_CTX_ENC does not match struct aes_ce_ctx");
+_Static_assert(offsetof(struct aes_ce_ctx, dec) == AES_CE_CTX_DEC,
+	       "AES_CE_CTX_DEC does not match struct aes_ce_ctx");
+_Static_assert(offsetof(struct aes_ce_ctx, nrounds) == AES_CE_CTX_ROUNDS,
+	       "AES_CE_CTX_ROUNDS does not match struct aes_ce_ctx");
 
 /* ---- the single-block cipher ------------------------------------------- */
 
@@ -101,45 +85,15 @@ static int aes_ce_setkey(void *vctx, const uint8_t *key, size_t keylen)
 	return 0;
 }
 
-static void aes_ce_encrypt(const void *vctx, uint8_t *dst, const uint8_t *src)
-{
-	const struct aes_ce_ctx *ctx = vctx;
-
-	aes_ecb_encrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, 1);
-}
-
-static void aes_ce_decrypt(const void *vctx, uint8_t *dst, const uint8_t *src)
-{
-	const struct aes_ce_ctx *ctx = vctx;
-
-	aes_ecb_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, 1);
-}
-
-static void aes_ce_encrypt_blocks(const void *vctx, uint8_t *dst,
-				  const uint8_t *src, size_t nblocks)
-{
-	const struct aes_ce_ctx *ctx = vctx;
-
-	aes_ecb_encrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nblocks);
-}
-
-static void aes_ce_decrypt_blocks(const void *vctx, uint8_t *dst,
-				  const uint8_t *src, size_t nblocks)
-{
-	const struct aes_ce_ctx *ctx = vctx;
-
-	aes_ecb_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, nblocks);
-}
-
 static const struct cipher_alg aes_ce_alg = {
 	.blocksize = 16,
 	.keysizes = { 16, 24, 32, 0 },
 	.ctxsize = sizeof(struct aes_ce_ctx),
 	.setkey = aes_ce_setkey,
-	.encrypt = aes_ce_encrypt,
-	.decrypt = aes_ce_decrypt,
-	.encrypt_blocks = aes_ce_encrypt_blocks,
-	.decrypt_blocks = aes_ce_decrypt_blocks,
+	.encrypt = aes_encrypt_ce,
+	.decrypt = aes_decrypt_ce,
+	.encrypt_blocks = aes_encrypt_blocks_ce,
+	.decrypt_blocks = aes_decrypt_blocks_ce,
 };
 
 /* AArch32 needs NEON too (always there with AES; AArch64 has it anyway) */
@@ -157,82 +111,45 @@ static const struct crypto_driver aes_ce_drivers[] = {
 	},
 };
 
-/* ---- bulk hooks: the child context is the key schedule ------------------ */
+/* ---- bulk ops: the cores' entry points take the child context ----------- */
 
 /*
  * 128 bytes per chunk: 8 blocks in flight on AArch64 (two passes of 4 on
  * AArch32). A single chunk already beats the C path through aes-ce's
  * multi-block entry, so the cores take every request of a chunk or more.
+ * One table per mode, so each driver reaches only its own core.
  */
-#define AES_CE_CHUNK 128
+static const struct crypto_bulk_ops aes_ce_xts_ops = {
+	.chunk = AES_CE_CHUNK,
+	.min_bytes = AES_CE_CHUNK,
+	.xts_encrypt = aes_xts_encrypt_ce,
+	.xts_decrypt = aes_xts_decrypt_ce,
+};
 
-static void xts_encrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *tweak)
-{
-	const struct aes_ce_ctx *ctx = cctx;
+static const struct crypto_bulk_ops aes_ce_ecb_ops = {
+	.chunk = AES_CE_CHUNK,
+	.min_bytes = AES_CE_CHUNK,
+	.ecb_encrypt = aes_ecb_encrypt_ce,
+	.ecb_decrypt = aes_ecb_decrypt_ce,
+};
 
-	aes_xts_encrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nbytes, tweak);
-}
+static const struct crypto_bulk_ops aes_ce_cbc_ops = {
+	.chunk = AES_CE_CHUNK,
+	.min_bytes = AES_CE_CHUNK,
+	.cbc_decrypt = aes_cbc_decrypt_ce,
+};
 
-static void xts_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *tweak)
-{
-	const struct aes_ce_ctx *ctx = cctx;
+static const struct crypto_bulk_ops aes_ce_cfb_ops = {
+	.chunk = AES_CE_CHUNK,
+	.min_bytes = AES_CE_CHUNK,
+	.cfb_decrypt = aes_cfb_decrypt_ce,
+};
 
-	aes_xts_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, nbytes, tweak);
-}
-
-static void ecb_encrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes)
-{
-	aes_ce_encrypt_blocks(cctx, dst, src, nbytes / 16);
-}
-
-static void ecb_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes)
-{
-	aes_ce_decrypt_blocks(cctx, dst, src, nbytes / 16);
-}
-
-static void cbc_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *iv)
-{
-	const struct aes_ce_ctx *ctx = cctx;
-
-	aes_cbc_decrypt_ce(ctx->dec[0], ctx->nrounds, dst, src, nbytes, iv);
-}
-
-static void cfb_decrypt_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-			     size_t nbytes, uint8_t *iv)
-{
-	const struct aes_ce_ctx *ctx = cctx;
-
-	aes_cfb_decrypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nbytes, iv);
-}
-
-static void ctr_hook(const void *cctx, uint8_t *dst, const uint8_t *src,
-		     size_t nbytes, uint8_t *ctr)
-{
-	const struct aes_ce_ctx *ctx = cctx;
-
-	aes_ctr_crypt_ce(ctx->enc[0], ctx->nrounds, dst, src, nbytes, ctr);
-}
-
-/* one hook table per mode, so each driver reaches only its own core */
-#define AES_CE_OPS(name, ...)                                                  \
-	static const struct crypto_bulk_ops name = {                           \
-		.chunk = AES_CE_CHUNK,                                         \
-		.min_bytes = AES_CE_CHUNK,                                     \
-		__VA_ARGS__                                                    \
-	}
-
-AES_CE_OPS(aes_ce_xts_ops, .xts_encrypt = xts_encrypt_hook,
-	   .xts_decrypt = xts_decrypt_hook);
-AES_CE_OPS(aes_ce_ecb_ops, .ecb_encrypt = ecb_encrypt_hook,
-	   .ecb_decrypt = ecb_decrypt_hook);
-AES_CE_OPS(aes_ce_cbc_ops, .cbc_decrypt = cbc_decrypt_hook);
-AES_CE_OPS(aes_ce_cfb_ops, .cfb_decrypt = cfb_decrypt_hook);
-AES_CE_OPS(aes_ce_ctr_ops, .ctr_crypt = ctr_hook);
+static const struct crypto_bulk_ops aes_ce_ctr_ops = {
+	.chunk = AES_CE_CHUNK,
+	.min_bytes = AES_CE_CHUNK,
+	.ctr_crypt = aes_ctr_crypt_ce,
+};
 
 /* e.g. INSTANCE(xts): "xts-aes-ce", alg "xts(aes)", over aes-ce */
 #define INSTANCE(m)                                                            \

@@ -10,19 +10,14 @@
  *   speck128_ecb_{encrypt,decrypt}_neon   Speck128 ECB
  *   speck64_ecb_{encrypt,decrypt}_neon    Speck64 ECB
  *
- * C prototypes (see crypto/speck/speck-xts-neon-glue.c):
- *   void speck128_xts_encrypt_neon(const uint64_t *round_keys, int nrounds,
- *                                  void *dst, const void *src,
- *                                  size_t nbytes, void *tweak);
- *   void speck64_xts_encrypt_neon(const uint32_t *round_keys, int nrounds,
- *                                 void *dst, const void *src,
- *                                 size_t nbytes, void *tweak);
- *   void speck128_ecb_encrypt_neon(const uint64_t *round_keys, int nrounds,
- *                                  void *dst, const void *src,
- *                                  size_t nbytes);
- *   (and the same for _decrypt_ and speck64_ecb_)
- * nbytes is a nonzero multiple of 128; the tweak (16 or 8 bytes, already
- * encrypted with the tweak key) is updated to the one for the next block.
+ * C prototypes and contract: asm/arm/speck-xts-neon.h, as for the AArch64
+ * core; the fifth argument is on the stack (AAPCS). Every entry point
+ * takes the child context first (struct speck128_tfm_ctx or
+ * speck64_tfm_ctx, crypto/speck/speck.h) and reads the round count and
+ * the round keys from it at the SPECK*_CTX_* offsets that header
+ * defines; nbytes is a nonzero multiple of 128; the tweak (16 or 8 bytes,
+ * already encrypted with the tweak key) is updated to the one for the
+ * next block.
  *
  * Technique: the shape of the Linux kernel's former
  * arch/arm/crypto/speck-neon-core.S (E. Biggers, 2018): the y and x words
@@ -41,20 +36,22 @@
  * copies of round keys and tweaks are wiped before returning.
  */
 
+#include "asm/arm/speck-xts-neon.h"
+
 	.syntax	unified
 	.arm
 	.fpu	neon
 	.text
 
-	/* arguments (AAPCS: the fifth and sixth on the stack) */
-	ROUND_KEYS	.req	r0	/* const {u64,u32} *round_keys */
-	NROUNDS		.req	r1	/* int nrounds (32-34 or 26-27) */
-	DST		.req	r2	/* uint8_t *dst */
-	SRC		.req	r3	/* const uint8_t *src */
-	NBYTES		.req	r4	/* size_t nbytes, multiple of 128 */
-	TWEAK		.req	r5	/* uint8_t *tweak (XTS only) */
+	/* arguments (AAPCS: the fifth on the stack) */
+	CTX		.req	r0	/* const struct speck{128,64}_tfm_ctx * */
+	DST		.req	r1	/* uint8_t *dst */
+	SRC		.req	r2	/* const uint8_t *src */
+	NBYTES		.req	r3	/* size_t nbytes, multiple of 128 */
+	TWEAK		.req	r5	/* uint8_t *tweak (XTS only); stack */
 
 	/* scalars */
+	NROUNDS		.req	r4	/* ctx->nrounds (32-34 or 26-27) */
 	KEYPTR		.req	r6	/* walks the round keys */
 	LOOPS		.req	r7	/* 4-round passes left in this chunk */
 	KEYSTEP		.req	r8	/* +-4 (Speck64 keys read in place) */
@@ -331,9 +328,15 @@
 .endif
 	push		{r4-r11}
 	vpush		{d8-d15}
-	ldr		NBYTES, [sp, #96]
+.if \n == 64
+	.set	KEYS_AT, SPECK128_CTX_ROUND_KEYS
+	ldr		NROUNDS, [CTX, #SPECK128_CTX_NROUNDS]
+.else
+	.set	KEYS_AT, SPECK64_CTX_ROUND_KEYS
+	ldr		NROUNDS, [CTX, #SPECK64_CTX_NROUNDS]
+.endif
 .if \xts
-	ldr		TWEAK, [sp, #100]
+	ldr		TWEAK, [sp, #96]
 .endif
 	mov		SAVED_SP, sp
 	sub		BUF, sp, #FRAME
@@ -352,11 +355,14 @@
 .if \n == 64
 	/* broadcast each into a 16-byte slot, in the order they are used */
 .if \decrypting
-	add		KEYPTR, ROUND_KEYS, NROUNDS, lsl #3
+	add		KEYPTR, CTX, NROUNDS, lsl #3
 	sub		KEYPTR, KEYPTR, #8
+.if KEYS_AT
+	add		KEYPTR, KEYPTR, #KEYS_AT
+.endif
 	mov		KEYSTEP, #-8
 .else
-	mov		KEYPTR, ROUND_KEYS
+	add		KEYPTR, CTX, #KEYS_AT
 	mov		KEYSTEP, #8
 .endif
 	add		KEYS, sp, #KEY_BUF
@@ -377,11 +383,14 @@
 	bne		3b
 .else
 .if \decrypting
-	add		KEYS, ROUND_KEYS, NROUNDS, lsl #2
+	add		KEYS, CTX, NROUNDS, lsl #2
 	sub		KEYS, KEYS, #4
+.if KEYS_AT
+	add		KEYS, KEYS, #KEYS_AT
+.endif
 	mov		KEYSTEP, #-4
 .else
-	mov		KEYS, ROUND_KEYS
+	add		KEYS, CTX, #KEYS_AT
 	mov		KEYSTEP, #4
 .endif
 .endif

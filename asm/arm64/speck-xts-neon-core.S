@@ -10,19 +10,13 @@
  *   speck128_ecb_{encrypt,decrypt}_neon   Speck128 ECB
  *   speck64_ecb_{encrypt,decrypt}_neon    Speck64 ECB
  *
- * C prototypes (see crypto/speck/speck-xts-neon-glue.c):
- *   void speck128_xts_encrypt_neon(const uint64_t *round_keys, int nrounds,
- *                                  void *dst, const void *src,
- *                                  size_t nbytes, void *tweak);
- *   void speck64_xts_encrypt_neon(const uint32_t *round_keys, int nrounds,
- *                                 void *dst, const void *src,
- *                                 size_t nbytes, void *tweak);
- *   void speck128_ecb_encrypt_neon(const uint64_t *round_keys, int nrounds,
- *                                  void *dst, const void *src,
- *                                  size_t nbytes);
- *   (and the same for _decrypt_ and speck64_ecb_)
- * nbytes is a nonzero multiple of 128; the tweak (16 or 8 bytes, already
- * encrypted with the tweak key) is updated to the one for the next block.
+ * C prototypes and contract: asm/arm/speck-xts-neon.h. Every entry point
+ * takes the child context first (struct speck128_tfm_ctx or
+ * speck64_tfm_ctx, crypto/speck/speck.h) and reads the round count and
+ * the round keys from it at the SPECK*_CTX_* offsets that header
+ * defines; nbytes is a nonzero multiple of 128; the tweak (16 or 8 bytes,
+ * already encrypted with the tweak key) is updated to the one for the
+ * next block.
  *
  * Technique: the shape of the Linux kernel's former
  * arch/arm64/crypto/speck-neon-core.S (E. Biggers, 2018): the x and y
@@ -36,18 +30,20 @@
  * Constant time: only add, rotate, xor and fixed permutations.
  */
 
+#include "asm/arm/speck-xts-neon.h"
+
 	.text
 	.arch	armv8-a
 
 	/* arguments */
-	ROUND_KEYS	.req	x0	/* const {u64,u32} *round_keys */
-	NROUNDS		.req	w1	/* int nrounds (32-34 or 26-27) */
-	DST		.req	x2	/* uint8_t *dst */
-	SRC		.req	x3	/* const uint8_t *src */
-	NBYTES		.req	x4	/* size_t nbytes, multiple of 128 */
-	TWEAK		.req	x5	/* uint8_t *tweak (XTS only) */
+	CTX		.req	x0	/* const struct speck{128,64}_tfm_ctx * */
+	DST		.req	x1	/* uint8_t *dst */
+	SRC		.req	x2	/* const uint8_t *src */
+	NBYTES		.req	x3	/* size_t nbytes, multiple of 128 */
+	TWEAK		.req	x4	/* uint8_t *tweak (XTS only) */
 
 	/* scalars */
+	NROUNDS		.req	w5	/* ctx->nrounds (32-34 or 26-27) */
 	KEYPTR		.req	x6	/* walks the round keys */
 	LOOPS		.req	w7	/* 4-round passes left in this chunk */
 	KEYSTEP		.req	x8	/* +-size of one round key */
@@ -260,23 +256,30 @@
 	stp	d8, d9, [sp, #-16]!
 .if \n == 64
 	.set	.Lesize, 8
+	.set	.Lkeys, SPECK128_CTX_ROUND_KEYS
+	ldr	NROUNDS, [CTX, #SPECK128_CTX_NROUNDS]
 .else
 	.set	.Lesize, 4
+	.set	.Lkeys, SPECK64_CTX_ROUND_KEYS
+	ldr	NROUNDS, [CTX, #SPECK64_CTX_NROUNDS]
 .endif
 .if \decrypting
 	mov	KEYSTEP, #-.Lesize
 	/* start at the last round key */
 	sub	w10, NROUNDS, #1
 .if \n == 64
-	add	KEYS, ROUND_KEYS, w10, uxtw #3
+	add	KEYS, CTX, w10, uxtw #3
 .else
-	add	KEYS, ROUND_KEYS, w10, uxtw #2
+	add	KEYS, CTX, w10, uxtw #2
+.endif
+.if .Lkeys
+	add	KEYS, KEYS, #.Lkeys
 .endif
 	adrp	TMPADDR, .Lrol\n\()_8
 	add	TMPADDR, TMPADDR, :lo12:.Lrol\n\()_8
 .else
 	mov	KEYSTEP, #.Lesize
-	mov	KEYS, ROUND_KEYS
+	add	KEYS, CTX, #.Lkeys
 	adrp	TMPADDR, .Lror\n\()_8
 	add	TMPADDR, TMPADDR, :lo12:.Lror\n\()_8
 .endif

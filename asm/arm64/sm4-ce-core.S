@@ -7,28 +7,14 @@
  * qemu -cpu max; Cortex-A53/A57/A72 lack it (crypto/sm4/sm4-ce-glue.c
  * registers the drivers only with CPU_FEAT_ARM_SM4).
  *
- * C prototypes (see crypto/sm4/sm4-ce-glue.c):
- *   void sm4_expand_key_ce(const uint8_t *key, uint32_t *rk_enc,
- *                          uint32_t *rk_dec);
- *   void sm4_crypt_block_ce(const uint32_t *rk, uint8_t *dst,
- *                           const uint8_t *src);
- *   void sm4_crypt_blocks_ce(const uint32_t *rk, uint8_t *dst,
- *                            const uint8_t *src, size_t nblocks);
- *   void sm4_xts_crypt_ce(const uint32_t *rk, uint8_t *dst,
- *                         const uint8_t *src, size_t nbytes, uint8_t *tweak);
- *   void sm4_cbc_decrypt_ce(const uint32_t *rk_dec, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes, uint8_t *iv);
- *   void sm4_cfb_decrypt_ce(const uint32_t *rk_enc, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes, uint8_t *iv);
- *   void sm4_ctr_crypt_ce(const uint32_t *rk_enc, uint8_t *dst,
- *                         const uint8_t *src, size_t nbytes, uint8_t *ctr);
- * rk is 32 round keys in the order they are applied (rk_enc, or rk_dec
- * = rk_enc reversed); nblocks >= 1; nbytes is a nonzero multiple of 128;
- * dst == src is allowed (every source block is read before its
- * destination is written). The chaining value is updated so C continues
- * where the core stopped: XTS tweak (encrypted, little-endian GF(2^128)
- * element, IEEE 1619-2007) to the next block's, CBC/CFB iv to the last
- * ciphertext block, CTR to the next big-endian 128-bit counter.
+ * Entry points: asm/arm64/sm4-arm64.h (the cipher_alg and
+ * crypto_bulk_ops signatures over struct sm4_arm64_ctx, and the contract;
+ * the setkey is sm4_setkey_ce). Each entry point points x0 at the round
+ * keys it uses (SM4_ARM64_CTX_RK_ENC or _DEC in the context: 32 words in
+ * the order they are applied) and runs the body shared by both
+ * directions, which reads them from there; the ECB ones also turn nbytes
+ * into a block count. dst == src is allowed (every source block is read
+ * before its destination is written).
  *
  * SM4E (Arm ARM, "SM4E"): Vd holds the state words X[i..i+3] (lane 0 =
  * X[i], host order), Vn four round keys; it runs four rounds and leaves
@@ -42,11 +28,13 @@
  * counters; no secret-dependent branch or address.
  */
 
+#include "asm/arm64/sm4-arm64.h"
+
 	.text
 	.arch	armv8.2-a+sm4
 
 	/* arguments */
-	RK		.req	x0	/* const uint32_t *rk (key: const uint8_t *) */
+	RK		.req	x0	/* const void *ctx, then its rk_enc or rk_dec */
 	DST		.req	x1	/* uint8_t *dst */
 	SRC		.req	x2	/* const uint8_t *src */
 	NBYTES		.req	x3	/* size_t nbytes (nblocks for crypt_blocks) */
@@ -174,11 +162,15 @@
 .endm
 
 	.align	4
-	.global	sm4_expand_key_ce
-	.type	sm4_expand_key_ce, %function
-sm4_expand_key_ce:
-	/* x0 key, x1 rk_enc, x2 rk_dec */
-	ld1	{v0.16b}, [x0]
+	.global	sm4_setkey_ce
+	.type	sm4_setkey_ce, %function
+sm4_setkey_ce:
+	/* x0 ctx, x1 key, x2 keylen (public) */
+	cmp	x2, #16
+	b.ne	1f
+	ld1	{v0.16b}, [x1]
+	add	x1, x0, #SM4_ARM64_CTX_RK_ENC
+	add	x2, x0, #SM4_ARM64_CTX_RK_DEC
 	adrp	x3, .Lfk
 	add	x3, x3, :lo12:.Lfk
 	ld1	{v1.4s}, [x3]
@@ -214,13 +206,19 @@ sm4_expand_key_ce:
 	st1	{v0.4s-v3.4s}, [x2], #64
 	st1	{v4.4s-v7.4s}, [x2]
 	wipe_vectors
+	mov	w0, #0
 	ret
-	.size	sm4_expand_key_ce, . - sm4_expand_key_ce
+1:
+	mov	w0, #-SM4_ARM64_EINVAL
+	ret
+	.size	sm4_setkey_ce, . - sm4_setkey_ce
 
-	.align	4
-	.global	sm4_crypt_block_ce
-	.type	sm4_crypt_block_ce, %function
-sm4_crypt_block_ce:
+	entry	sm4_decrypt_ce, SM4_ARM64_CTX_RK_DEC
+	b	.Lcrypt_block
+	endfn	sm4_decrypt_ce
+
+	entry	sm4_encrypt_ce, SM4_ARM64_CTX_RK_ENC
+.Lcrypt_block:
 	/*
 	 * Serial modes call this per block, so the round keys are left in
 	 * v24-v31 (a copy of what the context holds); the block is wiped.
@@ -231,13 +229,26 @@ sm4_crypt_block_ce:
 	st1	{v0.16b}, [DST]
 	movi	v0.16b, #0
 	ret
-	.size	sm4_crypt_block_ce, . - sm4_crypt_block_ce
+	endfn	sm4_encrypt_ce
 
-	.align	4
-	.global	sm4_crypt_blocks_ce
-	.type	sm4_crypt_blocks_ce, %function
-sm4_crypt_blocks_ce:
-	/* NBYTES counts blocks here */
+	/* ECB: nbytes / 16 blocks */
+	entry	sm4_ecb_decrypt_ce, SM4_ARM64_CTX_RK_DEC
+	lsr	NBYTES, NBYTES, #4
+	b	.Lcrypt_blocks
+	endfn	sm4_ecb_decrypt_ce
+
+	entry	sm4_ecb_encrypt_ce, SM4_ARM64_CTX_RK_ENC
+	lsr	NBYTES, NBYTES, #4
+	b	.Lcrypt_blocks
+	endfn	sm4_ecb_encrypt_ce
+
+	entry	sm4_decrypt_blocks_ce, SM4_ARM64_CTX_RK_DEC
+	b	.Lcrypt_blocks
+	endfn	sm4_decrypt_blocks_ce
+
+	entry	sm4_encrypt_blocks_ce, SM4_ARM64_CTX_RK_ENC
+.Lcrypt_blocks:
+	/* NBYTES counts blocks here, 0 included */
 	load_rk
 	subs	NBYTES, NBYTES, #8
 	b.lo	2f
@@ -261,12 +272,14 @@ sm4_crypt_blocks_ce:
 4:
 	wipe_vectors
 	ret
-	.size	sm4_crypt_blocks_ce, . - sm4_crypt_blocks_ce
+	endfn	sm4_encrypt_blocks_ce
 
-	.align	4
-	.global	sm4_xts_crypt_ce
-	.type	sm4_xts_crypt_ce, %function
-sm4_xts_crypt_ce:
+	entry	sm4_xts_decrypt_ce, SM4_ARM64_CTX_RK_DEC
+	b	.Lxts_crypt
+	endfn	sm4_xts_decrypt_ce
+
+	entry	sm4_xts_encrypt_ce, SM4_ARM64_CTX_RK_ENC
+.Lxts_crypt:
 	load_rk
 	ldp	TLO, THI, [CHAIN]
 	mov	GFPOLY, #0x87
@@ -307,12 +320,9 @@ sm4_xts_crypt_ce:
 	mov	THI, xzr
 	wipe_vectors
 	ret
-	.size	sm4_xts_crypt_ce, . - sm4_xts_crypt_ce
+	endfn	sm4_xts_encrypt_ce
 
-	.align	4
-	.global	sm4_cbc_decrypt_ce
-	.type	sm4_cbc_decrypt_ce, %function
-sm4_cbc_decrypt_ce:
+	entry	sm4_cbc_decrypt_ce, SM4_ARM64_CTX_RK_DEC
 	str	d8, [sp, #-16]!
 	load_rk
 	ld1	{IV.16b}, [CHAIN]
@@ -346,12 +356,9 @@ sm4_cbc_decrypt_ce:
 	wipe_vectors
 	ldr	d8, [sp], #16
 	ret
-	.size	sm4_cbc_decrypt_ce, . - sm4_cbc_decrypt_ce
+	endfn	sm4_cbc_decrypt_ce
 
-	.align	4
-	.global	sm4_cfb_decrypt_ce
-	.type	sm4_cfb_decrypt_ce, %function
-sm4_cfb_decrypt_ce:
+	entry	sm4_cfb_decrypt_ce, SM4_ARM64_CTX_RK_ENC
 	str	d8, [sp, #-16]!
 	load_rk
 	ld1	{IV.16b}, [CHAIN]
@@ -385,12 +392,9 @@ sm4_cfb_decrypt_ce:
 	wipe_vectors
 	ldr	d8, [sp], #16
 	ret
-	.size	sm4_cfb_decrypt_ce, . - sm4_cfb_decrypt_ce
+	endfn	sm4_cfb_decrypt_ce
 
-	.align	4
-	.global	sm4_ctr_crypt_ce
-	.type	sm4_ctr_crypt_ce, %function
-sm4_ctr_crypt_ce:
+	entry	sm4_ctr_crypt_ce, SM4_ARM64_CTX_RK_ENC
 	load_rk
 	ldp	CTRHI, CTRLO, [CHAIN]
 	rev	CTRHI, CTRHI
@@ -424,7 +428,7 @@ sm4_ctr_crypt_ce:
 	stp	CTRHI, CTRLO, [CHAIN]
 	wipe_vectors
 	ret
-	.size	sm4_ctr_crypt_ce, . - sm4_ctr_crypt_ce
+	endfn	sm4_ctr_crypt_ce
 
 	/* no executable stack */
 	.section .note.GNU-stack, "", %progbits

@@ -5,32 +5,15 @@
  *
  * Variants: one, base ARMv8-A Advanced SIMD only.
  *
- * C prototypes (see crypto/sm4/sm4-neon-glue.c):
- *   uint32_t sm4_tau_neon(uint32_t w);
- *   void sm4_crypt_block_neon(const uint32_t *rk, uint8_t *dst,
- *                             const uint8_t *src);
- *   void sm4_crypt_blocks_neon(const uint32_t *rk, uint8_t *dst,
- *                              const uint8_t *src, size_t nblocks);
- *   void sm4_xts_crypt_neon(const uint32_t *rk, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes,
- *                           uint8_t *tweak);
- *   void sm4_cbc_decrypt_neon(const uint32_t *rk_dec, uint8_t *dst,
- *                             const uint8_t *src, size_t nbytes,
- *                             uint8_t *iv);
- *   void sm4_cfb_decrypt_neon(const uint32_t *rk_enc, uint8_t *dst,
- *                             const uint8_t *src, size_t nbytes,
- *                             uint8_t *iv);
- *   void sm4_ctr_crypt_neon(const uint32_t *rk_enc, uint8_t *dst,
- *                           const uint8_t *src, size_t nbytes, uint8_t *ctr);
- * sm4_tau_neon is the S-box on each byte of w (for the key schedule);
- * sm4_crypt_block_neon one block (the serial modes' path). rk
- * is 32 round keys in the order they are applied (rk_enc, or rk_dec =
- * rk_enc reversed). nblocks is a nonzero multiple of 4; nbytes a nonzero
- * multiple of 128; dst == src is allowed (every source block of a step is
- * read before the step writes). The chaining value is updated so C
- * continues where the core stopped: XTS tweak (encrypted, little-endian
- * GF(2^128) element, IEEE 1619-2007) to the next block's, CBC/CFB iv to
- * the last ciphertext block, CTR to the next big-endian 128-bit counter.
+ * Entry points: asm/arm64/sm4-arm64.h (the cipher_alg and
+ * crypto_bulk_ops signatures over struct sm4_arm64_ctx, and the contract),
+ * and sm4_tau_neon, the S-box on each byte of w, for the key schedule in
+ * C (crypto/sm4/sm4-neon-glue.c). Each entry point points x0 at the round
+ * keys it uses (SM4_ARM64_CTX_RK_ENC or _DEC in the context: 32 words in
+ * the order they are applied) and runs the body shared by both
+ * directions, which reads them from there; the ECB ones also turn nbytes
+ * into a block count. dst == src is allowed (every source block of a step
+ * is read before the step writes).
  *
  * Technique: the words of 4 blocks are transposed into 4 vectors (lane b
  * = block b), two such sets per step, so one round is lane-wise work on
@@ -48,11 +31,13 @@
  * fixed permutations; branches and addresses depend on lengths only.
  */
 
+#include "asm/arm64/sm4-arm64.h"
+
 	.text
 	.arch	armv8-a
 
 	/* arguments */
-	RK		.req	x0	/* const uint32_t *rk */
+	RK		.req	x0	/* const void *ctx, then its rk_enc or rk_dec */
 	DST		.req	x1	/* uint8_t *dst */
 	SRC		.req	x2	/* const uint8_t *src */
 	NBYTES		.req	x3	/* size_t nbytes (nblocks for crypt_blocks) */
@@ -67,7 +52,7 @@
 	CTRLO		.req	x11	/* CTR counter, low 64 bits */
 	TMP		.req	x12
 	TMP2		.req	x13
-	/* sm4_crypt_block_neon: the state words in general-purpose registers */
+	/* sm4_encrypt/decrypt_neon: the state words in general-purpose registers */
 	SW0		.req	w10
 	SW1		.req	w11
 	SW2		.req	w12
@@ -237,6 +222,13 @@
 	transpose \a, \b, \c, \d, \d, \c, \b, \a
 .endm
 
+/* SM4 on the 4 blocks in v0-v3 (memory order in and out) */
+.macro crypt4
+	to_words v0, v1, v2, v3
+	rounds	1
+	to_blocks v0, v1, v2, v3
+.endm
+
 /* SM4 on the 8 blocks in v0-v7 (memory order in and out) */
 .macro crypt8
 	to_words v0, v1, v2, v3
@@ -282,10 +274,12 @@ sm4_tau_neon:
 	eor	\a0, \a0, TW, ror #8
 .endm
 
-	.align	4
-	.global	sm4_crypt_block_neon
-	.type	sm4_crypt_block_neon, %function
-sm4_crypt_block_neon:
+	entry	sm4_decrypt_neon, SM4_ARM64_CTX_RK_DEC
+	b	.Lcrypt_block
+	endfn	sm4_decrypt_neon
+
+	entry	sm4_encrypt_neon, SM4_ARM64_CTX_RK_ENC
+.Lcrypt_block:
 	stp	d8, d9, [sp, #-16]!
 	load_sbox
 	movi	C64.16b, #64
@@ -320,13 +314,26 @@ sm4_crypt_block_neon:
 	movi	v1.16b, #0
 	ldp	d8, d9, [sp], #16
 	ret
-	.size	sm4_crypt_block_neon, . - sm4_crypt_block_neon
+	endfn	sm4_encrypt_neon
 
-	.align	4
-	.global	sm4_crypt_blocks_neon
-	.type	sm4_crypt_blocks_neon, %function
-sm4_crypt_blocks_neon:
-	/* NBYTES counts blocks here (a multiple of 4) */
+	/* ECB: nbytes / 16 blocks */
+	entry	sm4_ecb_decrypt_neon, SM4_ARM64_CTX_RK_DEC
+	lsr	NBYTES, NBYTES, #4
+	b	.Lcrypt_blocks
+	endfn	sm4_ecb_decrypt_neon
+
+	entry	sm4_ecb_encrypt_neon, SM4_ARM64_CTX_RK_ENC
+	lsr	NBYTES, NBYTES, #4
+	b	.Lcrypt_blocks
+	endfn	sm4_ecb_encrypt_neon
+
+	entry	sm4_decrypt_blocks_neon, SM4_ARM64_CTX_RK_DEC
+	b	.Lcrypt_blocks
+	endfn	sm4_decrypt_blocks_neon
+
+	entry	sm4_encrypt_blocks_neon, SM4_ARM64_CTX_RK_ENC
+.Lcrypt_blocks:
+	/* NBYTES counts blocks here, 0 included */
 	frame_push
 	load_consts
 	subs	NBYTES, NBYTES, #8
@@ -340,22 +347,46 @@ sm4_crypt_blocks_neon:
 	subs	NBYTES, NBYTES, #8
 	b.hs	1b
 2:
-	/* 4 blocks left, or none */
+	/* NBYTES is the count left minus 8: its low 3 bits are the count */
 	tbz	NBYTES, #2, 3f
-	ld1	{v0.16b-v3.16b}, [SRC]
-	to_words v0, v1, v2, v3
-	rounds	1
-	to_blocks v0, v1, v2, v3
-	st1	{v0.16b-v3.16b}, [DST]
+	ld1	{v0.16b-v3.16b}, [SRC], #64
+	crypt4
+	st1	{v0.16b-v3.16b}, [DST], #64
 3:
+	/*
+	 * 1 to 3 blocks left: one set of 4 with the lanes beyond them zero
+	 * (their output is dropped and wiped); branches on the count only
+	 */
+	ands	NBYTES, NBYTES, #3
+	b.eq	5f
+	movi	v1.16b, #0
+	movi	v2.16b, #0
+	movi	v3.16b, #0
+	cmp	NBYTES, #2
+	ld1	{v0.16b}, [SRC], #16
+	b.lo	4f
+	ld1	{v1.16b}, [SRC], #16
+	b.eq	4f
+	ld1	{v2.16b}, [SRC]
+4:
+	crypt4
+	cmp	NBYTES, #2
+	st1	{v0.16b}, [DST], #16
+	b.lo	5f
+	st1	{v1.16b}, [DST], #16
+	b.eq	5f
+	st1	{v2.16b}, [DST]
+5:
 	frame_pop
 	ret
-	.size	sm4_crypt_blocks_neon, . - sm4_crypt_blocks_neon
+	endfn	sm4_encrypt_blocks_neon
 
-	.align	4
-	.global	sm4_xts_crypt_neon
-	.type	sm4_xts_crypt_neon, %function
-sm4_xts_crypt_neon:
+	entry	sm4_xts_decrypt_neon, SM4_ARM64_CTX_RK_DEC
+	b	.Lxts_crypt
+	endfn	sm4_xts_decrypt_neon
+
+	entry	sm4_xts_encrypt_neon, SM4_ARM64_CTX_RK_ENC
+.Lxts_crypt:
 	frame_push
 	/* the 8 tweaks of a step live at [sp, #0..127] (wiped on exit) */
 	sub	sp, sp, #128
@@ -414,12 +445,9 @@ sm4_xts_crypt_neon:
 	add	sp, sp, #128
 	frame_pop
 	ret
-	.size	sm4_xts_crypt_neon, . - sm4_xts_crypt_neon
+	endfn	sm4_xts_encrypt_neon
 
-	.align	4
-	.global	sm4_cbc_decrypt_neon
-	.type	sm4_cbc_decrypt_neon, %function
-sm4_cbc_decrypt_neon:
+	entry	sm4_cbc_decrypt_neon, SM4_ARM64_CTX_RK_DEC
 	frame_push
 	load_consts
 	ldp	TLO, THI, [CHAIN]
@@ -450,12 +478,9 @@ sm4_cbc_decrypt_neon:
 	stp	TLO, THI, [CHAIN]
 	frame_pop
 	ret
-	.size	sm4_cbc_decrypt_neon, . - sm4_cbc_decrypt_neon
+	endfn	sm4_cbc_decrypt_neon
 
-	.align	4
-	.global	sm4_cfb_decrypt_neon
-	.type	sm4_cfb_decrypt_neon, %function
-sm4_cfb_decrypt_neon:
+	entry	sm4_cfb_decrypt_neon, SM4_ARM64_CTX_RK_ENC
 	frame_push
 	load_consts
 	ldp	TLO, THI, [CHAIN]
@@ -485,7 +510,7 @@ sm4_cfb_decrypt_neon:
 	stp	TLO, THI, [CHAIN]
 	frame_pop
 	ret
-	.size	sm4_cfb_decrypt_neon, . - sm4_cfb_decrypt_neon
+	endfn	sm4_cfb_decrypt_neon
 
 /* Vv = the counter CTRHI:CTRLO, big-endian; then count up (public) */
 .macro ctr_block v
@@ -497,10 +522,7 @@ sm4_cfb_decrypt_neon:
 	adc	CTRHI, CTRHI, xzr
 .endm
 
-	.align	4
-	.global	sm4_ctr_crypt_neon
-	.type	sm4_ctr_crypt_neon, %function
-sm4_ctr_crypt_neon:
+	entry	sm4_ctr_crypt_neon, SM4_ARM64_CTX_RK_ENC
 	frame_push
 	load_consts
 	ldp	CTRHI, CTRLO, [CHAIN]
@@ -535,7 +557,7 @@ sm4_ctr_crypt_neon:
 	stp	CTRHI, CTRLO, [CHAIN]
 	frame_pop
 	ret
-	.size	sm4_ctr_crypt_neon, . - sm4_ctr_crypt_neon
+	endfn	sm4_ctr_crypt_neon
 
 	/* no executable stack */
 	.section .note.GNU-stack, "", %progbits

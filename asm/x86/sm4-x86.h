@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/sm4/sm4-internal.h"
+
 /*
  * The bulk hooks' granularity, 16 blocks: two AVX2 sets, one AVX-512 set
  * (a main step is 4 sets; what is left of a request runs as 1 to 3).
@@ -54,33 +56,7 @@ struct sm4_x86_ctx {
 #define SM4_X86_ENTRY_POINTS(isa)                                              \
 	uint32_t sm4_tau_##isa(uint32_t w);                                    \
 	int sm4_setkey_##isa(void *ctx, const uint8_t *key, size_t keylen);    \
-	void sm4_encrypt_##isa(const void *ctx, uint8_t *dst,                  \
-			       const uint8_t *src);                            \
-	void sm4_decrypt_##isa(const void *ctx, uint8_t *dst,                  \
-			       const uint8_t *src);                            \
-	void sm4_encrypt_blocks_##isa(const void *ctx, uint8_t *dst,           \
-				      const uint8_t *src, size_t n);           \
-	void sm4_decrypt_blocks_##isa(const void *ctx, uint8_t *dst,           \
-				      const uint8_t *src, size_t n);           \
-	void sm4_ecb_encrypt_##isa(const void *ctx, uint8_t *dst,              \
-				   const uint8_t *src, size_t nbytes);         \
-	void sm4_ecb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
-				   const uint8_t *src, size_t nbytes);         \
-	void sm4_xts_encrypt_##isa(const void *ctx, uint8_t *dst,              \
-				   const uint8_t *src, size_t nbytes,          \
-				   uint8_t *tweak);                            \
-	void sm4_xts_decrypt_##isa(const void *ctx, uint8_t *dst,              \
-				   const uint8_t *src, size_t nbytes,          \
-				   uint8_t *tweak);                            \
-	void sm4_cbc_decrypt_##isa(const void *ctx, uint8_t *dst,              \
-				   const uint8_t *src, size_t nbytes,          \
-				   uint8_t *iv);                               \
-	void sm4_cfb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
-				   const uint8_t *src, size_t nbytes,          \
-				   uint8_t *iv);                               \
-	void sm4_ctr_crypt_##isa(const void *ctx, uint8_t *dst,                \
-				 const uint8_t *src, size_t nbytes,            \
-				 uint8_t *ctr)
+	SM4_CORE_ENTRY_POINTS(isa)
 
 SM4_X86_ENTRY_POINTS(aesni_avx2);  /* sm4-aesni-avx2.c */
 SM4_X86_ENTRY_POINTS(gfni_avx2);   /* sm4-gfni-avx2.c */

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Glue of the AArch64 SM4 Crypto Extension core (asm/arm64/sm4-ce-core.S):
- * key schedule, the single-block cipher driver, and the core's entry
- * points for the bulk hooks of the mode instances, which
- * sm4-arm64-bulk.c shares with sm4-neon. See sm4-ce-glue.h.
+ * Glue of the AArch64 SM4 Crypto Extension core (asm/arm64/sm4-arm64.h,
+ * asm/arm64/sm4-ce-core.S): the tables of the cipher driver and its bulk
+ * hooks, which are the core's entry points themselves. See sm4-ce-glue.h.
  *
  * As for the x86 cores (sm4-x86-glue.c), the core needs plain round keys,
  * so it gets its own cipher driver "sm4-ce" rather than being a child of
@@ -19,92 +18,44 @@
 
 #if defined(CLOAKFS_SM4_CE_CORE) && defined(__aarch64__)
 
-#include "crypto/sm4/sm4-arm64-bulk.h"
+#include "asm/arm64/sm4-arm64.h"
+#include "crypto/sm4/sm4-internal.h"
 
-/* the core, asm/arm64/sm4-ce-core.S (contract in its header) */
-void sm4_expand_key_ce(const uint8_t *key, uint32_t *rk_enc, uint32_t *rk_dec);
-void sm4_crypt_block_ce(const uint32_t *rk, uint8_t *dst, const uint8_t *src);
-void sm4_crypt_blocks_ce(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
-			 size_t nblocks);
-void sm4_xts_crypt_ce(const uint32_t *rk, uint8_t *dst, const uint8_t *src,
-		      size_t nbytes, uint8_t *tweak);
-void sm4_cbc_decrypt_ce(const uint32_t *rk_dec, uint8_t *dst,
-			const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_cfb_decrypt_ce(const uint32_t *rk_enc, uint8_t *dst,
-			const uint8_t *src, size_t nbytes, uint8_t *iv);
-void sm4_ctr_crypt_ce(const uint32_t *rk_enc, uint8_t *dst, const uint8_t *src,
-		      size_t nbytes, uint8_t *ctr);
-
-static const struct sm4_arm64_core sm4_ce_core = {
-	.crypt_blocks = sm4_crypt_blocks_ce,
-	.xts_crypt = sm4_xts_crypt_ce,
-	.cbc_decrypt = sm4_cbc_decrypt_ce,
-	.cfb_decrypt = sm4_cfb_decrypt_ce,
-	.ctr_crypt = sm4_ctr_crypt_ce,
-};
-
-static int sm4_ce_setkey(void *ctx, const uint8_t *key, size_t keylen)
-{
-	struct sm4_arm64_ctx *c = ctx;
-
-	if (keylen != SM4_KEY_SIZE)
-		return -EINVAL;
-	sm4_expand_key_ce(key, c->rk_enc, c->rk_dec);
-	c->core = &sm4_ce_core;
-	return 0;
-}
-
-static void sm4_ce_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
-{
-	const struct sm4_arm64_ctx *c = ctx;
-
-	sm4_crypt_block_ce(c->rk_enc, dst, src);
-}
-
-static void sm4_ce_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
-{
-	const struct sm4_arm64_ctx *c = ctx;
-
-	sm4_crypt_block_ce(c->rk_dec, dst, src);
-}
-
-static void sm4_ce_encrypt_blocks(const void *ctx, uint8_t *dst,
-				  const uint8_t *src, size_t n)
-{
-	const struct sm4_arm64_ctx *c = ctx;
-
-	if (n)
-		sm4_crypt_blocks_ce(c->rk_enc, dst, src, n);
-}
-
-static void sm4_ce_decrypt_blocks(const void *ctx, uint8_t *dst,
-				  const uint8_t *src, size_t n)
-{
-	const struct sm4_arm64_ctx *c = ctx;
-
-	if (n)
-		sm4_crypt_blocks_ce(c->rk_dec, dst, src, n);
-}
+/* the core's setkey returns this constant for a bad key length */
+_Static_assert(SM4_ARM64_EINVAL == EINVAL, "SM4_ARM64_EINVAL");
 
 static const struct cipher_alg sm4_ce_cipher = {
 	.blocksize = SM4_BLOCK_SIZE,
 	.keysizes = { SM4_KEY_SIZE },
 	.ctxsize = sizeof(struct sm4_arm64_ctx),
-	.setkey = sm4_ce_setkey,
-	.encrypt = sm4_ce_encrypt,
-	.decrypt = sm4_ce_decrypt,
-	.encrypt_blocks = sm4_ce_encrypt_blocks,
-	.decrypt_blocks = sm4_ce_decrypt_blocks,
+	.setkey = sm4_setkey_ce,
+	.encrypt = sm4_encrypt_ce,
+	.decrypt = sm4_decrypt_ce,
+	.encrypt_blocks = sm4_encrypt_blocks_ce,
+	.decrypt_blocks = sm4_decrypt_blocks_ce,
+};
+
+static const struct crypto_bulk_ops sm4_ce_bulk = {
+	.chunk = SM4_ARM64_CHUNK,
+	.min_bytes = SM4_ARM64_CHUNK,
+	.xts_encrypt = sm4_xts_encrypt_ce,
+	.xts_decrypt = sm4_xts_decrypt_ce,
+	.ecb_encrypt = sm4_ecb_encrypt_ce,
+	.ecb_decrypt = sm4_ecb_decrypt_ce,
+	.cbc_decrypt = sm4_cbc_decrypt_ce,
+	.cfb_decrypt = sm4_cfb_decrypt_ce,
+	.ctr_crypt = sm4_ctr_crypt_ce,
 };
 
 int sm4_ce_register(struct crypto_registry *reg)
 {
-	return sm4_arm64_register(reg, &(struct sm4_arm64_driver){
-		.driver_name = "sm4-ce",
-		.priority = 400, /* crypto extension (docs/design.md) */
-		.features = CPU_FEAT_ARM_SM4,
-		.cipher = &sm4_ce_cipher,
-	});
+	/* 400: crypto extension (docs/design.md, "Driver priorities") */
+	static const struct crypto_simd_cipher core = {
+		"sm4", "sm4-ce", 400, CPU_FEAT_ARM_SM4,
+		&sm4_ce_cipher, &sm4_ce_bulk,
+	};
+
+	return crypto_register_simd_ciphers(reg, &core, 1);
 }
 
 #else /* built without the core */

@@ -12,6 +12,7 @@
 #ifndef CLOAKFS_CRYPTO_SM4_SM4_INTERNAL_H
 #define CLOAKFS_CRYPTO_SM4_SM4_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "crypto/internal/alg.h"
@@ -32,6 +33,40 @@ extern const uint8_t sm4_sbox[256];
 /* the cipher tables of the drivers: bitsliced constant-time, T-table */
 extern const struct cipher_alg sm4_generic_cipher;
 extern const struct cipher_alg sm4_table_cipher;
+
+/*
+ * The entry points every SIMD core has (asm/x86/sm4-x86.h,
+ * asm/arm64/sm4-arm64.h): the cipher_alg and crypto_bulk_ops members over
+ * the core's context, under the names sm4_<op>_<isa>
+ */
+#define SM4_CORE_ENTRY_POINTS(isa)                                             \
+	void sm4_encrypt_##isa(const void *ctx, uint8_t *dst,                  \
+			       const uint8_t *src);                            \
+	void sm4_decrypt_##isa(const void *ctx, uint8_t *dst,                  \
+			       const uint8_t *src);                            \
+	void sm4_encrypt_blocks_##isa(const void *ctx, uint8_t *dst,           \
+				      const uint8_t *src, size_t n);           \
+	void sm4_decrypt_blocks_##isa(const void *ctx, uint8_t *dst,           \
+				      const uint8_t *src, size_t n);           \
+	void sm4_ecb_encrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes);         \
+	void sm4_ecb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes);         \
+	void sm4_xts_encrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *tweak);                            \
+	void sm4_xts_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *tweak);                            \
+	void sm4_cbc_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *iv);                               \
+	void sm4_cfb_decrypt_##isa(const void *ctx, uint8_t *dst,              \
+				   const uint8_t *src, size_t nbytes,          \
+				   uint8_t *iv);                               \
+	void sm4_ctr_crypt_##isa(const void *ctx, uint8_t *dst,                \
+				 const uint8_t *src, size_t nbytes,            \
+				 uint8_t *ctr)
 
 /* known-answer vectors of sm4 and its modes (sm4-testvecs.c) */
 int sm4_register_testvecs(struct crypto_registry *reg);

@@ -6,6 +6,11 @@
  * AArch64 CPU, general-purpose registers). The buffering and padding
  * are sha512-generic.c's; hmac(sha512) and HKDF get the best sha512
  * driver through the registry.
+ *
+ * Per core, written out: its block function with FIPS 180-4's K bound
+ * (the cores take K as an argument: no cross-object data in the
+ * assembly), the init that stores it in the state (hash_alg.init has no
+ * other way to know the driver), its hash_alg and its row in the table.
  */
 #include "crypto/sha512/sha512.h"
 
@@ -17,34 +22,64 @@
 #include "asm/arm/sha512-arm.h"
 #include "crypto/internal/alg.h"
 
-/* the cores take FIPS 180-4's K as an argument (no cross-object data) */
-#define SHA512_ARM_ALG(isa)                                                  \
-	static void sha512_blocks_##isa##_k(uint64_t h[8], const uint8_t *data, \
-					    size_t nblocks)                  \
-	{                                                                    \
-		sha512_blocks_##isa(h, data, nblocks, sha512_k);             \
-	}                                                                    \
-	SHA512_ALG(isa, sha512_blocks_##isa##_k)
-
 #ifdef CLOAKFS_SHA512_CE_CORE
-SHA512_ARM_ALG(ce);
+static void blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks)
+{
+	sha512_blocks_ce(h, data, nblocks, sha512_k);
+}
+
+static void init_ce(void *state)
+{
+	sha512_init_with(state, blocks_ce);
+}
+
+static const struct hash_alg sha512_ce_alg = SHA512_HASH_ALG(init_ce);
 #endif
+
 #ifdef CLOAKFS_SHA512_NEON_CORE
-SHA512_ARM_ALG(neon);
+static void blocks_neon(uint64_t h[8], const uint8_t *data, size_t nblocks)
+{
+	sha512_blocks_neon(h, data, nblocks, sha512_k);
+}
+
+static void init_neon(void *state)
+{
+	sha512_init_with(state, blocks_neon);
+}
+
+static const struct hash_alg sha512_neon_alg = SHA512_HASH_ALG(init_neon);
 #endif
+
 #ifdef CLOAKFS_SHA512_ARM64_CORE
-SHA512_ARM_ALG(arm64);
+static void blocks_arm64(uint64_t h[8], const uint8_t *data, size_t nblocks)
+{
+	sha512_blocks_arm64(h, data, nblocks, sha512_k);
+}
+
+static void init_arm64(void *state)
+{
+	sha512_init_with(state, blocks_arm64);
+}
+
+static const struct hash_alg sha512_arm64_alg = SHA512_HASH_ALG(init_arm64);
 #endif
 
 static const struct crypto_driver sha512_arm_drivers[] = {
 #ifdef CLOAKFS_SHA512_CE_CORE
-	SHA512_DRIVER(ce, 400, CPU_FEAT_ARM_SHA512, 0),
+	{ .alg_name = "sha512", .driver_name = "sha512-ce", .priority = 400,
+	  .features = CPU_FEAT_ARM_SHA512, .flags = CRYPTO_F_CONST_TIME,
+	  .type = CRYPTO_TYPE_HASH, .u.hash = &sha512_ce_alg },
 #endif
 #ifdef CLOAKFS_SHA512_NEON_CORE
-	SHA512_DRIVER(neon, 300, CPU_FEAT_NEON, 0),
+	{ .alg_name = "sha512", .driver_name = "sha512-neon", .priority = 300,
+	  .features = CPU_FEAT_NEON, .flags = CRYPTO_F_CONST_TIME,
+	  .type = CRYPTO_TYPE_HASH, .u.hash = &sha512_neon_alg },
 #endif
 #ifdef CLOAKFS_SHA512_ARM64_CORE
-	SHA512_DRIVER(arm64, 150, 0, CRYPTO_F_ARCH),
+	/* no CPU feature, but generic-only disables it (CRYPTO_F_ARCH) */
+	{ .alg_name = "sha512", .driver_name = "sha512-arm64", .priority = 150,
+	  .flags = CRYPTO_F_CONST_TIME | CRYPTO_F_ARCH,
+	  .type = CRYPTO_TYPE_HASH, .u.hash = &sha512_arm64_alg },
 #endif
 };
 

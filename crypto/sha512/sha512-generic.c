@@ -203,14 +203,8 @@ void sha512_hash_final(void *state, uint8_t *out)
 	sha512_final(state, out);
 }
 
-static const struct hash_alg sha512_generic_alg = {
-	.digestsize = SHA512_DIGEST_SIZE,
-	.blocksize = SHA512_BLOCK_SIZE,
-	.statesize = sizeof(struct sha512_state),
-	.init = sha512_driver_init,
-	.update = sha512_hash_update,
-	.final = sha512_hash_final,
-};
+static const struct hash_alg sha512_generic_alg =
+	SHA512_HASH_ALG(sha512_driver_init);
 
 static const struct crypto_driver sha512_generic_driver = {
 	.alg_name = "sha512",

@@ -17,15 +17,33 @@
 #include "asm/x86/sha512-x86.h"
 #include "crypto/internal/alg.h"
 
-SHA512_ALG(avx2, sha512_blocks_avx2);
+/* per core, written out: the init that stores its block function */
+static void init_avx2(void *state)
+{
+	sha512_init_with(state, sha512_blocks_avx2);
+}
+
+static const struct hash_alg sha512_avx2_alg = SHA512_HASH_ALG(init_avx2);
+
 #ifdef CLOAKFS_SHA512_NI_CORE
-SHA512_ALG(ni, sha512_blocks_ni);
+static void init_ni(void *state)
+{
+	sha512_init_with(state, sha512_blocks_ni);
+}
+
+static const struct hash_alg sha512_ni_alg = SHA512_HASH_ALG(init_ni);
 #endif
 
 static const struct crypto_driver sha512_x86_drivers[] = {
-	SHA512_DRIVER(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_BMI2, 0),
+	{ .alg_name = "sha512", .driver_name = "sha512-avx2", .priority = 600,
+	  .features = CPU_FEAT_AVX2 | CPU_FEAT_BMI2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_HASH,
+	  .u.hash = &sha512_avx2_alg },
 #ifdef CLOAKFS_SHA512_NI_CORE
-	SHA512_DRIVER(ni, 700, CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2, 0),
+	{ .alg_name = "sha512", .driver_name = "sha512-ni", .priority = 700,
+	  .features = CPU_FEAT_X86_SHA512 | CPU_FEAT_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_HASH,
+	  .u.hash = &sha512_ni_alg },
 #endif
 };
 

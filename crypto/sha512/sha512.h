@@ -62,32 +62,17 @@ void sha512_hash_update(void *state, const uint8_t *data, size_t len);
 void sha512_hash_final(void *state, uint8_t *out);
 
 /*
- * For the SIMD glue: SHA512_ALG(isa, blocksfn) defines sha512_<isa>_alg
- * over the block function blocksfn; SHA512_DRIVER(isa, ...) is the
- * "sha512-<isa>" entry of the glue's driver table over it.
+ * The hash_alg of a sha512 driver whose init is initfn (which calls
+ * sha512_init_with with the driver's block function); the rest is shared.
  */
-#define SHA512_ALG(isa, blocksfn)                                            \
-	static void sha512_init_##isa(void *state)                           \
+#define SHA512_HASH_ALG(initfn)                                              \
 	{                                                                    \
-		sha512_init_with(state, blocksfn);                           \
-	}                                                                    \
-	static const struct hash_alg sha512_##isa##_alg = {                  \
 		.digestsize = SHA512_DIGEST_SIZE,                            \
 		.blocksize = SHA512_BLOCK_SIZE,                              \
 		.statesize = sizeof(struct sha512_state),                    \
-		.init = sha512_init_##isa,                                   \
+		.init = initfn,                                              \
 		.update = sha512_hash_update,                                \
 		.final = sha512_hash_final,                                  \
-	}
-#define SHA512_DRIVER(isa, prio, feats, extra_flags)                         \
-	{                                                                    \
-		.alg_name = "sha512",                                        \
-		.driver_name = "sha512-" #isa,                               \
-		.priority = (prio),                                          \
-		.features = (feats),                                         \
-		.flags = CRYPTO_F_CONST_TIME | (extra_flags),                \
-		.type = CRYPTO_TYPE_HASH,                                    \
-		.u.hash = &sha512_##isa##_alg,                               \
 	}
 
 /* sha512-testvecs.c: the "sha512" and "hmac(sha512)" vector sets */

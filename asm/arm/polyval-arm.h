@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ARM POLYVAL core (AArch64 PMULL and AArch32 VMULL.P64), glue
- * crypto/polyval/polyval-arm-glue.c: asm/arm/polyval-pmull.c. Contract as
- * asm/x86/polyval-x86.h (acc, powers[16 - k] = H^k, bswap for GHASH).
+ * crypto/polyval/polyval-arm-glue.c: asm/arm/polyval-pmull.c. Entry
+ * points and contract as asm/x86/polyval-x86.h's (the hash state;
+ * st->key.powers[16 - k] = H^k, st->ghash byte-reverses the blocks).
  */
 #ifndef CLOAKFS_ASM_ARM_POLYVAL_ARM_H
 #define CLOAKFS_ASM_ARM_POLYVAL_ARM_H
@@ -10,7 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void polyval_blocks_pmull(uint64_t acc[2], const uint8_t powers[16][16],
-			  const uint8_t *src, size_t nblocks, int bswap);
+#include "crypto/polyval/polyval.h"
+
+void polyval_blocks_pmull(struct polyval_state *st, const uint8_t *src,
+			  size_t nblocks);
+int polyval_setkey_pmull(void *state, const uint8_t *key, size_t keylen);
+int ghash_setkey_pmull(void *state, const uint8_t *key, size_t keylen);
 
 #endif

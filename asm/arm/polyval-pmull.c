@@ -7,9 +7,9 @@
  * -mfpu=crypto-neon-fp-armv8, on AArch64 with -march=armv8-a+crypto
  * (crypto/polyval/meson.build), and runs only where HWCAP(2)_PMULL is set.
  *
- * Contract as the x86 cores' (asm/x86/polyval-x86.h): acc updated by
- * nblocks blocks, each byte-reversed first when bswap (GHASH);
- * powers[16 - k] = H^k. Technique as asm/x86/polyval-x86-core.h: 8 blocks
+ * Entry points and contract as the x86 cores' (asm/x86/polyval-x86.h):
+ * st->acc updated by nblocks blocks, each byte-reversed first when
+ * st->ghash; st->key.powers[16 - k] = H^k. Technique as asm/x86/polyval-x86-core.h: 8 blocks
  * a step, block j times H^(8 - j), the lo / mid / hi products (Karatsuba:
  * three multiplications a block) summed unreduced, one reduction by
  * x^-128 per step (two multiplications by c = 0xc2 << 56, each folding 64
@@ -87,9 +87,12 @@ static inline uint64x2_t load_block(const uint8_t *p, int bswap)
 	return vreinterpretq_u64_u8(x);
 }
 
-void polyval_blocks_pmull(uint64_t acc[2], const uint8_t powers[16][16],
-			  const uint8_t *src, size_t nblocks, int bswap)
+void polyval_blocks_pmull(struct polyval_state *st, const uint8_t *src,
+			  size_t nblocks)
 {
+	uint64_t *acc = st->acc;
+	const uint8_t(*powers)[16] = st->key.powers;
+	const int bswap = st->ghash; /* public: GHASH or POLYVAL */
 	uint64x2_t a = vld1q_u64(acc), h1;
 
 	if (nblocks >= STEP) {
@@ -122,4 +125,16 @@ void polyval_blocks_pmull(uint64_t acc[2], const uint8_t powers[16][16],
 		a = reduce(lo, mid, hi);
 	}
 	vst1q_u64(acc, a);
+}
+
+int polyval_setkey_pmull(void *state, const uint8_t *key, size_t keylen)
+{
+	return polyval_setkey_state(state, key, keylen, 0, polyval_blocks_pmull,
+				    polyval_key_powers);
+}
+
+int ghash_setkey_pmull(void *state, const uint8_t *key, size_t keylen)
+{
+	return polyval_setkey_state(state, key, keylen, 1, polyval_blocks_pmull,
+				    polyval_key_powers);
 }

@@ -27,8 +27,10 @@
 #include "asm/x86/polyval-x86.h"
 
 #define PV_STEP (VEC_BLOCKS * NVEC)
-/* expands POLYVAL_ISA before POLYVAL_X86_CORE pastes it */
-#define PV_DEFINE(isa) POLYVAL_X86_CORE(isa)
+/* NAME_<POLYVAL_ISA>, POLYVAL_ISA expanded first */
+#define PV_PASTE2(a, b) a##b
+#define PV_PASTE(a, b) PV_PASTE2(a, b)
+#define PV_BLOCKS PV_PASTE(polyval_blocks_, POLYVAL_ISA)
 
 /* acc' = reduce(lo, mid, hi): the 256-bit product hi:lo ^ mid << 64 */
 static inline __m128i pv_reduce(__m128i lo, __m128i mid, __m128i hi)
@@ -56,8 +58,11 @@ static inline __m128i pv_mul1(__m128i x, __m128i h)
 			 _mm_clmulepi64_si128(x, h, 0x11));
 }
 
-PV_DEFINE(POLYVAL_ISA)
+void PV_BLOCKS(struct polyval_state *st, const uint8_t *src, size_t nblocks)
 {
+	uint64_t *acc = st->acc;
+	const uint8_t(*powers)[16] = st->key.powers;
+	const int bswap = st->ghash; /* public: GHASH or POLYVAL */
 	const __m128i mask = bswap ?
 		_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0) :
 		_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -99,4 +104,18 @@ PV_DEFINE(POLYVAL_ISA)
 		a = pv_mul1(_mm_xor_si128(a, x), h1);
 	}
 	_mm_storeu_si128((__m128i *)acc, a);
+}
+
+int PV_PASTE(polyval_setkey_, POLYVAL_ISA)(void *state, const uint8_t *key,
+					   size_t keylen)
+{
+	return polyval_setkey_state(state, key, keylen, 0, PV_BLOCKS,
+				    polyval_key_powers);
+}
+
+int PV_PASTE(ghash_setkey_, POLYVAL_ISA)(void *state, const uint8_t *key,
+					 size_t keylen)
+{
+	return polyval_setkey_state(state, key, keylen, 1, PV_BLOCKS,
+				    polyval_key_powers);
 }

@@ -2,7 +2,8 @@
 /*
  * The ARM "polyval" and "ghash" drivers over asm/arm/polyval-pmull.c:
  * polyval-pmull and ghash-pmull (400; AArch64 HWCAP_PMULL, AArch32
- * HWCAP2_PMULL with NEON), made by polyval-simd.h.
+ * HWCAP2_PMULL with NEON): the core's setkeys (asm/arm/polyval-arm.h) in
+ * their hash_algs, and the driver table.
  */
 #include "crypto/polyval/polyval.h"
 
@@ -11,15 +12,28 @@
 #ifdef CLOAKFS_POLYVAL_PMULL_CORE
 
 #include "asm/arm/polyval-arm.h"
-#include "crypto/polyval/polyval-simd.h"
+#include "crypto/internal/alg.h"
 
-POLYVAL_SIMD_DRIVERS(pmull, "pmull", 400, CPU_FEAT_NEON | CPU_FEAT_ARM_PMULL)
+static const struct hash_alg polyval_pmull_alg =
+	POLYVAL_HASH_ALG(polyval_setkey_pmull);
+static const struct hash_alg ghash_pmull_alg =
+	POLYVAL_HASH_ALG(ghash_setkey_pmull);
+
+static const struct crypto_driver polyval_arm_drivers[] = {
+	{ .alg_name = "polyval", .driver_name = "polyval-pmull", .priority = 400,
+	  .features = CPU_FEAT_NEON | CPU_FEAT_ARM_PMULL,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_HASH,
+	  .u.hash = &polyval_pmull_alg },
+	{ .alg_name = "ghash", .driver_name = "ghash-pmull", .priority = 400,
+	  .features = CPU_FEAT_NEON | CPU_FEAT_ARM_PMULL,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_HASH,
+	  .u.hash = &ghash_pmull_alg },
+};
 
 int polyval_arm_register(struct crypto_registry *reg)
 {
-	static const struct crypto_driver *const sets[] = { polyval_pmull_drivers };
-
-	return polyval_simd_register(reg, sets, ARRAY_SIZE(sets));
+	return crypto_register_drivers(reg, polyval_arm_drivers,
+				       ARRAY_SIZE(polyval_arm_drivers));
 }
 
 #else

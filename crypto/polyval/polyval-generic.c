@@ -121,6 +121,24 @@ static void polyval_key_generic(struct polyval_state *st)
 
 /* ---- shared by every driver ------------------------------------------ */
 
+void polyval_key_powers(struct polyval_state *st)
+{
+	static const uint8_t zero[POLYVAL_BLOCK_SIZE];
+
+	/* H^k = (H^(k-1) ^ 0) . H: one all-zero block through the core */
+	st->acc[0] = st->h[0];
+	st->acc[1] = st->h[1];
+	store_le64(st->key.powers[15], st->h[0]);
+	store_le64(st->key.powers[15] + 8, st->h[1]);
+	for (int k = 2; k <= POLYVAL_MAX_POWERS; k++) {
+		st->blocks(st, zero, 1);
+		store_le64(st->key.powers[16 - k], st->acc[0]);
+		store_le64(st->key.powers[16 - k] + 8, st->acc[1]);
+	}
+	st->acc[0] = 0;
+	st->acc[1] = 0;
+}
+
 int polyval_setkey_state(struct polyval_state *st, const uint8_t *key,
 			 size_t keylen, int ghash, polyval_blocks_fn *blocks,
 			 polyval_key_fn *keyfn)

@@ -61,6 +61,12 @@ struct polyval_state {
 int polyval_setkey_state(struct polyval_state *st, const uint8_t *key,
 			 size_t keylen, int ghash, polyval_blocks_fn *blocks,
 			 polyval_key_fn *keyfn);
+/*
+ * The SIMD cores' keyfn: key.powers[16 - k] = H^k for k = 1..16, each
+ * from the one before through st->blocks (one all-zero block; byte
+ * reversal leaves it zero, so GHASH states work alike).
+ */
+void polyval_key_powers(struct polyval_state *st);
 /* the hash_alg init/update/final every ghash and polyval driver uses */
 void polyval_hash_init(void *state);
 void polyval_hash_update(void *state, const uint8_t *data, size_t len);

@@ -38,6 +38,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	aes_neonbs_register,
 	sm4_x86_register,
 	camellia_x86_register,
+	chacha20_x86_register,
 	chacha20poly1305_x86_register,
 	speck_neon_register,
 	aes_ce_register,

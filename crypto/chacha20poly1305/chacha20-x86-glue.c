@@ -49,8 +49,8 @@ static void chacha20_x86_crypt(chacha20_xor_fn *xor_fn,
 	explicit_bzero(state, sizeof(state));
 }
 
-/* encryption and decryption are the same XOR */
-#define CHACHA20_X86_DRIVER(isa, prio, feats)                                 \
+/* one skcipher_alg per core; encryption and decryption are the same XOR */
+#define CHACHA20_X86_ALG(isa)                                                 \
 	static int chacha20_crypt_##isa(const struct crypto_tfm *tfm,        \
 					uint8_t *iv, uint8_t *dst,           \
 					const uint8_t *src, size_t len)      \
@@ -67,41 +67,36 @@ static void chacha20_x86_crypt(chacha20_xor_fn *xor_fn,
 		.setkey = chacha20_x86_setkey,                               \
 		.encrypt = chacha20_crypt_##isa,                             \
 		.decrypt = chacha20_crypt_##isa,                             \
-	};                                                                   \
-	static const struct crypto_driver chacha20_##isa##_driver = {        \
-		.alg_name = "chacha20",                                      \
-		.driver_name = "chacha20-" #isa,                             \
-		.priority = (prio),                                          \
-		.features = (feats),                                         \
-		.flags = CRYPTO_F_CONST_TIME,                                \
-		.type = CRYPTO_TYPE_SKCIPHER,                                \
-		.u.skcipher = &chacha20_##isa##_alg,                         \
 	};
 
-CHACHA20_X86_DRIVER(ssse3, 300, CPU_FEAT_SSSE3)
-CHACHA20_X86_DRIVER(avx2, 600, CPU_FEAT_AVX2)
-/*
- * AVX2 too: the compiler may use it in the -mavx512f core; AVX-512VL for
- * the 256-bit row-wise pass (VPROLD, VPTERNLOGD on ymm)
- */
-CHACHA20_X86_DRIVER(avx512, 800,
-		    CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX2)
+CHACHA20_X86_ALG(ssse3)
+CHACHA20_X86_ALG(avx2)
+CHACHA20_X86_ALG(avx512)
+
+static const struct crypto_driver chacha20_x86_drivers[] = {
+	{ .alg_name = "chacha20", .driver_name = "chacha20-ssse3",
+	  .priority = 300, .features = CPU_FEAT_SSSE3,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
+	  .u.skcipher = &chacha20_ssse3_alg },
+	{ .alg_name = "chacha20", .driver_name = "chacha20-avx2",
+	  .priority = 600, .features = CPU_FEAT_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
+	  .u.skcipher = &chacha20_avx2_alg },
+	/*
+	 * AVX2 too: the compiler may use it in the -mavx512f core;
+	 * AVX-512VL for the 256-bit row-wise pass (VPROLD, VPTERNLOGD on ymm)
+	 */
+	{ .alg_name = "chacha20", .driver_name = "chacha20-avx512",
+	  .priority = 800,
+	  .features = CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
+	  .u.skcipher = &chacha20_avx512_alg },
+};
 
 int chacha20_x86_register(struct crypto_registry *reg)
 {
-	static const struct crypto_driver *const drivers[] = {
-		&chacha20_ssse3_driver,
-		&chacha20_avx2_driver,
-		&chacha20_avx512_driver,
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++) {
-		int err = crypto_register_driver(reg, drivers[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
+	return crypto_register_drivers(reg, chacha20_x86_drivers,
+				       ARRAY_SIZE(chacha20_x86_drivers));
 }
 
 #else /* not x86-64, or built without the cores: nothing to register */

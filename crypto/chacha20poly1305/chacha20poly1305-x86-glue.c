@@ -261,9 +261,9 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 	return ok ? 0 : -EBADMSG;
 }
 
-/* one aead_alg and driver per core pair */
-#define AEAD_X86_DRIVER(isa, onepass, poly_core, onepass_bytes, b0pair,   \
-			b0xor, ksxor, prio, feats)                            \
+/* one aead_alg per core pair, over its aead_x86_impl */
+#define AEAD_X86_ALG(isa, onepass, poly_core, onepass_bytes, b0pair,      \
+		     b0xor, ksxor)                                            \
 	static const struct aead_x86_impl aead_##isa##_impl = {               \
 		.xor_fn = chacha20_xor_##isa,                                 \
 		.onepass_fn = (onepass),                                      \
@@ -298,15 +298,6 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 		.setkey = aead_setkey,                                        \
 		.encrypt = aead_encrypt_##isa,                                \
 		.decrypt = aead_decrypt_##isa,                                \
-	};                                                                    \
-	static const struct crypto_driver aead_##isa##_driver = {             \
-		.alg_name = "rfc7539(chacha20,poly1305)",                     \
-		.driver_name = "rfc7539-chacha20-poly1305-" #isa,             \
-		.priority = (prio),                                           \
-		.features = (feats),                                          \
-		.flags = CRYPTO_F_CONST_TIME,                                 \
-		.type = CRYPTO_TYPE_AEAD,                                     \
-		.u.aead = &aead_##isa##_alg,                                  \
 	};
 
 /*
@@ -344,30 +335,34 @@ static size_t onepass_round_avx2(size_t total)
 						  8 * CHACHA20_BLOCK_SIZE;
 }
 
-AEAD_X86_DRIVER(avx2, chacha20_xor_avx2, poly1305_avx2_core,
-		CHACHA20_AVX2_ONEPASS_BYTES, NULL, chacha20_xor_block0_avx2, NULL,
-		600, CPU_FEAT_AVX2)
-/*
- * Its Poly1305 needs IFMA: on AVX-512 CPUs without it (Skylake-SP) the
- * avx2 driver serves. IFMA CPUs all have AVX-512VL, which the row-wise
- * ChaCha20 pass uses.
- */
-AEAD_X86_DRIVER(avx512, chacha20_onepass_avx512, poly1305_avx512ifma_core,
-		CHACHA20_AVX512_ONEPASS_BYTES, chacha20_keystream2_avx512,
-		chacha20_xor_block0_avx512, chacha20_xor_keystream_avx512, 800,
-		CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX512IFMA |
-		CPU_FEAT_AVX2)
+AEAD_X86_ALG(avx2, chacha20_xor_avx2, poly1305_avx2_core,
+	     CHACHA20_AVX2_ONEPASS_BYTES, NULL, chacha20_xor_block0_avx2, NULL)
+AEAD_X86_ALG(avx512, chacha20_onepass_avx512, poly1305_avx512ifma_core,
+	     CHACHA20_AVX512_ONEPASS_BYTES, chacha20_keystream2_avx512,
+	     chacha20_xor_block0_avx512, chacha20_xor_keystream_avx512)
+
+static const struct crypto_driver aead_x86_drivers[] = {
+	{ .alg_name = "rfc7539(chacha20,poly1305)",
+	  .driver_name = "rfc7539-chacha20-poly1305-avx2", .priority = 600,
+	  .features = CPU_FEAT_AVX2, .flags = CRYPTO_F_CONST_TIME,
+	  .type = CRYPTO_TYPE_AEAD, .u.aead = &aead_avx2_alg },
+	/*
+	 * Its Poly1305 needs IFMA: on AVX-512 CPUs without it (Skylake-SP)
+	 * the avx2 driver serves. IFMA CPUs all have AVX-512VL, which the
+	 * row-wise ChaCha20 pass uses.
+	 */
+	{ .alg_name = "rfc7539(chacha20,poly1305)",
+	  .driver_name = "rfc7539-chacha20-poly1305-avx512", .priority = 800,
+	  .features = CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL |
+		      CPU_FEAT_AVX512IFMA | CPU_FEAT_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_AEAD,
+	  .u.aead = &aead_avx512_alg },
+};
 
 int chacha20poly1305_x86_register(struct crypto_registry *reg)
 {
-	int err = chacha20_x86_register(reg);
-
-	if (err)
-		return err;
-	err = crypto_register_driver(reg, &aead_avx2_driver);
-	if (err)
-		return err;
-	return crypto_register_driver(reg, &aead_avx512_driver);
+	return crypto_register_drivers(reg, aead_x86_drivers,
+				       ARRAY_SIZE(aead_x86_drivers));
 }
 
 #else /* not x86-64, or built without the cores: nothing to register */

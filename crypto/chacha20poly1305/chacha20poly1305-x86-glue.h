@@ -19,11 +19,14 @@
 
 struct crypto_registry;
 
-/* all five drivers above; 0 or -errno (crypto/internal/registry.h) */
-int chacha20poly1305_x86_register(struct crypto_registry *reg);
-
-/* the three chacha20 drivers (chacha20-x86-glue.c), called by the above */
+/*
+ * The registrars crypto/drivers.c lists, each one table; 0 or -errno
+ * (crypto/internal/registry.h): the three chacha20 drivers
+ * (chacha20-x86-glue.c), the two AEAD drivers
+ * (chacha20poly1305-x86-glue.c).
+ */
 int chacha20_x86_register(struct crypto_registry *reg);
+int chacha20poly1305_x86_register(struct crypto_registry *reg);
 
 /* a core's whole-message function: see asm/x86/chacha20-x86.h */
 typedef void chacha20_xor_fn(uint32_t state[16], uint8_t *dst,

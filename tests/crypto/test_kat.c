@@ -4,7 +4,11 @@
  * registered for its algorithm (the registry's self-test runs them, each
  * driver forced by name), every algorithm the design names has vectors
  * and a usable driver, and a driver that fails its self-test is disabled
- * with a reason while lookup falls back to the next one.
+ * with a reason while lookup falls back to the next one. Every xctr(aes)
+ * and hctr2(aes) driver lists 16-, 24- and 32-byte keys: both have
+ * AES-128, -192 and -256 vectors, and the self-test skips the vectors of
+ * a key length a driver does not list, so one that dropped a length
+ * would pass without them.
  */
 #include <errno.h>
 #include <string.h>
@@ -22,6 +26,29 @@ static const char *const required_algs[] = {
 	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
 	"xts(speck64)",
 };
+
+/* the algorithms whose every driver must take all three AES key lengths */
+static const char *const all_aes_keys_algs[] = { "xctr(aes)", "hctr2(aes)" };
+
+/* index in all_aes_keys_algs, or -1 */
+static int all_aes_keys_index(const char *alg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(all_aes_keys_algs); i++)
+		if (!strcmp(alg, all_aes_keys_algs[i]))
+			return (int)i;
+	return -1;
+}
+
+/* the transform lists 16, 24 and 32 among its key sizes */
+static int lists_aes_keys(const struct crypto_tfm *tfm)
+{
+	const unsigned char *ks = crypto_keysizes(tfm);
+	unsigned int found = 0;
+
+	for (int i = 0; i < CRYPTO_MAX_KEYSIZES && ks[i]; i++)
+		found |= ks[i] == 16 ? 1u : ks[i] == 24 ? 2u : ks[i] == 32 ? 4u : 0u;
+	return found == 7;
+}
 
 /* a planted AES driver whose output is wrong in one bit */
 static void broken_encrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
@@ -65,6 +92,7 @@ int main(void)
 	struct crypto_driver_info info;
 	const struct crypto_testvecs *sets[8];
 	unsigned int n, tested = 0;
+	unsigned int aes_keys_checked[ARRAY_SIZE(all_aes_keys_algs)] = { 0 };
 	int err;
 
 	CHECK(crypto_add_registrar(register_broken) == 0, "add registrar");
@@ -112,10 +140,23 @@ int main(void)
 		/* forced by name it must allocate */
 		tfm = crypto_alloc(NULL, info.driver_name, &err);
 		CHECK(tfm != NULL, "%s: alloc by name failed: %d", info.driver_name, err);
+		if (tfm && all_aes_keys_index(info.alg_name) >= 0) {
+			CHECK(lists_aes_keys(tfm),
+			      "%s (%s) does not list 16-, 24- and 32-byte keys: "
+			      "its AES vectors of the missing length are skipped",
+			      info.driver_name, info.alg_name);
+			aes_keys_checked[all_aes_keys_index(info.alg_name)]++;
+		}
 		crypto_free(tfm);
 		tested++;
 	}
 	printf("%u drivers passed their known-answer vectors\n", tested);
+	for (size_t i = 0; i < ARRAY_SIZE(all_aes_keys_algs); i++) {
+		CHECK(aes_keys_checked[i] > 0, "no %s driver was checked for its key sizes",
+		      all_aes_keys_algs[i]);
+		printf("%u %s drivers checked for 16-, 24- and 32-byte keys\n",
+		       aes_keys_checked[i], all_aes_keys_algs[i]);
+	}
 
 	/* lookup skipped the broken driver despite its priority */
 	{

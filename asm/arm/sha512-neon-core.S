@@ -9,9 +9,12 @@
  *
  * C prototype (asm/arm/sha512-arm.h):
  *   void sha512_blocks_neon(uint64_t h[8], const uint8_t *data,
- *                           size_t nblocks, const uint64_t k[80]);
- * nblocks > 0 whole 128-byte blocks into h; k is FIPS 180-4's K (passed so
- * the core needs no relocation against another object's data).
+ *                           size_t nblocks);
+ * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is the
+ * core's own copy (.Lk512, FIPS 180-4 section 4.2.3, from SHA512_K512),
+ * found from a literal holding its offset from the PC (resolved when the
+ * object is assembled and linked, the same in a PIE or shared library:
+ * no text relocation).
  *
  * Technique: 32-bit general-purpose registers need 2-4 instructions for
  * each 64-bit addition or rotation (the generic C), NEON's d registers one
@@ -24,6 +27,8 @@
  *
  * Constant time: NEON additions, logic and fixed shifts only.
  */
+#include "asm/arm/sha512-arm.h"
+
 	.syntax	unified
 	.arch	armv7-a
 	.fpu	neon
@@ -34,7 +39,7 @@
 STATE	.req	r0	/* uint64_t h[8] */
 DATA	.req	r1	/* const uint8_t *data, advanced a block at a time */
 NBLOCKS	.req	r2	/* blocks left */
-KBASE	.req	r3	/* const uint64_t k[80] */
+KBASE	.req	r3	/* .Lk512 */
 KPTR	.req	r12	/* K[t] of the round in hand */
 LOOPS	.req	lr	/* 16-round groups left in the block */
 /* d0-d15: W ring; d16-d23: a..h at the start of the block (renamed by
@@ -113,10 +118,18 @@ LOOPS	.req	lr	/* 16-round groups left in the block */
 	vadd.i64	q\j, q\j, q12
 .endm
 
+/* before the entry: the body (4.3 KiB) is past LDR's 4 KiB reach */
+	.balign	4
+.Lk512_off:
+	.word	.Lk512 - (.Lk512_pc + 8)
+
 	.globl	sha512_blocks_neon
 	.type	sha512_blocks_neon, %function
 	.balign	16
 sha512_blocks_neon:
+	ldr		KBASE, .Lk512_off
+.Lk512_pc:
+	add		KBASE, pc, KBASE	/* pc reads as .Lk512_pc + 8 */
 	push		{lr}
 	vpush		{d8-d15}
 	vld1.64		{d16-d19}, [STATE]!
@@ -181,5 +194,10 @@ sha512_blocks_neon:
 	vpop		{d8-d15}
 	pop		{pc}
 	.size	sha512_blocks_neon, .-sha512_blocks_neon
+
+	.section .rodata
+	.balign	16
+.Lk512:
+	SHA512_K512
 
 	.section .note.GNU-stack, "", %progbits

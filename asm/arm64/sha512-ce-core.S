@@ -8,10 +8,10 @@
  *                      Neoverse V1/N2, Cortex-A710 and later; qemu -cpu max)
  *
  * C prototype (asm/arm/sha512-arm.h):
- *   void sha512_blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks,
- *                         const uint64_t k[80]);
- * nblocks > 0 whole 128-byte blocks into h; k is FIPS 180-4's K (passed so
- * the core needs no relocation against another object's data).
+ *   void sha512_blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks);
+ * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is the
+ * core's own copy (.Lk512, FIPS 180-4 section 4.2.3, from SHA512_K512),
+ * addressed with ADRP + ADD :lo12:, so no relocation is left for run time.
  *
  * Technique: the state in four vectors as FIPS orders it, (a, b), (c, d),
  * (e, f), (g, h), lane 0 first; two rounds per SHA512H + SHA512H2 pair
@@ -34,6 +34,8 @@
  *
  * Constant time: the instructions take the same time whatever the data.
  */
+#include "asm/arm/sha512-arm.h"
+
 	.arch	armv8.2-a+sha3
 	.text
 
@@ -41,7 +43,7 @@
 STATE	.req	x0	/* uint64_t h[8] */
 DATA	.req	x1	/* const uint8_t *data, advanced a block at a time */
 NBLOCKS	.req	x2	/* blocks left */
-KBASE	.req	x3	/* const uint64_t k[80] */
+KBASE	.req	x3	/* .Lk512 */
 KPTR	.req	x4	/* K[t] of the step in hand */
 /* v0-v4: the state (rotating), v16-v23: W ring, v24-v27: the state at the
  * block's start (feed-forward), v28-v31: temporaries */
@@ -74,6 +76,8 @@ KPTR	.req	x4	/* K[t] of the step in hand */
 	.type	sha512_blocks_ce, %function
 	.balign	16
 sha512_blocks_ce:
+	adrp	KBASE, .Lk512
+	add	KBASE, KBASE, :lo12:.Lk512
 	ld1	{v0.2d-v3.2d}, [STATE]
 .Lblock:
 	ld1	{v16.16b-v19.16b}, [DATA], #64
@@ -154,5 +158,10 @@ sha512_blocks_ce:
 	movi	v31.16b, #0
 	ret
 	.size	sha512_blocks_ce, .-sha512_blocks_ce
+
+	.section .rodata
+	.balign	16
+.Lk512:
+	SHA512_K512
 
 	.section .note.GNU-stack, "", %progbits

@@ -7,10 +7,10 @@
  * are sha512-generic.c's; hmac(sha512) and HKDF get the best sha512
  * driver through the registry.
  *
- * Per core, written out: its block function with FIPS 180-4's K bound
- * (the cores take K as an argument: no cross-object data in the
- * assembly), the init that stores it in the state (hash_alg.init has no
- * other way to know the driver), its hash_alg and its row in the table.
+ * The cores are sha512_blocks_fn themselves (each has its own K). Per
+ * core, written out: the init that stores it in the state (hash_alg.init
+ * has no other way to know the driver), its hash_alg and its row in the
+ * table.
  */
 #include "crypto/sha512/sha512.h"
 
@@ -23,42 +23,27 @@
 #include "crypto/internal/alg.h"
 
 #ifdef CLOAKFS_SHA512_CE_CORE
-static void blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks)
-{
-	sha512_blocks_ce(h, data, nblocks, sha512_k);
-}
-
 static void init_ce(void *state)
 {
-	sha512_init_with(state, blocks_ce);
+	sha512_init_with(state, sha512_blocks_ce);
 }
 
 static const struct hash_alg sha512_ce_alg = SHA512_HASH_ALG(init_ce);
 #endif
 
 #ifdef CLOAKFS_SHA512_NEON_CORE
-static void blocks_neon(uint64_t h[8], const uint8_t *data, size_t nblocks)
-{
-	sha512_blocks_neon(h, data, nblocks, sha512_k);
-}
-
 static void init_neon(void *state)
 {
-	sha512_init_with(state, blocks_neon);
+	sha512_init_with(state, sha512_blocks_neon);
 }
 
 static const struct hash_alg sha512_neon_alg = SHA512_HASH_ALG(init_neon);
 #endif
 
 #ifdef CLOAKFS_SHA512_ARM64_CORE
-static void blocks_arm64(uint64_t h[8], const uint8_t *data, size_t nblocks)
-{
-	sha512_blocks_arm64(h, data, nblocks, sha512_k);
-}
-
 static void init_arm64(void *state)
 {
-	sha512_init_with(state, blocks_arm64);
+	sha512_init_with(state, sha512_blocks_arm64);
 }
 
 static const struct hash_alg sha512_arm64_alg = SHA512_HASH_ALG(init_arm64);

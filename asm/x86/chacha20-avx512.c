@@ -292,3 +292,10 @@ void chacha20_xor_keystream_avx512(uint8_t *dst, const uint8_t *src,
 	for (size_t i = 0; i < len; i += 64)
 		Z_STORE(dst + i, Z_XOR(Z_LOAD(src + i), Z_LOAD(ks + i)));
 }
+
+int chacha20_crypt_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
+			  uint8_t *dst, const uint8_t *src, size_t len)
+{
+	chacha_skcipher_crypt(chacha20_xor_avx512, tfm, iv, dst, src, len);
+	return 0;
+}

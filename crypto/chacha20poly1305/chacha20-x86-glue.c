@@ -8,7 +8,8 @@
  * written back has advanced by one per 64-byte block started. The cores
  * take any length: whole groups of blocks in the widest layout, the rest
  * in the narrowest one that covers it in one pass; up to one block goes
- * to the generic chacha20_crypt() instead (see chacha20_x86_crypt()).
+ * to the generic chacha20_crypt() instead. The cores' entry points
+ * (chacha20_crypt_<isa>) are the skcipher_alg's encrypt and decrypt.
  */
 #include "crypto/chacha20poly1305/chacha20poly1305-x86-glue.h"
 
@@ -17,7 +18,6 @@
 #if defined(__x86_64__) && defined(CLOAKFS_CHACHA_X86_CORES)
 
 #include <errno.h>
-#include <string.h>
 
 #include "asm/x86/chacha20-x86.h"
 #include "crypto/chacha20poly1305/chacha20.h"
@@ -33,45 +33,39 @@ static int chacha20_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 	return 0;
 }
 
-static void chacha20_x86_crypt(chacha20_xor_fn *xor_fn,
-			       const struct crypto_tfm *tfm, uint8_t *iv,
-			       uint8_t *dst, const uint8_t *src, size_t len)
-{
-	uint32_t state[CHACHA20_STATE_WORDS];
-
-	chacha20_init_state(state, tfm->ctx, iv);
-	/* one block: scalar C beats a vector pass, which is latency bound */
-	if (len <= CHACHA20_BLOCK_SIZE)
-		chacha20_crypt(state, dst, src, len);
-	else
-		xor_fn(state, dst, src, len);
-	store_le32(iv, state[12]);
-	explicit_bzero(state, sizeof(state));
-}
-
 /* one skcipher_alg per core; encryption and decryption are the same XOR */
-#define CHACHA20_X86_ALG(isa)                                                 \
-	static int chacha20_crypt_##isa(const struct crypto_tfm *tfm,        \
-					uint8_t *iv, uint8_t *dst,           \
-					const uint8_t *src, size_t len)      \
-	{                                                                    \
-		chacha20_x86_crypt(chacha20_xor_##isa, tfm, iv, dst, src, len); \
-		return 0;                                                    \
-	}                                                                    \
-	static const struct skcipher_alg chacha20_##isa##_alg = {            \
-		.blocksize = 1,                                              \
-		.ivsize = CHACHA20_IV_SIZE,                                  \
-		.min_len = 0,                                                \
-		.keysizes = { CHACHA20_KEY_SIZE, 0 },                        \
-		.ctxsize = sizeof(struct chacha20_key),                      \
-		.setkey = chacha20_x86_setkey,                               \
-		.encrypt = chacha20_crypt_##isa,                             \
-		.decrypt = chacha20_crypt_##isa,                             \
-	};
+static const struct skcipher_alg chacha20_ssse3_alg = {
+	.blocksize = 1,
+	.ivsize = CHACHA20_IV_SIZE,
+	.min_len = 0,
+	.keysizes = { CHACHA20_KEY_SIZE, 0 },
+	.ctxsize = sizeof(struct chacha20_key),
+	.setkey = chacha20_x86_setkey,
+	.encrypt = chacha20_crypt_ssse3,
+	.decrypt = chacha20_crypt_ssse3,
+};
 
-CHACHA20_X86_ALG(ssse3)
-CHACHA20_X86_ALG(avx2)
-CHACHA20_X86_ALG(avx512)
+static const struct skcipher_alg chacha20_avx2_alg = {
+	.blocksize = 1,
+	.ivsize = CHACHA20_IV_SIZE,
+	.min_len = 0,
+	.keysizes = { CHACHA20_KEY_SIZE, 0 },
+	.ctxsize = sizeof(struct chacha20_key),
+	.setkey = chacha20_x86_setkey,
+	.encrypt = chacha20_crypt_avx2,
+	.decrypt = chacha20_crypt_avx2,
+};
+
+static const struct skcipher_alg chacha20_avx512_alg = {
+	.blocksize = 1,
+	.ivsize = CHACHA20_IV_SIZE,
+	.min_len = 0,
+	.keysizes = { CHACHA20_KEY_SIZE, 0 },
+	.ctxsize = sizeof(struct chacha20_key),
+	.setkey = chacha20_x86_setkey,
+	.encrypt = chacha20_crypt_avx512,
+	.decrypt = chacha20_crypt_avx512,
+};
 
 static const struct crypto_driver chacha20_x86_drivers[] = {
 	{ .alg_name = "chacha20", .driver_name = "chacha20-ssse3",

@@ -88,14 +88,27 @@ struct aead_x86_impl {
 		       size_t len);
 };
 
+/*
+ * The driver context: the key and the cores it runs on, which the
+ * driver's setkey stores (aead_alg.encrypt and .decrypt get only the
+ * context, so the two drivers share them).
+ */
+struct aead_x86_ctx {
+	struct chacha20_key key;
+	const struct aead_x86_impl *impl;
+};
+
 static const uint8_t zero_pad[POLY1305_BLOCK_SIZE];
 static const uint8_t zero_ks[AEAD_KS_BYTES];
 
-static int aead_setkey(void *ctx, const uint8_t *key, size_t keylen)
+static int aead_setkey(struct aead_x86_ctx *ctx,
+		       const struct aead_x86_impl *impl, const uint8_t *key,
+		       size_t keylen)
 {
 	if (keylen != CHACHA20_KEY_SIZE)
 		return -EINVAL;
-	chacha20_setkey(ctx, key);
+	chacha20_setkey(&ctx->key, key);
+	ctx->impl = impl;
 	return 0;
 }
 
@@ -183,18 +196,19 @@ static void aead_finish(struct poly1305_ctx *mac, size_t aadlen, size_t len,
 	poly1305_final(mac, tag);
 }
 
-static void aead_encrypt(const struct aead_x86_impl *impl, const void *ctx,
-			 const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
-			 uint8_t *dst, const uint8_t *src, size_t len,
-			 uint8_t *tag)
+static void aead_encrypt(const void *ctx, const uint8_t *nonce,
+			 const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			 const uint8_t *src, size_t len, uint8_t *tag)
 {
+	const struct aead_x86_ctx *c = ctx;
+	const struct aead_x86_impl *impl = c->impl;
 	_Alignas(64) uint8_t buf[AEAD_ONEPASS_MAX];
 	uint32_t state[CHACHA20_STATE_WORDS];
 	struct poly1305_ctx mac;
 	size_t left = len, done;
 
-	done = aead_start(impl, ctx, nonce, aad, aadlen, dst, src, len, state,
-			  buf, &mac, NULL);
+	done = aead_start(impl, &c->key, nonce, aad, aadlen, dst, src, len,
+			  state, buf, &mac, NULL);
 	if (len <= impl->onepass_len) {
 		if (len) /* dst may be NULL then */
 			memcpy(dst, buf + CHACHA20_BLOCK_SIZE, len);
@@ -219,11 +233,12 @@ static void aead_encrypt(const struct aead_x86_impl *impl, const void *ctx,
 	explicit_bzero(buf, aead_buf_used(impl, len));
 }
 
-static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
-			const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
-			uint8_t *dst, const uint8_t *src, size_t len,
-			const uint8_t *tag)
+static int aead_decrypt(const void *ctx, const uint8_t *nonce,
+			const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			const uint8_t *src, size_t len, const uint8_t *tag)
 {
+	const struct aead_x86_ctx *c = ctx;
+	const struct aead_x86_impl *impl = c->impl;
 	_Alignas(64) uint8_t buf[AEAD_ONEPASS_MAX];
 	_Alignas(64) uint8_t ks[AEAD_KS_BYTES];
 	uint32_t state[CHACHA20_STATE_WORDS];
@@ -236,8 +251,8 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 	 * a short message is already decrypted into buf, a longer one may
 	 * have its first keystream in ks: neither is released yet
 	 */
-	done = aead_start(impl, ctx, nonce, aad, aadlen, NULL, src, len, state,
-			  buf, &mac, impl->ks_xor ? ks : NULL);
+	done = aead_start(impl, &c->key, nonce, aad, aadlen, NULL, src, len,
+			  state, buf, &mac, impl->ks_xor ? ks : NULL);
 	poly1305_update(&mac, src, len);
 	aead_finish(&mac, aadlen, len, expected);
 	ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
@@ -260,45 +275,6 @@ static int aead_decrypt(const struct aead_x86_impl *impl, const void *ctx,
 	explicit_bzero(ks, done);
 	return ok ? 0 : -EBADMSG;
 }
-
-/* one aead_alg per core pair, over its aead_x86_impl */
-#define AEAD_X86_ALG(isa, onepass, poly_core, onepass_bytes, b0pair,      \
-		     b0xor, ksxor)                                            \
-	static const struct aead_x86_impl aead_##isa##_impl = {               \
-		.xor_fn = chacha20_xor_##isa,                                 \
-		.onepass_fn = (onepass),                                      \
-		.onepass_round = onepass_round_##isa,                         \
-		.poly = &(poly_core),                                         \
-		.onepass_len = (onepass_bytes) - CHACHA20_BLOCK_SIZE,         \
-		.block0_pair = (b0pair),                                      \
-		.block0_xor = (b0xor),                                        \
-		.ks_xor = (ksxor),                                            \
-	};                                                                    \
-	static void aead_encrypt_##isa(const void *ctx, const uint8_t *nonce, \
-				       const uint8_t *aad, size_t aadlen,     \
-				       uint8_t *dst, const uint8_t *src,      \
-				       size_t len, uint8_t *tag)              \
-	{                                                                     \
-		aead_encrypt(&aead_##isa##_impl, ctx, nonce, aad, aadlen, dst, \
-			     src, len, tag);                                  \
-	}                                                                     \
-	static int aead_decrypt_##isa(const void *ctx, const uint8_t *nonce,  \
-				      const uint8_t *aad, size_t aadlen,      \
-				      uint8_t *dst, const uint8_t *src,       \
-				      size_t len, const uint8_t *tag)         \
-	{                                                                     \
-		return aead_decrypt(&aead_##isa##_impl, ctx, nonce, aad,      \
-				    aadlen, dst, src, len, tag);              \
-	}                                                                     \
-	static const struct aead_alg aead_##isa##_alg = {                     \
-		.keysize = CHACHA20_KEY_SIZE,                                 \
-		.noncesize = CHACHA20_NONCE_SIZE,                             \
-		.tagsize = AEAD_TAG_SIZE,                                     \
-		.ctxsize = sizeof(struct chacha20_key),                       \
-		.setkey = aead_setkey,                                        \
-		.encrypt = aead_encrypt_##isa,                                \
-		.decrypt = aead_decrypt_##isa,                                \
-	};
 
 /*
  * The avx512 driver's one pass: block 0 and the message through the core
@@ -335,11 +311,58 @@ static size_t onepass_round_avx2(size_t total)
 						  8 * CHACHA20_BLOCK_SIZE;
 }
 
-AEAD_X86_ALG(avx2, chacha20_xor_avx2, poly1305_avx2_core,
-	     CHACHA20_AVX2_ONEPASS_BYTES, NULL, chacha20_xor_block0_avx2, NULL)
-AEAD_X86_ALG(avx512, chacha20_onepass_avx512, poly1305_avx512ifma_core,
-	     CHACHA20_AVX512_ONEPASS_BYTES, chacha20_keystream2_avx512,
-	     chacha20_xor_block0_avx512, chacha20_xor_keystream_avx512)
+/* per driver, written out: its cores, the setkey naming them, its alg */
+static const struct aead_x86_impl aead_avx2_impl = {
+	.xor_fn = chacha20_xor_avx2,
+	.onepass_fn = chacha20_xor_avx2,
+	.onepass_round = onepass_round_avx2,
+	.poly = &poly1305_avx2_core,
+	.onepass_len = CHACHA20_AVX2_ONEPASS_BYTES - CHACHA20_BLOCK_SIZE,
+	.block0_pair = NULL,
+	.block0_xor = chacha20_xor_block0_avx2,
+	.ks_xor = NULL,
+};
+
+static const struct aead_x86_impl aead_avx512_impl = {
+	.xor_fn = chacha20_xor_avx512,
+	.onepass_fn = chacha20_onepass_avx512,
+	.onepass_round = onepass_round_avx512,
+	.poly = &poly1305_avx512ifma_core,
+	.onepass_len = CHACHA20_AVX512_ONEPASS_BYTES - CHACHA20_BLOCK_SIZE,
+	.block0_pair = chacha20_keystream2_avx512,
+	.block0_xor = chacha20_xor_block0_avx512,
+	.ks_xor = chacha20_xor_keystream_avx512,
+};
+
+static int aead_setkey_avx2(void *ctx, const uint8_t *key, size_t keylen)
+{
+	return aead_setkey(ctx, &aead_avx2_impl, key, keylen);
+}
+
+static int aead_setkey_avx512(void *ctx, const uint8_t *key, size_t keylen)
+{
+	return aead_setkey(ctx, &aead_avx512_impl, key, keylen);
+}
+
+static const struct aead_alg aead_avx2_alg = {
+	.keysize = CHACHA20_KEY_SIZE,
+	.noncesize = CHACHA20_NONCE_SIZE,
+	.tagsize = AEAD_TAG_SIZE,
+	.ctxsize = sizeof(struct aead_x86_ctx),
+	.setkey = aead_setkey_avx2,
+	.encrypt = aead_encrypt,
+	.decrypt = aead_decrypt,
+};
+
+static const struct aead_alg aead_avx512_alg = {
+	.keysize = CHACHA20_KEY_SIZE,
+	.noncesize = CHACHA20_NONCE_SIZE,
+	.tagsize = AEAD_TAG_SIZE,
+	.ctxsize = sizeof(struct aead_x86_ctx),
+	.setkey = aead_setkey_avx512,
+	.encrypt = aead_encrypt,
+	.decrypt = aead_decrypt,
+};
 
 static const struct crypto_driver aead_x86_drivers[] = {
 	{ .alg_name = "rfc7539(chacha20,poly1305)",

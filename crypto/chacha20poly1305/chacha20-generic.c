@@ -132,8 +132,8 @@ void chacha20_crypt(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
 
 /* ---- the skcipher driver ------------------------------------------ */
 
-static int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
-				    size_t keylen)
+int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
+			     size_t keylen)
 {
 	if (keylen != CHACHA20_KEY_SIZE)
 		return -EINVAL;
@@ -154,16 +154,8 @@ static int chacha20_skcipher_crypt(const struct crypto_tfm *tfm, uint8_t *iv,
 	return 0;
 }
 
-static const struct skcipher_alg chacha20_generic_alg = {
-	.blocksize = 1,
-	.ivsize = CHACHA20_IV_SIZE,
-	.min_len = 0,
-	.keysizes = { CHACHA20_KEY_SIZE, 0 },
-	.ctxsize = sizeof(struct chacha20_key),
-	.setkey = chacha20_skcipher_setkey,
-	.encrypt = chacha20_skcipher_crypt,
-	.decrypt = chacha20_skcipher_crypt,
-};
+static const struct skcipher_alg chacha20_generic_alg =
+	CHACHA20_SKCIPHER_ALG(chacha20_skcipher_crypt);
 
 static const struct crypto_driver chacha20_generic_driver = {
 	.alg_name = "chacha20",

@@ -17,55 +17,18 @@
 
 #if defined(__x86_64__) && defined(CLOAKFS_CHACHA_X86_CORES)
 
-#include <errno.h>
-
 #include "asm/x86/chacha20-x86.h"
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/alg.h"
 #include "crypto/internal/util.h"
 
-static int chacha20_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
-			       size_t keylen)
-{
-	if (keylen != CHACHA20_KEY_SIZE)
-		return -EINVAL;
-	chacha20_setkey(tfm->ctx, key);
-	return 0;
-}
-
-/* one skcipher_alg per core; encryption and decryption are the same XOR */
-static const struct skcipher_alg chacha20_ssse3_alg = {
-	.blocksize = 1,
-	.ivsize = CHACHA20_IV_SIZE,
-	.min_len = 0,
-	.keysizes = { CHACHA20_KEY_SIZE, 0 },
-	.ctxsize = sizeof(struct chacha20_key),
-	.setkey = chacha20_x86_setkey,
-	.encrypt = chacha20_crypt_ssse3,
-	.decrypt = chacha20_crypt_ssse3,
-};
-
-static const struct skcipher_alg chacha20_avx2_alg = {
-	.blocksize = 1,
-	.ivsize = CHACHA20_IV_SIZE,
-	.min_len = 0,
-	.keysizes = { CHACHA20_KEY_SIZE, 0 },
-	.ctxsize = sizeof(struct chacha20_key),
-	.setkey = chacha20_x86_setkey,
-	.encrypt = chacha20_crypt_avx2,
-	.decrypt = chacha20_crypt_avx2,
-};
-
-static const struct skcipher_alg chacha20_avx512_alg = {
-	.blocksize = 1,
-	.ivsize = CHACHA20_IV_SIZE,
-	.min_len = 0,
-	.keysizes = { CHACHA20_KEY_SIZE, 0 },
-	.ctxsize = sizeof(struct chacha20_key),
-	.setkey = chacha20_x86_setkey,
-	.encrypt = chacha20_crypt_avx512,
-	.decrypt = chacha20_crypt_avx512,
-};
+/* one skcipher_alg per core, its entry point encryption and decryption */
+static const struct skcipher_alg chacha20_ssse3_alg =
+	CHACHA20_SKCIPHER_ALG(chacha20_crypt_ssse3);
+static const struct skcipher_alg chacha20_avx2_alg =
+	CHACHA20_SKCIPHER_ALG(chacha20_crypt_avx2);
+static const struct skcipher_alg chacha20_avx512_alg =
+	CHACHA20_SKCIPHER_ALG(chacha20_crypt_avx512);
 
 static const struct crypto_driver chacha20_x86_drivers[] = {
 	{ .alg_name = "chacha20", .driver_name = "chacha20-ssse3",

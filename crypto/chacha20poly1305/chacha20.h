@@ -50,6 +50,28 @@ void chacha20_block(const uint32_t state[CHACHA20_STATE_WORDS],
 void chacha20_crypt(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
 		    const uint8_t *src, size_t len);
 
+/* the "chacha20" skcipher setkey of every driver: a 32-byte key into ctx */
+struct crypto_tfm;
+int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
+			     size_t keylen);
+
+/*
+ * The skcipher_alg (crypto/internal/alg.h) of a "chacha20" driver whose
+ * encryption, the same XOR as its decryption, is cryptfn; the rest is
+ * shared.
+ */
+#define CHACHA20_SKCIPHER_ALG(cryptfn)                                       \
+	{                                                                    \
+		.blocksize = 1,                                              \
+		.ivsize = CHACHA20_IV_SIZE,                                  \
+		.min_len = 0,                                                \
+		.keysizes = { CHACHA20_KEY_SIZE, 0 },                        \
+		.ctxsize = sizeof(struct chacha20_key),                      \
+		.setkey = chacha20_skcipher_setkey,                          \
+		.encrypt = cryptfn,                                          \
+		.decrypt = cryptfn,                                          \
+	}
+
 /* the "chacha20-generic" driver and its vectors (chacha20poly1305_generic_register calls it) */
 int chacha20_generic_register(struct crypto_registry *reg);
 

@@ -10,11 +10,10 @@
  * C prototype (asm/arm/sha512-arm.h):
  *   void sha512_blocks_neon(uint64_t h[8], const uint8_t *data,
  *                           size_t nblocks);
- * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is the
- * core's own copy (.Lk512, FIPS 180-4 section 4.2.3, from SHA512_K512),
- * found from a literal holding its offset from the PC (resolved when the
- * object is assembled and linked, the same in a PIE or shared library:
- * no text relocation).
+ * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is
+ * sha512_k (FIPS 180-4 section 4.2.3, crypto/sha512/sha512-generic.c),
+ * found from a literal holding its offset from the PC, resolved at link
+ * time (asm/arm/sha512-arm.h).
  *
  * Technique: 32-bit general-purpose registers need 2-4 instructions for
  * each 64-bit addition or rotation (the generic C), NEON's d registers one
@@ -27,7 +26,6 @@
  *
  * Constant time: NEON additions, logic and fixed shifts only.
  */
-#include "asm/arm/sha512-arm.h"
 
 	.syntax	unified
 	.arch	armv7-a
@@ -39,7 +37,7 @@
 STATE	.req	r0	/* uint64_t h[8] */
 DATA	.req	r1	/* const uint8_t *data, advanced a block at a time */
 NBLOCKS	.req	r2	/* blocks left */
-KBASE	.req	r3	/* .Lk512 */
+KBASE	.req	r3	/* sha512_k */
 KPTR	.req	r12	/* K[t] of the round in hand */
 LOOPS	.req	lr	/* 16-round groups left in the block */
 /* d0-d15: W ring; d16-d23: a..h at the start of the block (renamed by
@@ -121,7 +119,7 @@ LOOPS	.req	lr	/* 16-round groups left in the block */
 /* before the entry: the body (4.3 KiB) is past LDR's 4 KiB reach */
 	.balign	4
 .Lk512_off:
-	.word	.Lk512 - (.Lk512_pc + 8)
+	.word	sha512_k - (.Lk512_pc + 8)
 
 	.globl	sha512_blocks_neon
 	.type	sha512_blocks_neon, %function
@@ -194,10 +192,5 @@ sha512_blocks_neon:
 	vpop		{d8-d15}
 	pop		{pc}
 	.size	sha512_blocks_neon, .-sha512_blocks_neon
-
-	.section .rodata
-	.balign	16
-.Lk512:
-	SHA512_K512
 
 	.section .note.GNU-stack, "", %progbits

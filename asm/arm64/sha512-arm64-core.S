@@ -11,9 +11,10 @@
  * C prototype (asm/arm/sha512-arm.h):
  *   void sha512_blocks_arm64(uint64_t h[8], const uint8_t *data,
  *                            size_t nblocks);
- * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is the
- * core's own copy (.Lk512, FIPS 180-4 section 4.2.3, from SHA512_K512),
- * addressed with ADRP + ADD :lo12:, so no relocation is left for run time.
+ * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is
+ * sha512_k (FIPS 180-4 section 4.2.3, crypto/sha512/sha512-generic.c),
+ * addressed with ADRP + ADD :lo12:, resolved at link time (asm/arm/
+ * sha512-arm.h).
  *
  * Technique: all state in registers, none spilled in the rounds: a..h in
  * x3-x10 (renamed by the unrolling, never moved), the last 16 message
@@ -29,7 +30,6 @@
  *
  * Constant time: additions, logic and fixed rotations only.
  */
-#include "asm/arm/sha512-arm.h"
 
 	.text
 
@@ -54,8 +54,8 @@ sha512_blocks_arm64:
 	stp	x25, x26, [sp, #64]
 	stp	x27, x28, [sp, #80]
 	stp	x0, x1, [sp, #S_STATE]
-	adrp	x3, .Lk512
-	add	x3, x3, :lo12:.Lk512
+	adrp	x3, sha512_k
+	add	x3, x3, :lo12:sha512_k
 	stp	x2, x3, [sp, #S_N]
 	ldp	x3, x4, [x0]
 	ldp	x5, x6, [x0, #16]
@@ -924,10 +924,5 @@ sha512_blocks_arm64:
 	ldp	x29, x30, [sp], #128
 	ret
 	.size	sha512_blocks_arm64, .-sha512_blocks_arm64
-
-	.section .rodata
-	.balign	16
-.Lk512:
-	SHA512_K512
 
 	.section .note.GNU-stack, "", %progbits

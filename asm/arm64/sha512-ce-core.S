@@ -9,9 +9,10 @@
  *
  * C prototype (asm/arm/sha512-arm.h):
  *   void sha512_blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks);
- * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is the
- * core's own copy (.Lk512, FIPS 180-4 section 4.2.3, from SHA512_K512),
- * addressed with ADRP + ADD :lo12:, so no relocation is left for run time.
+ * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is
+ * sha512_k (FIPS 180-4 section 4.2.3, crypto/sha512/sha512-generic.c),
+ * addressed with ADRP + ADD :lo12:, resolved at link time (asm/arm/
+ * sha512-arm.h).
  *
  * Technique: the state in four vectors as FIPS orders it, (a, b), (c, d),
  * (e, f), (g, h), lane 0 first; two rounds per SHA512H + SHA512H2 pair
@@ -34,7 +35,6 @@
  *
  * Constant time: the instructions take the same time whatever the data.
  */
-#include "asm/arm/sha512-arm.h"
 
 	.arch	armv8.2-a+sha3
 	.text
@@ -43,7 +43,7 @@
 STATE	.req	x0	/* uint64_t h[8] */
 DATA	.req	x1	/* const uint8_t *data, advanced a block at a time */
 NBLOCKS	.req	x2	/* blocks left */
-KBASE	.req	x3	/* .Lk512 */
+KBASE	.req	x3	/* sha512_k */
 KPTR	.req	x4	/* K[t] of the step in hand */
 /* v0-v4: the state (rotating), v16-v23: W ring, v24-v27: the state at the
  * block's start (feed-forward), v28-v31: temporaries */
@@ -76,8 +76,8 @@ KPTR	.req	x4	/* K[t] of the step in hand */
 	.type	sha512_blocks_ce, %function
 	.balign	16
 sha512_blocks_ce:
-	adrp	KBASE, .Lk512
-	add	KBASE, KBASE, :lo12:.Lk512
+	adrp	KBASE, sha512_k
+	add	KBASE, KBASE, :lo12:sha512_k
 	ld1	{v0.2d-v3.2d}, [STATE]
 .Lblock:
 	ld1	{v16.16b-v19.16b}, [DATA], #64
@@ -158,10 +158,5 @@ sha512_blocks_ce:
 	movi	v31.16b, #0
 	ret
 	.size	sha512_blocks_ce, .-sha512_blocks_ce
-
-	.section .rodata
-	.balign	16
-.Lk512:
-	SHA512_K512
 
 	.section .note.GNU-stack, "", %progbits

@@ -7,7 +7,7 @@
  * are sha512-generic.c's; hmac(sha512) and HKDF get the best sha512
  * driver through the registry.
  *
- * The cores are sha512_blocks_fn themselves (each has its own K). Per
+ * The cores are sha512_blocks_fn themselves (each reads K from sha512_k). Per
  * core, written out: the init that stores it in the state (hash_alg.init
  * has no other way to know the driver), its hash_alg and its row in the
  * table.

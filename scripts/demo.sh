@@ -75,6 +75,8 @@ echo "== copying sample files in"
 cp README.md "$mnt/"
 cp -r docs "$mnt/docs"
 printf 'tiny\n' >"$mnt/tiny.txt"
+marker="marker-$(head -c 8 /dev/urandom | xxd -p)"
+printf 'this run is %s\n' "$marker" >"$mnt/$marker.txt"
 head -c 100000 /dev/urandom >"$mnt/random.bin"
 mkdir -p "$mnt/Ünïcødé folder"
 echo "a file with a name that is much longer than most" >"$mnt/Ünïcødé folder/$(printf 'long-name-%.0s' {1..20})end.txt"
@@ -104,11 +106,20 @@ echo "== the first bytes of README.md as stored"
 c=$(find "$cipher" -inum "$(stat -c %i "$mnt/README.md")" -print -quit)
 xxd "$c" | head -4
 echo "   (CLKF header, file nonce, then XTS-encrypted sectors)"
-if grep -rq "cloakfs" "$cipher" --exclude=cloakfs.conf; then
-	echo "demo: plaintext found in the ciphertext directory!" >&2
+# What must not show in the ciphertext: a marker of this run's own (in a
+# file and in a name), the sample files' names, and a word of README.md
+# outside the volume's own format files (cloakfs.conf and cloakfs.volume
+# name the program by design: they say what the directory is).
+leaks=$( (grep -rlaF -e "$marker" -e "long-name-" -e "tiny.txt" "$cipher"
+	grep -rla --exclude=cloakfs.conf --exclude=cloakfs.volume "cloakfs" "$cipher"
+	find "$cipher" \( -name "*$marker*" -o -name "*tiny*" -o -name "*README*" \
+		-o -name "*random*" -o -name "*long-name*" \) -print) | sort -u)
+if [ -n "$leaks" ]; then
+	echo "demo: plaintext found in the ciphertext directory:" >&2
+	printf '   %s\n' $leaks >&2
 	exit 1
 fi
-echo "   no plaintext word of the files appears in $cipher"
+echo "   no plaintext word or name of the files appears in $cipher"
 echo
 echo "== reading back"
 cmp README.md "$mnt/README.md" && echo "   README.md identical"
@@ -124,7 +135,7 @@ echo "   $(ls -A "$mnt" | wc -l) entries visible at $mnt now"
 if [ -x "$fsck" ]; then
 	echo
 	echo "== checking the volume (cloakfs-fsck)"
-	"$fsck" --passfile "$pass" "$cipher" || echo "   cloakfs-fsck exit status $?"
+	"$fsck" --passfile "$pass" "$cipher" || { echo "demo: cloakfs-fsck found problems (exit status $?)" >&2; exit 1; }
 fi
 echo
 echo "== mounting again: the files are still there"

@@ -71,6 +71,29 @@ meson test -C "$builddir" --print-errorlogs --num-processes 2
 count_log "meson test" $? "$builddir/meson-logs/testlog.json"
 took "meson test"
 
+# ---- the README's main command -------------------------------------------
+# scripts/demo.sh, run as a user runs it (its own release build in build/,
+# a volume in a temporary directory), so the README's first command cannot
+# break unseen. It needs /dev/fuse: without it, a skip with the reason.
+demo_out=$(mktemp) demo_work=$(mktemp -d)
+if [ -r /dev/fuse ] && [ -w /dev/fuse ]; then
+	bash scripts/demo.sh "$demo_work/demo" >"$demo_out" 2>&1
+	demo_status=$?
+	if [ "$demo_status" -eq 0 ] && grep -q '^demo: done' "$demo_out"; then
+		echo "1 passed, 0 failed, 0 skipped" >>"$demo_out"
+	else
+		tail -20 "$demo_out"
+		echo "fail: scripts/demo.sh (exit status $demo_status, output above)" >>"$demo_out"
+		echo "0 passed, 1 failed, 0 skipped" >>"$demo_out"
+	fi
+else
+	echo "skip: scripts/demo.sh: /dev/fuse is not usable by $(id -un)" >>"$demo_out"
+	echo "0 passed, 0 failed, 1 skipped" >>"$demo_out"
+fi
+tally "scripts/demo.sh" 0 "$demo_out"
+rm -rf "$demo_out" "$demo_work"
+took "scripts/demo.sh"
+
 # ---- ARM cross builds under qemu-user ------------------------------------
 # Both ARM targets build next to the native build dir (BUILDDIR-aarch64,
 # BUILDDIR-armhf) from cross/*.ini and run under several emulated CPUs

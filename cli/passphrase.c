@@ -266,14 +266,12 @@ static void restore_and_reraise(int sig)
 	raise(sig);
 }
 
-/* one prompt with echo off; in_fd is the terminal, out_fd where to ask */
-static int tty_read(int in_fd, int out_fd, const char *prompt, char *buf,
-		    size_t *len)
+/* echo off (canonical input) until tty_quiet_end; old: N_PROMPT_SIGNALS */
+static int tty_quiet_begin(int in_fd, struct sigaction *old)
 {
-	struct sigaction sa = { .sa_handler = restore_and_reraise }, old[N_PROMPT_SIGNALS];
+	struct sigaction sa = { .sa_handler = restore_and_reraise };
 	struct termios noecho;
-	bool any;
-	int rc;
+	int rc = 0;
 
 	if (tcgetattr(in_fd, &tty_saved) < 0)
 		return -errno;
@@ -287,18 +285,37 @@ static int tty_read(int in_fd, int out_fd, const char *prompt, char *buf,
 	tty_echo_off = 1;
 	if (tcsetattr(in_fd, TCSAFLUSH, &noecho) < 0) {
 		rc = -errno;
-		goto out;
+		tty_echo_off = 0;
+		for (size_t i = 0; i < N_PROMPT_SIGNALS; i++)
+			sigaction(prompt_signals[i], &old[i], NULL);
 	}
+	return rc;
+}
+
+static void tty_quiet_end(int in_fd, const struct sigaction *old)
+{
+	(void)tcsetattr(in_fd, TCSAFLUSH, &tty_saved);
+	tty_echo_off = 0;
+	for (size_t i = 0; i < N_PROMPT_SIGNALS; i++)
+		sigaction(prompt_signals[i], &old[i], NULL);
+}
+
+/* one prompt with echo off; in_fd is the terminal, out_fd where to ask */
+static int tty_read(int in_fd, int out_fd, const char *prompt, char *buf,
+		    size_t *len)
+{
+	struct sigaction old[N_PROMPT_SIGNALS];
+	bool any;
+	int rc = tty_quiet_begin(in_fd, old);
+
+	if (rc)
+		return rc;
 	write_all(out_fd, prompt);
 	rc = read_line(in_fd, true, buf, len, &any);
 	if (!rc && !any)
 		rc = -ENODATA;
-	(void)tcsetattr(in_fd, TCSAFLUSH, &tty_saved);
+	tty_quiet_end(in_fd, old);
 	write_all(out_fd, "\n"); /* the Enter that was not echoed */
-out:
-	tty_echo_off = 0;
-	for (size_t i = 0; i < N_PROMPT_SIGNALS; i++)
-		sigaction(prompt_signals[i], &old[i], NULL);
 	return rc;
 }
 
@@ -364,6 +381,181 @@ static int from_stdin(struct passphrase *p, char *err, size_t errlen)
 	return check_text("standard input", p->text, p->len, err, errlen);
 }
 
+/* the checks and the buffer every reader starts with */
+static int text_new(const struct passphrase_source *src, struct passphrase *p,
+		    char *err, size_t errlen)
+{
+	if (src->file && src->extpass)
+		return seterr(err, errlen, -EINVAL, "give a passphrase file or "
+			      "an extpass command, not both");
+	p->text = secmem_alloc(LINE_CAP);
+	if (!p->text)
+		return seterr(err, errlen, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* hand p over on success, wipe it on failure */
+static int text_done(int rc, struct passphrase *p, struct passphrase *out)
+{
+	if (rc) {
+		passphrase_free(p);
+		return rc;
+	}
+	*out = *p;
+	return 0;
+}
+
+/* ---- texts of several lines ------------------------------------------ */
+
+/* where the lines come from: a descriptor, or a buffer (extpass output) */
+struct line_source {
+	int fd;          /* -1: buf */
+	const char *buf;
+	size_t len, pos;
+	int tty_out;     /* a terminal: where the continuation prompt goes */
+};
+
+static int next_line(struct line_source *s, char *line, size_t *len, bool *any)
+{
+	const char *nl;
+	size_t n;
+
+	if (s->fd >= 0)
+		return read_line(s->fd, true, line, len, any);
+	*any = s->pos < s->len;
+	nl = memchr(s->buf + s->pos, '\n', s->len - s->pos);
+	n = nl ? (size_t)(nl - (s->buf + s->pos)) : s->len - s->pos;
+	if (n > PASSPHRASE_MAX)
+		return -E2BIG;
+	memcpy(line, s->buf + s->pos, n);
+	line[n] = '\0';
+	*len = n;
+	s->pos += n + (nl != NULL);
+	return 0;
+}
+
+static bool blank(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+			return false;
+	return true;
+}
+
+/* join lines of s into p until complete(); what names the source */
+static int read_joined(struct line_source *s, const char *what,
+		       int (*complete)(const char *, size_t),
+		       struct passphrase *p, char *err, size_t errlen)
+{
+	char *line = secmem_alloc(LINE_CAP);
+	size_t len;
+	bool any;
+	int rc = 0;
+
+	if (!line)
+		return seterr(err, errlen, -ENOMEM, "out of memory");
+	p->len = 0;
+	p->text[0] = '\0';
+	for (int n = 0; n < PASSPHRASE_MAX_LINES && !complete(p->text, p->len); n++) {
+		if (n && s->tty_out >= 0)
+			write_all(s->tty_out, "\n(the next line): ");
+		rc = next_line(s, line, &len, &any);
+		if (rc) {
+			rc = line_error(what, rc, err, errlen);
+			break;
+		}
+		if (!any)
+			break; /* end of input */
+		if (blank(line, len)) {
+			if (s->tty_out >= 0)
+				break; /* Enter alone on a terminal: done */
+			continue;
+		}
+		if (p->len + (p->len != 0) + len > PASSPHRASE_MAX) {
+			rc = line_error(what, -E2BIG, err, errlen);
+			break;
+		}
+		if (p->len)
+			p->text[p->len++] = '\n';
+		memcpy(p->text + p->len, line, len);
+		p->len += len;
+		p->text[p->len] = '\0';
+	}
+	secmem_free(line);
+	if (!rc && p->len == 0 && s->tty_out >= 0)
+		rc = seterr(err, errlen, -ENODATA, "%s: nothing entered", what);
+	else if (!rc)
+		rc = check_text(what, p->text, p->len, err, errlen);
+	return rc;
+}
+
+static int lines_from_terminal(const char *prompt,
+			       int (*complete)(const char *, size_t),
+			       struct passphrase *p, char *err, size_t errlen)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	struct line_source s = { .fd = fd >= 0 ? fd : STDIN_FILENO,
+				 .tty_out = fd >= 0 ? fd : STDERR_FILENO };
+	struct sigaction old[N_PROMPT_SIGNALS];
+	int rc = tty_quiet_begin(s.fd, old);
+
+	if (rc) {
+		rc = line_error("terminal", rc, err, errlen);
+	} else {
+		write_all(s.tty_out, prompt);
+		rc = read_joined(&s, "terminal", complete, p, err, errlen);
+		/* echo off for the whole text: the flush at the end, not
+		 * between lines, so a pasted second line is kept */
+		tty_quiet_end(s.fd, old);
+		write_all(s.tty_out, "\n");
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int passphrase_get_lines(const struct passphrase_source *src,
+			 const char *prompt,
+			 int (*complete)(const char *text, size_t len),
+			 struct passphrase *out, char *err, size_t errlen)
+{
+	struct passphrase p = { 0 };
+	struct line_source s = { .fd = -1, .tty_out = -1 };
+	char *output = NULL, what[128];
+	int rc;
+
+	rc = text_new(src, &p, err, errlen);
+	if (rc)
+		return rc;
+	if (src->file) {
+		s.fd = open(src->file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (s.fd < 0) {
+			rc = seterr(err, errlen, -errno, "%s: %s", src->file,
+				    strerror(errno));
+		} else {
+			warn_if_exposed(src->file, s.fd);
+			rc = read_joined(&s, src->file, complete, &p, err, errlen);
+			close(s.fd);
+		}
+	} else if (src->extpass) {
+		output = secmem_alloc(EXTPASS_OUTPUT_MAX);
+		rc = output ? run_extpass(src->extpass, output, &s.len, err, errlen)
+			    : seterr(err, errlen, -ENOMEM, "out of memory");
+		s.buf = output;
+		snprintf(what, sizeof(what), "extpass command \"%.80s\"",
+			 src->extpass);
+		if (!rc)
+			rc = read_joined(&s, what, complete, &p, err, errlen);
+		secmem_free(output);
+	} else if (isatty(STDIN_FILENO)) {
+		rc = lines_from_terminal(prompt, complete, &p, err, errlen);
+	} else {
+		s.fd = STDIN_FILENO;
+		rc = read_joined(&s, "standard input", complete, &p, err, errlen);
+	}
+	return text_done(rc, &p, out);
+}
+
 int passphrase_get(const struct passphrase_source *src,
 		   enum passphrase_kind kind, const char *prompt,
 		   struct passphrase *out, char *err, size_t errlen)
@@ -371,12 +563,9 @@ int passphrase_get(const struct passphrase_source *src,
 	struct passphrase p = { 0 };
 	int rc;
 
-	if (src->file && src->extpass)
-		return seterr(err, errlen, -EINVAL, "give a passphrase file or "
-			      "an extpass command, not both");
-	p.text = secmem_alloc(LINE_CAP);
-	if (!p.text)
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+	rc = text_new(src, &p, err, errlen);
+	if (rc)
+		return rc;
 	if (src->file)
 		rc = from_file(src->file, &p, err, errlen);
 	else if (src->extpass)
@@ -385,12 +574,7 @@ int passphrase_get(const struct passphrase_source *src,
 		rc = from_terminal(kind, prompt, &p, err, errlen);
 	else
 		rc = from_stdin(&p, err, errlen);
-	if (rc) {
-		passphrase_free(&p);
-		return rc;
-	}
-	*out = p;
-	return 0;
+	return text_done(rc, &p, out);
 }
 
 void passphrase_free(struct passphrase *p)

@@ -54,6 +54,22 @@ int passphrase_get(const struct passphrase_source *src,
 		   enum passphrase_kind kind, const char *prompt,
 		   struct passphrase *out, char *err, size_t errlen);
 
+/*
+ * A text that may span lines as it was printed (a recovery key shown in
+ * two lines, saved or pasted that way): like passphrase_get, but lines
+ * are read and joined with '\n' until complete(text, len) holds, the
+ * input ends, or PASSPHRASE_MAX_LINES lines were read; blank lines are
+ * passed over. Standard input is read a byte at a time, so what follows
+ * the text stays for the next question; on a terminal a pasted second
+ * line is kept and a continuation prompt asks for a missing one. The
+ * caller judges an incomplete text (the count it has is in its error).
+ */
+#define PASSPHRASE_MAX_LINES 8
+int passphrase_get_lines(const struct passphrase_source *src,
+			 const char *prompt,
+			 int (*complete)(const char *text, size_t len),
+			 struct passphrase *out, char *err, size_t errlen);
+
 /* wipe and free; a zeroed struct is a no-op */
 void passphrase_free(struct passphrase *p);
 

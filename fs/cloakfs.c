@@ -37,6 +37,7 @@
 #include "volume/dirlock.h"
 #include "volume/names.h"
 #include "volume/record.h"
+#include "volume/recoverykey.h"
 #include "volume/volume.h"
 #ifdef HAVE_CLOAKFSD
 #include "daemon/client.h"
@@ -185,8 +186,8 @@ static int unlock_with_recovery_key(struct cloakfs *fs,
 	if (!vmk)
 		return fail(CLOAKFS_EXIT_ERROR, "out of memory");
 	snprintf(prompt, sizeof(prompt), "Recovery key for %s: ", o->cipherdir);
-	rc = passphrase_get(&o->pass, PASSPHRASE_EXISTING, prompt, &key, err,
-			    sizeof(err));
+	rc = passphrase_get_lines(&o->pass, prompt, reckey_complete, &key, err,
+				  sizeof(err));
 	if (rc) {
 		secmem_free(vmk);
 		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));

@@ -17,6 +17,7 @@
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
 #include "volume/record.h"
+#include "volume/recoverykey.h"
 #include "volume/volume.h"
 
 static int run_recovery_key(const struct kt_args *a)
@@ -133,8 +134,8 @@ static int run_recover(const struct kt_args *a)
 	if (rc)
 		goto out;
 	snprintf(prompt, sizeof(prompt), "Recovery key for %s: ", dir);
-	rc = passphrase_get(&a->pass, PASSPHRASE_EXISTING, prompt, &key, err,
-			    sizeof(err));
+	rc = passphrase_get_lines(&a->pass, prompt, reckey_complete, &key, err,
+				  sizeof(err));
 	if (rc) {
 		rc = kt_error(rc == -ENOMEM ? CLOAKFS_EXIT_ERROR
 					    : CLOAKFS_EXIT_NO_PASS, "%s", err);
@@ -190,16 +191,17 @@ const struct kt_command kt_cmd_recover = {
 	.synopsis = "[--force] CIPHERDIR",
 	.summary = "open the volume with its recovery key and set a new passphrase",
 	.help =
-		"Read the recovery key (a prompt on a terminal, else a line of stdin,\n"
-		"or --passfile/--extpass), open the volume with it and seal the master\n"
+		"Read the recovery key (a prompt on a terminal, else stdin, or\n"
+		"--passfile/--extpass; one line or the two lines it was printed on),\n"
+		"open the volume with it and seal the master\n"
 		"key under a new passphrase. A missing config is written anew from\n"
 		"the volume's record (cloakfs.volume: cipher, sector size, ...);\n"
 		"a config of this volume gets a new keyslot (the others stay). A\n"
 		"config of another volume or an unreadable one is replaced only with\n"
 		"--force. A typo in the key is reported with its group.\n"
 		"\n"
-		"  --passfile FILE      the recovery key: first line of FILE\n"
-		"  --extpass CMD        the recovery key: first line CMD prints\n"
+		"  --passfile FILE      the recovery key: its line(s) in FILE\n"
+		"  --extpass CMD        the recovery key: the line(s) CMD prints\n"
 		"  --new-passfile FILE  the new passphrase: first line of FILE\n"
 		"  --new-extpass CMD    the new passphrase: first line CMD prints\n"
 		"  --kdf-time S         Argon2id time of the new keyslot (default 1)\n"

@@ -121,6 +121,21 @@ int reckey_encode(const uint8_t secret[RECKEY_SECRET_SIZE],
 	return 0;
 }
 
+/* what reckey_decode passes over between symbols */
+static int is_separator(char c)
+{
+	return c == '-' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int reckey_complete(const char *text, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += !is_separator(text[i]);
+	return n >= RECKEY_GROUPS * RECKEY_GROUP_LEN;
+}
+
 int reckey_decode(const char *text, size_t len,
 		  uint8_t secret[RECKEY_SECRET_SIZE], char *err, size_t errlen)
 {
@@ -132,8 +147,7 @@ int reckey_decode(const char *text, size_t len,
 	for (size_t i = 0; i < len; i++) {
 		int v;
 
-		if (text[i] == '-' || text[i] == ' ' || text[i] == '\t' ||
-		    text[i] == '\n' || text[i] == '\r')
+		if (is_separator(text[i]))
 			continue;
 		v = symbol_value(text[i]);
 		if (v < 0) {

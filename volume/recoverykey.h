@@ -36,6 +36,13 @@ int reckey_decode(const char *text, size_t len,
 		  uint8_t secret[RECKEY_SECRET_SIZE], char *err, size_t errlen);
 
 /*
+ * 1 when text holds at least a whole key's letters and digits (what
+ * reckey_decode ignores is not counted), else 0: a key read line by line
+ * is complete (cli/passphrase.h, passphrase_get_lines).
+ */
+int reckey_complete(const char *text, size_t len);
+
+/*
  * The key that seals the master key in the recovery slot:
  * HKDF-SHA-512 (salt "cloakfs recovery", IKM secret, info
  * "recovery-kek" || 0x00), 32 bytes. No password hashing: the secret is

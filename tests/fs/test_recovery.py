@@ -93,6 +93,18 @@ def test_lost_config_recovered(vol):
         check_tree(vol.mnt, tree)
     finally:
         assert fusermount_u(vol.mnt) == 0
+    # the key saved as keytool prints it: two indented lines in a file
+    saved = os.path.join(vol.top, "recovery-key.txt")
+    groups = key.split("-")
+    write_file(saved, ("\n    %s\n    %s\n" % ("-".join(groups[:4]),
+                                             "-".join(groups[4:]))).encode())
+    os.chmod(saved, 0o600)
+    r = mount_run("--recovery-key", "--passfile", saved, vol.cipherdir, vol.mnt)
+    assert r.returncode == 0, r.stderr
+    try:
+        check_tree(vol.mnt, tree)
+    finally:
+        assert fusermount_u(vol.mnt) == 0
 
     # recover writes a fresh config with a new passphrase (lower case and
     # without dashes, as someone may type it)

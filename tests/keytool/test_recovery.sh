@@ -9,7 +9,8 @@
 set -u
 kt=${1:?usage: test_recovery.sh cloakfs-keytool}
 kt=$(realpath -- "$kt")
-. "$(dirname "$0")/lib.sh"
+here=$(realpath -- "$(dirname "$0")")
+. "$here/lib.sh"
 cd "$tmp" || exit 1
 
 printf 'first pass\n' >p1
@@ -33,6 +34,10 @@ out_has "says the old key stops working" 'previous recovery key no longer opens 
 k2=$(key_of)
 check "a new key" "$k1" != "$k2"
 echo "$k1" >k1; echo "$k2" >k2; chmod 600 k1 k2
+# the key exactly as printed: two indented lines, and a blank line first
+{ echo; grep -A3 'Recovery key for' "$tmp/out" | grep -E '^    '; } >k2lines
+chmod 600 k2lines
+check "the printed key has two lines" "$(grep -c . k2lines)" = 2
 
 # every passphrase forgotten: recover adds a slot to the volume's config
 fails 2 'does not open this volume' "the replaced key" \
@@ -42,6 +47,23 @@ out_has "added a slot" 'added to the config with keyslot 1'
 ok "the new passphrase opens slot 1" "$kt" test-passphrase --passfile p2 vol
 out_has "slot 1" 'opens keyslot 1$'
 ok "the old one still opens slot 0" "$kt" test-passphrase --passfile p1 vol
+
+# the key as printed, from a file, stdin, a command and a terminal paste
+ok "recover from the two-line file" "$kt" recover --passfile k2lines --new-passfile p3 "${KDF[@]}" vol
+ok "its passphrase opens" "$kt" test-passphrase --passfile p3 vol
+ok "remove it again" "$kt" remove-passphrase --passfile p3 vol
+ok "recover from two lines of stdin, the new passphrase after them" \
+	bash -c '{ cat "$1"; echo "stdin pass"; } | "$2" recover "${@:3}" vol' _ \
+	k2lines "$kt" "${KDF[@]}"
+printf 'stdin pass\n' >p4
+ok "the passphrase read after the key opens" "$kt" test-passphrase --passfile p4 vol
+ok "recover from an extpass that prints two lines" "$kt" recover --extpass "cat k2lines" \
+	--new-passfile p3 "${KDF[@]}" vol
+# a pasted two-line key arrives at once on a terminal: the second line
+# must not be lost when the echo is changed after the first
+ok "recover from a two-line paste on a terminal" \
+	python3 "$here/tty_paste.py" "Recovery key for" k2lines \
+	"$kt" recover --new-passfile p2 "${KDF[@]}" vol
 
 # config lost: a fresh one, with the volume's uuid and parameters
 uuid=$(grep '^uuid' vol/cloakfs.conf)

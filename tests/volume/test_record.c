@@ -103,6 +103,12 @@ static void test_typos(void)
 	      strstr(err, "group 3 ") != NULL, "%s", err);
 	CHECK(reckey_decode(s, 39, r, err, sizeof(err)) == -EINVAL, "short");
 	CHECK(reckey_decode("U", 1, r, err, sizeof(err)) == -EINVAL, "U is no symbol");
+	/* whole once 40 symbols are there, whatever separates them */
+	CHECK(reckey_complete(s, strlen(s)), "a whole key is complete");
+	CHECK(!reckey_complete(text, 23), "its first printed line is not");
+	CHECK(!reckey_complete(s, 39), "one symbol short is not");
+	CHECK(reckey_complete(text, strlen(text)), "the text with its dashes is");
+	CHECK(reckey_complete("  \n\t-\r", 7) == 0, "separators are no symbols");
 }
 
 static void new_config(struct volume_config *c, const uint8_t *vmk)

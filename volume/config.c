@@ -16,6 +16,7 @@
 #include "base/errmsg.h"
 #include "crypto/hex.h"
 #include "volume/base64url.h"
+#include "volume/confint.h"
 #include "volume/fdio.h"
 #include "volume/random.h"
 
@@ -557,7 +558,8 @@ int volconf_parse(const char *text, size_t len, const char *name,
 	if (has_include(text, len))
 		return seterr(err, errlen, -EINVAL, "%s: \"@include\" is not "
 			      "allowed in a volume config", name);
-	copy = strndup(text, len);
+	/* integers at their full value, not wrapped at 32 bits (confint.h) */
+	copy = confint_widen(text, len);
 	if (!copy)
 		return -ENOMEM;
 	config_init(&cfg);

@@ -128,6 +128,11 @@ put features 1 '[ "compress" ]'; refused "unknown feature" 'features.*compress'
 { cat orig; echo 'colour = "blue";'; } >"$conf"; refused "unknown setting" 'colour'
 grep -v '^uuid' orig >"$conf"; refused "missing uuid" 'uuid'
 grep -v '^version' orig >"$conf"; refused "missing version" 'version'
+# integers past 32 bits without libconfig's L: read whole, never wrapped
+# into range (libconfig 1.5 alone read these as 2, 4096 and 255)
+put version 1 4294967298; refused "version 2^32+2" 'vol/cloakfs.conf:[0-9]*: version: unsupported format version 4294967298'
+put sector_size 1 4294971392; refused "sector size 2^32+4096" 'vol/cloakfs.conf:[0-9]*: sector_size: .*got 4294971392'
+put name_max 1 4294967551; refused "name_max 2^32+255" 'vol/cloakfs.conf:[0-9]*: name_max: .*got 4294967551'
 
 # ---- one keyslot's fields changed to other valid values ------------------
 put salt 1 '"AAAAAAAAAAAAAAAAAAAAAA=="'; unbound "slot 0 salt" 0 'keyslot 0: salt differs'
@@ -147,6 +152,8 @@ put salt 1 '"AAAAAAAAAAAAAAAAAAAAAA=!"'; refused "salt not base64" 'salt'
 put opslimit 2 0; refused "opslimit 0" 'opslimit'
 put memlimit 1 1000; refused "memlimit not whole KiB" 'memlimit'
 put memlimit 1 1024; refused "memlimit too small" 'memlimit'
+put opslimit 1 4294967298; refused "opslimit 2^32+2" 'vol/cloakfs.conf:[0-9]*: keyslots\[0\]\.opslimit: .*got 4294967298'
+put memlimit 2 4303355904; refused "memlimit 4 GiB + 8 MiB" 'vol/cloakfs.conf:[0-9]*: keyslots\[1\]\.memlimit: .*got 4303355904'
 put sealed 1 '"AAAA"'; refused "short sealed" 'sealed'
 put nonce 2 '"AAAAAAAAAAAA"'; refused "short nonce" 'nonce'
 
@@ -174,6 +181,9 @@ aside() {
 }
 put opslimit 1 4294967295L; aside "opslimit 2^32-1" opslimit 4294967295
 put memlimit 1 4294967296L; aside "memlimit 4 GiB" memlimit 4294967296
+# the maxima as a person writes them, without the L, read the same
+put opslimit 1 4294967295; aside "opslimit 2^32-1, no L" opslimit 4294967295
+put memlimit 1 4294967296; aside "memlimit 4 GiB, no L" memlimit 4294967296
 put memlimit 1 1074790400; aside "memlimit 1 GiB + 1 KiB" memlimit 1074790400
 # 1025 passes at 8 MiB is 8 GiB + 8 MiB of work; 1024 would be allowed
 check "the test volume's slots are 8 MiB" "$(get memlimit 1)" = 8388608

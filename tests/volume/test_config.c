@@ -14,6 +14,7 @@
 
 #include "tests/volume/voltest.h"
 #include "volume/config.h"
+#include "volume/confint.h"
 #include "volume/keyslot.h"
 #include "volume/names.h"
 #include "volume/volume.h"
@@ -215,6 +216,24 @@ static void test_errors(void)
 		  "multiple of 1024", 1 },
 		{ "memlimit", "memlimit = 8589934592L;", -EINVAL,
 		  "keyslots[0].memlimit", "4294967296", 1 },
+		/* integers beyond 32 bits without the L: their full value,
+		 * never wrapped into range (libconfig 1.5 read 2, 8 MiB, 2) */
+		{ "opslimit", "opslimit = 4294967298;", -EINVAL,
+		  "keyslots[0].opslimit", "got 4294967298", 1 },
+		{ "opslimit", "opslimit = 0x100000002;", -EINVAL,
+		  "keyslots[0].opslimit", "got 4294967298", 1 },
+		{ "memlimit", "memlimit = 4303355904;", -EINVAL,
+		  "keyslots[0].memlimit", "got 4303355904", 1 },
+		{ "version", "version = 4294967298;", -ENOTSUP, "version",
+		  "unsupported format version 4294967298", 1 },
+		{ "sector_size", "sector_size = 4294971392;", -EINVAL,
+		  "sector_size", "got 4294971392", 1 },
+		{ "sector_size", "sector_size = -4294963200;", -EINVAL,
+		  "sector_size", "got -4294963200", 1 },
+		{ "name_max", "name_max = 4294967551;", -EINVAL, "name_max",
+		  "got 4294967551", 1 },
+		{ "name_max", "name_max = 99999999999999999999999;", -EINVAL,
+		  "name_max", "got", 1 },
 		{ "sealed", "sealed = \"AAAA\";", -EINVAL, "keyslots[0].sealed",
 		  "base64 of 80 bytes", 1 },
 		{ "nonce", "nonce = \"AAAAAAAAAAAA\";", -EINVAL, "keyslots[0].nonce",
@@ -495,6 +514,82 @@ static void test_crash(void)
  * makes this test hang until its timeout); a value with control bytes
  * is quoted with '?' for them, so the error stays one line.
  */
+/*
+ * The largest values docs/format.md allows are read as written, with the
+ * L the writer puts on them or without it (as a person may write them),
+ * in decimal or hex; strings, comments, names and floats are left alone.
+ */
+static void test_wide_integers(void)
+{
+	static const struct {
+		const char *key, *repl;
+		uint64_t opslimit, memlimit;
+	} cases[] = {
+		{ "opslimit", "opslimit = 4294967295;", 4294967295u, 0 },
+		{ "opslimit", "opslimit = 4294967295L;", 4294967295u, 0 },
+		{ "opslimit", "opslimit = 0xFFFFFFFF;", 4294967295u, 0 },
+		{ "opslimit", "opslimit = 2147483648; # 99999999999", 2147483648u, 0 },
+		{ "memlimit", "memlimit = 4294967296;", 0, 4294967296u },
+		{ "memlimit", "memlimit = 0x100000000;", 0, 4294967296u },
+	};
+	static const struct {
+		const char *in, *out;
+	} widen[] = {
+		{ "a = 4294967298; b = -2147483649; c = -2147483648;",
+		  "a = 4294967298L; b = -2147483649L; c = -2147483648;" },
+		{ "a = 2147483647; b = 2147483648; c = 0x80000000; d = 0x7fffffff;",
+		  "a = 2147483647; b = 2147483648L; c = 0x80000000L; d = 0x7fffffff;" },
+		{ "s = \"4294967298 \\\" 4294967298\"; # 4294967298\n"
+		  "// 4294967298\n/* 4294967298\n 4294967298 */ t = 5000000000;",
+		  "s = \"4294967298 \\\" 4294967298\"; # 4294967298\n"
+		  "// 4294967298\n/* 4294967298\n 4294967298 */ t = 5000000000L;" },
+		{ "f = 4294967298.5; g = 1e10; h = -4.2e+12; k9999999999 = 12L;",
+		  "f = 4294967298.5; g = 1e10; h = -4.2e+12; k9999999999 = 12L;" },
+		{ "a-5000000000 = 1; x = 5000000000LL;",
+		  "a-5000000000 = 1; x = 5000000000LL;" },
+	};
+	struct volume_config c, d;
+	char text[8192], bad[8192], err[512];
+
+	fake_config(&c, 1);
+	CHECK(volconf_format(&c, text, sizeof(text)) > 0, "format");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int line = 0;
+
+		CHECK(mutate(text, cases[i].key, cases[i].repl, bad, sizeof(bad),
+			     &line),
+		      "case %zu: no line %s", i, cases[i].key);
+		err[0] = '\0';
+		CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+				    sizeof(err)) == 0,
+		      "case %zu (%s): %s", i, cases[i].repl, err);
+		if (cases[i].opslimit)
+			CHECK(d.slots[0].opslimit == cases[i].opslimit,
+			      "case %zu: opslimit %llu", i,
+			      (unsigned long long)d.slots[0].opslimit);
+		if (cases[i].memlimit)
+			CHECK(d.slots[0].memlimit == cases[i].memlimit,
+			      "case %zu: memlimit %llu", i,
+			      (unsigned long long)d.slots[0].memlimit);
+	}
+	/* what the writer writes at the maximum, the reader reads back */
+	c.slots[0].opslimit = VOLCONF_MAX_OPSLIMIT;
+	c.slots[0].memlimit = VOLCONF_MAX_MEMLIMIT;
+	CHECK(volconf_format(&c, text, sizeof(text)) > 0 &&
+		      volconf_parse(text, strlen(text), "t.conf", &d, err,
+				    sizeof(err)) == 0 &&
+		      d.slots[0].opslimit == VOLCONF_MAX_OPSLIMIT &&
+		      d.slots[0].memlimit == VOLCONF_MAX_MEMLIMIT,
+	      "the maxima round trip: %s", err);
+	for (size_t i = 0; i < sizeof(widen) / sizeof(widen[0]); i++) {
+		char *w = confint_widen(widen[i].in, strlen(widen[i].in));
+
+		CHECK(w && strcmp(w, widen[i].out) == 0, "widen %zu: \"%s\"", i,
+		      w ? w : "(null)");
+		free(w);
+	}
+}
+
 static void test_hostile_text(void)
 {
 	char *dir = voltest_tmpdir("conf-include");
@@ -647,6 +742,7 @@ int main(void)
 	test_errors();
 	test_versions();
 	test_crash();
+	test_wide_integers();
 	test_hostile_text();
 	test_backup_restore();
 	return test_finish("test_config");

@@ -300,14 +300,39 @@ static int dir_has_entries(const char *path)
 	return found;
 }
 
-/* is path dir itself or inside it? (both absolute, resolved) */
-static int path_within(const char *path, const char *dir)
+/*
+ * Is the directory at path dir itself (1), inside it (2) or neither (0)?
+ * By device and inode, from path up through each ".." to /, so that any
+ * other way to dir (a bind mount of it) counts too. Or -errno.
+ */
+static int dir_within(const char *path, const struct stat *dir)
 {
-	size_t n = strlen(dir);
+	struct stat st, up_st;
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), up, rc;
 
-	if (strcmp(dir, "/") == 0)
-		return 1;
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+	if (fd < 0)
+		return -errno;
+	rc = fstat(fd, &st) == 0 ? 0 : -errno;
+	for (int level = 0; !rc; level++) {
+		if (st.st_dev == dir->st_dev && st.st_ino == dir->st_ino) {
+			rc = level ? 2 : 1;
+			break;
+		}
+		up = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (up < 0 || fstat(up, &up_st) != 0) {
+			rc = -errno;
+			if (up >= 0)
+				close(up);
+			break;
+		}
+		close(fd);
+		fd = up;
+		if (up_st.st_dev == st.st_dev && up_st.st_ino == st.st_ino)
+			break; /* "/" is its own parent */
+		st = up_st;
+	}
+	close(fd);
+	return rc;
 }
 
 /*
@@ -330,14 +355,18 @@ static int check_mountpoint(const char *absmnt, const char *absdir,
 	if (!S_ISDIR(st.st_mode))
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: not a directory",
 			    absmnt);
-	if (path_within(absmnt, absdir) ||
-	    (stat(absdir, &dst) == 0 && dst.st_dev == st.st_dev &&
-	     dst.st_ino == st.st_ino))
+	if (stat(absdir, &dst) != 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "%s: %s", absdir,
+			    strerror(errno));
+	rc = dir_within(absmnt, &dst);
+	if (rc < 0)
+		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", absmnt,
+			    strerror(-rc));
+	if (rc > 0)
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s the encrypted "
 			    "directory %s; the plaintext must not sit in the "
 			    "ciphertext tree (choose a mountpoint outside it)",
-			    absmnt, strcmp(absmnt, absdir) ? "inside" : "is",
-			    absdir);
+			    absmnt, rc == 1 ? "is" : "inside", absdir);
 	snprintf(parent, sizeof(parent), "%s/..", absmnt);
 	if (stat(parent, &pst) == 0 &&
 	    (st.st_dev != pst.st_dev || st.st_ino == pst.st_ino))

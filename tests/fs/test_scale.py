@@ -499,3 +499,29 @@ def test_refused_mountpoints(volume_factory):
     assert os.listdir(v.mnt) == []  # the old file is hidden, not gone
     v.umount()
     assert os.listdir(v.mnt) == ["already-here"]
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="a bind mount needs root")
+def test_refused_mountpoints_through_a_bind_mount(volume_factory):
+    """a mountpoint inside the cipherdir by another path (a bind mount of
+    it, either way round) is refused as well: the check compares device
+    and inode up the mountpoint's parents, not path strings"""
+    v = volume_factory("speck128-xts", mount=False, tag="mntbind")
+    bind = os.path.join(v.top, "bind")
+    inside = os.path.join(v.cipherdir, "inside")
+    os.mkdir(bind)
+    os.mkdir(inside)
+    subprocess.run(["mount", "--bind", v.cipherdir, bind], check=True)
+    try:
+        for cipherdir, mnt in ((bind, inside), (v.cipherdir, os.path.join(bind, "inside"))):
+            # not -f: were it mounted, the test fails instead of hanging
+            r = subprocess.run([CLOAKFS, "--no-cloakfsd", "--passfile", v.passfile,
+                                cipherdir, mnt], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=30)
+            mounted = os.path.ismount(mnt)
+            if mounted:
+                fusermount_u(mnt, lazy=True)
+            assert r.returncode == EXIT_MOUNT and not mounted, (cipherdir, mnt, r.stdout)
+            assert "inside the encrypted directory" in r.stdout and mnt in r.stdout, r.stdout
+    finally:
+        subprocess.run(["umount", bind], check=True)

@@ -112,7 +112,8 @@ void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
 	int err = what == MADE_DIR ? dirops_unmake_dir(dfd, en->name)
 				   : (unlinkat(dfd, en->name, 0) == 0 ? 0 : -errno);
 
-	if (err)
+	/* gone already (removed from the ciphertext side): nothing is left */
+	if (err && err != -ENOENT)
 		log_error("%s: a failed operation left an entry behind (%s); "
 			  "cloakfs-fsck reports it", fs->cipherdir,
 			  strerror(-err));

@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +23,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/readahead.h"
+#include "volume/fdio.h"
 
 /* open flags kept in fi->fh: only O_APPEND matters after open */
 static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
@@ -101,6 +104,29 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 }
 
+/*
+ * The entry a create is about to answer with is not a regular file: a
+ * FIFO, device, socket, directory or symlink took the name between the
+ * kernel's lookup and this create (planted in the ciphertext directory,
+ * or made through the mount at that moment). It is never opened (a
+ * device's driver would see the open; and the kernel refuses a create
+ * reply that is not a file and sends no release, so the descriptor would
+ * stay open for good). -ESTALE has the kernel look the name up again and
+ * open what is there as any open would (O_EXCL gave -EEXIST before).
+ */
+static int create_not_a_file(struct request *r, const char *cname,
+			     mode_t type)
+{
+	char dir[PATH_MAX];
+
+	if (volume_fd_path(r->fd, dir, sizeof(dir)) != 0)
+		snprintf(dir, sizeof(dir), "%s: a directory", r->fs->cipherdir);
+	log_warn("%s/%s: %s where a new file was being created: not opened; "
+		 "the kernel looks the name up again", dir, cname,
+		 volume_type_name(type));
+	return -ESTALE;
+}
+
 void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	       mode_t mode, struct fuse_file_info *fi)
 {
@@ -113,24 +139,41 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct fuse_entry_param e;
 	struct vdir_name en;
 	int err = new_entry_begin(&r, req, parent, REQ_KEYS, name, &en);
-	int fd = -1, created = 0;
+	int fd = -1, pathfd = -1, created = 0;
 
 	if (!err) {
 		fd = openat(r.fd, en.name, oflags | O_CREAT | O_EXCL, mode);
 		created = fd >= 0;
-		if (fd < 0 && errno == EEXIST && !(fi->flags & O_EXCL))
-			fd = openat(r.fd, en.name, oflags);
-		if (fd < 0)
+		/* taken: without O_EXCL the file there is opened, below,
+		 * through its inode once it is known to be a file */
+		if (fd < 0 && (errno != EEXIST || (fi->flags & O_EXCL)))
 			err = -errno;
 	}
 	if (created)
 		set_owner(&r, r.fd, en.name);
-	if (!err)
+	if (!err) {
 		err = lookup_cname(r.fs, r.in, r.fd, en.name, &e);
+		/* removed from the ciphertext side since the openat: the
+		 * kernel starts over, and may create it (ENOENT is no answer
+		 * to O_CREAT) */
+		if (err == -ENOENT)
+			err = -ESTALE;
+	}
 	if (!err) {
 		in = request_inode(r.fs, e.ino);
-		err = open_content(r.fs, in, fi->flags | O_RDWR, fd, -1);
-		fd = -1;
+		/* the name may have changed hands since the openat too; the
+		 * kernel takes a reply for a regular file only */
+		if (in->type != S_IFREG || !S_ISREG(e.attr.st_mode)) {
+			err = create_not_a_file(&r, en.name, in->type);
+			created = 0; /* what is there now is not ours */
+		} else if (fd < 0 && (pathfd = request_hold(&r, in)) < 0) {
+			err = pathfd;
+		}
+		if (!err) {
+			err = open_content(r.fs, in, fi->flags | O_RDWR, fd,
+					   pathfd);
+			fd = -1;
+		}
 		if (err)
 			inode_table_forget(&r.fs->inodes, in, 1);
 	}

@@ -362,11 +362,19 @@ static int check_mountpoint(const char *absmnt, const char *absdir,
 	if (rc < 0)
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s", absmnt,
 			    strerror(-rc));
-	if (rc > 0)
+	if (rc > 0) {
+		size_t n = strlen(absdir);
+		/* the paths do not show it: say how it can be */
+		int other = strncmp(absmnt, absdir, n) != 0 ||
+			    (absmnt[n] != '\0' && absmnt[n] != '/');
+
 		return fail(CLOAKFS_EXIT_MOUNT, "mountpoint %s: %s the encrypted "
-			    "directory %s; the plaintext must not sit in the "
+			    "directory %s%s; the plaintext must not sit in the "
 			    "ciphertext tree (choose a mountpoint outside it)",
-			    absmnt, rc == 1 ? "is" : "inside", absdir);
+			    absmnt, rc == 1 ? "is" : "inside", absdir,
+			    other ? " (reached by another path: a bind mount)"
+				  : "");
+	}
 	snprintf(parent, sizeof(parent), "%s/..", absmnt);
 	if (stat(parent, &pst) == 0 &&
 	    (st.st_dev != pst.st_dev || st.st_ino == pst.st_ino))

@@ -523,5 +523,6 @@ def test_refused_mountpoints_through_a_bind_mount(volume_factory):
                 fusermount_u(mnt, lazy=True)
             assert r.returncode == EXIT_MOUNT and not mounted, (cipherdir, mnt, r.stdout)
             assert "inside the encrypted directory" in r.stdout and mnt in r.stdout, r.stdout
+            assert "another path" in r.stdout, r.stdout
     finally:
         subprocess.run(["umount", bind], check=True)

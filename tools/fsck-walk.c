@@ -58,6 +58,8 @@ struct dir {
 	uint8_t nonce[NAMES_DIRNONCE_SIZE]; /* of names, to make it again */
 	bool have_nonce;
 	bool names_lost;   /* the nonce was missing or damaged */
+	bool hold;         /* its nonce and copy differ and nothing tells which
+			    * is right: nothing in it is moved or renamed */
 	struct item *items;
 	size_t n, next;
 };
@@ -494,9 +496,11 @@ static void drop_names(struct walk *w, struct dir *d)
 /*
  * The nonce: from the file, or its copy (docs/format.md 7.1). Repair
  * restores a lost or damaged file from the copy and the copy from the
- * file; when they differ, the one under which the names decode wins and
+ * file; when they differ, the one the names are evidence for wins and
  * the other is kept (moved into lost+found, or its bytes in the note);
- * when both are lost, a fresh nonce, and the names go to lost+found.
+ * when the names tie, both stay where they are, and so does every entry
+ * (an error each run until someone decides); when both are lost, a
+ * fresh nonce, and the names go to lost+found.
  */
 static void check_nonce(struct walk *w, struct dir *d)
 {
@@ -536,6 +540,14 @@ static void check_nonce(struct walk *w, struct dir *d)
 		fsck_report(f, st.file == -ENOENT ? FC_DIRNONCE_MISSING
 			    : FC_DIRNONCE_BAD, d->in_lf, path, w->c.s, act, what,
 			    "%s", why);
+	} else if (!rc && st.differ && st.undecided) {
+		/* repairing either way may destroy the only good copy */
+		d->hold = true;
+		fsck_report(f, FC_DIRNONCE_DIFFER, d->in_lf, path, w->c.s,
+			    FA_NONE, NULL, "%s; the file held %s, the copy %s; "
+			    "both are kept and nothing in the directory is moved: "
+			    "write the right one to both (docs/fsck.md)", why,
+			    fhex, chex);
 	} else if (!rc && st.differ) {
 		if (may_repair && st.used == NAMES_DIRNONCE_FROM_COPY) {
 			act = fsck_put_dirnonce(f, d->fd, nonce, true, done,
@@ -667,7 +679,7 @@ static void finish_entry(struct walk *w, struct dir *d, struct item *it,
 	}
 	if (it->bad == FC_COUNT)
 		goto out;
-	if (f->repair && !d->in_lf) {
+	if (f->repair && !d->in_lf && !d->hold) {
 		if (it->bad == FC_NAME_WRONG_FORM) {
 			act = fix_form(w, d, it, what, sizeof(what));
 		} else {

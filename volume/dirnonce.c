@@ -136,23 +136,78 @@ int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE])
 	return err;
 }
 
-/* does enc decode under names, with at least one byte of padding? */
-static int decodes_padded(struct crypto_tfm *names, const char *enc,
-			  size_t len, char plain[NAMES_MAX_PLAIN + 1])
+/*
+ * Is p (n bytes) shaped like a name someone typed: well-formed UTF-8
+ * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF)
+ * without control characters? Under a wrong key a name decrypts to
+ * random bytes, which pass this with a probability around 0.4 a byte.
+ */
+static int looks_typed(const unsigned char *p, size_t n)
 {
-	int n = names_decrypt(names, enc, len, plain, NAMES_MAX_PLAIN + 1);
+	size_t i = 0;
 
-	/* base64url without padding: 6 bits a character */
-	return n >= 0 && (size_t)n < len * 6 / 8;
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t k;
+		uint32_t cp;
+
+		if (c < 0x20 || c == 0x7f)
+			return 0;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			k = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			k = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			k = 3;
+			cp = c & 0x07;
+		} else {
+			return 0;
+		}
+		if (n - i <= k)
+			return 0;
+		for (size_t j = 1; j <= k; j++) {
+			if ((p[i + j] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i + j] & 0x3f);
+		}
+		if ((k == 2 && cp < 0x800) || (k == 3 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
+		    (cp >= 0x80 && cp <= 0x9f))
+			return 0;
+		i += k + 1;
+	}
+	return 1;
 }
 
 /*
- * Of the directory's (short) encrypted names, how many decode under each
- * nonce with padding. Under a wrong key a name decodes to bytes that are
- * random: a name of whole blocks (32 bytes, no padding) passes the checks
- * often, but one whose padding decrypts to zeros only by a chance under
- * 1/256. Most names are shorter than their blocks, so the right nonce
- * collects the votes.
+ * Is enc evidence for names (docs/format.md 7.1)? It must decode (a
+ * canonical encoding of whole blocks, NUL-padded as the rule asks), and
+ * either carry padding (at least one NUL byte, which a wrong key gives
+ * with a probability under 1/256) or look typed (looks_typed).
+ */
+static int vote_for(struct crypto_tfm *names, const char *enc, size_t len,
+		    char plain[NAMES_MAX_PLAIN + 1])
+{
+	int n = names_decrypt(names, enc, len, plain, NAMES_MAX_PLAIN + 1);
+
+	if (n < 0)
+		return 0;
+	/* base64url without padding: 6 bits a character */
+	return (size_t)n < len * 6 / 8 ||
+	       looks_typed((const unsigned char *)plain, (size_t)n);
+}
+
+/*
+ * Of the directory's names (short ones, and long ones through their
+ * sidecars, which must hash to the entry's name), how many are evidence
+ * for each nonce. Under the right nonce nearly every name is; under a
+ * wrong one nearly none.
  */
 static void vote(int dirfd, struct vkeyring *kr, struct names_dirnonce_state *st)
 {
@@ -169,12 +224,21 @@ static void vote(int dirfd, struct vkeyring *kr, struct names_dirnonce_state *st
 	if (!names || dirops_opendir(dirfd, &dp) != 0)
 		goto out;
 	while (n < VOTE_MAX && (de = readdir(dp)) != NULL) {
+		enum names_entry kind = names_classify(de->d_name);
 		size_t len = strlen(de->d_name);
 
-		if (names_classify(de->d_name) != NAMES_ENTRY_ENCRYPTED ||
-		    len > NAMES_MAX_ENCODED)
+		if (kind == NAMES_ENTRY_LONG) {
+			int r = names_read_sidecar(dirfd, de->d_name, names + used,
+						   NAMES_MAX_ENCODED + 1);
+
+			if (r <= 0)
+				continue; /* a damaged sidecar is no evidence */
+			len = (size_t)r;
+		} else if (kind == NAMES_ENTRY_ENCRYPTED && len <= NAMES_MAX_ENCODED) {
+			memcpy(names + used, de->d_name, len + 1);
+		} else {
 			continue;
-		memcpy(names + used, de->d_name, len + 1);
+		}
 		used += len + 1;
 		n++;
 	}
@@ -185,8 +249,8 @@ static void vote(int dirfd, struct vkeyring *kr, struct names_dirnonce_state *st
 		size_t len = strlen(names + off);
 
 		st->votes_of++;
-		st->votes_file += decodes_padded(f, names + off, len, plain);
-		st->votes_copy += decodes_padded(c, names + off, len, plain);
+		st->votes_file += vote_for(f, names + off, len, plain);
+		st->votes_copy += vote_for(c, names + off, len, plain);
 		off += len + 1;
 	}
 	if (c)
@@ -223,6 +287,9 @@ int names_dirnonce_load(int dirfd, struct vkeyring *kr,
 		 * only on evidence */
 		st->used = st->votes_copy > st->votes_file ? NAMES_DIRNONCE_FROM_COPY
 							   : NAMES_DIRNONCE_FROM_FILE;
+		/* names, and as much evidence for one as for the other */
+		st->undecided = kr && st->votes_of > 0 &&
+				st->votes_copy == st->votes_file;
 	} else if (!st->file) {
 		st->used = NAMES_DIRNONCE_FROM_FILE;
 	} else if (!st->copy) {
@@ -265,6 +332,14 @@ int names_dirnonce_describe(const struct names_dirnonce_state *st, char *buf,
 {
 	char what[128];
 
+	if (st->differ && st->undecided) {
+		snprintf(buf, len, "%s and its copy in %s differ, and as many of "
+			 "the directory's names decode with one as with the "
+			 "other (%u of %u): cannot tell which is right; the names "
+			 "are read with the file", NAMES_DIRNONCE_FILE,
+			 NAMES_DIRNONCE_XATTR, st->votes_file, st->votes_of);
+		return 1;
+	}
 	if (st->differ) {
 		snprintf(buf, len, "%s and its copy in %s differ; the names are "
 			 "read with the %s (%u of %u names decode with it, %u "

@@ -6,7 +6,7 @@
  * attributes, in a copy in the directory's user.cloakfs.dir attribute, so
  * one lost or damaged file (a sync conflict, a careless rm) does not cost
  * the directory's names. When both exist and differ, the file wins unless
- * more of the directory's names decode under the copy.
+ * more of the directory's names are evidence for the copy (7.1).
  */
 #ifndef CLOAKFS_VOLUME_DIRNONCE_H
 #define CLOAKFS_VOLUME_DIRNONCE_H
@@ -38,9 +38,12 @@ struct names_dirnonce_state {
 	 * -EOPNOTSUPP (no user xattrs on this filesystem), -EBADMSG, -errno */
 	int copy;
 	int differ;                 /* both were read, and they differ */
-	unsigned int votes_file;    /* when they differ: names that decode */
-	unsigned int votes_copy;    /* with padding under each, of votes_of */
-	unsigned int votes_of;
+	unsigned int votes_file;    /* when they differ: names that are */
+	unsigned int votes_copy;    /* evidence for each (docs/format.md */
+	unsigned int votes_of;      /* 7.1), of votes_of */
+	/* they differ, there are names, and the votes tie: nothing tells
+	 * which is right (used is the file; fsck keeps both) */
+	int undecided;
 	enum names_dirnonce_source used;
 	uint8_t file_nonce[NAMES_DIRNONCE_SIZE]; /* valid when file is 0 */
 	uint8_t copy_nonce[NAMES_DIRNONCE_SIZE]; /* valid when copy is 0 */
@@ -62,9 +65,10 @@ int names_dirnonce_create(int dirfd, uint8_t nonce[NAMES_DIRNONCE_SIZE]);
 /*
  * The directory's nonce from .cloakfs.dir, or from the copy when the
  * file is missing or damaged, or (both read, different) from the one
- * under which more of the directory's names decode (the names are read
- * first, then decoded in a key section of kr): kr may be NULL, then the
- * file wins. st (may be NULL) says what was found where.
+ * for which more of the directory's names are evidence (the names, and
+ * long names' sidecars, are read first, then decoded in a key section
+ * of kr): kr may be NULL, then the file wins; on a tie the file is used
+ * and st->undecided set. st (may be NULL) says what was found where.
  * Returns 0, or the file's error when neither gave a nonce.
  */
 int names_dirnonce_load(int dirfd, struct vkeyring *kr,

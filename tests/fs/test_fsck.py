@@ -936,3 +936,108 @@ def test_odd_names_in_output(volume_factory):
     assert rc == 4 and rep["findings"][0]["path"] == "/caf\u00e9-\u0001-\u00e9"
     rc, out, _ = run_fsck(v.cipherdir, passfile=v.passfile, json_out=False)
     assert "error header-truncated: /caf\ufffd-\\x01-\u00e9" in out, out
+
+
+# ---- what repair must never destroy ----------------------------------------
+# fsck never destroys the only good copy of anything: when it cannot tell
+# which copy is right it keeps both and does not call the volume clean.
+
+XATTR = "user.cloakfs.dir"
+
+
+def cipher_of(v, plain):
+    """the ciphertext path of a (mounted) plaintext path, by inode"""
+    ino = os.lstat(v.path(plain)).st_ino
+    for root, dirs, files in os.walk(v.cipherdir):
+        for n in dirs + files:
+            if os.lstat(os.path.join(root, n)).st_ino == ino:
+                return os.path.join(root, n)
+    raise AssertionError(plain)
+
+
+def unpadded_volume(volume_factory):
+    """directory t whose names carry no padding (exactly 32 and 64
+    bytes, and a long one of 192), and a directory u beside it"""
+    v = volume_factory("speck128-xts")
+    os.mkdir(v.path("t"))
+    os.mkdir(v.path("u"))
+    files = {"t/" + ("file%d-" % i).ljust(32, "x"): os.urandom(100 + i) for i in range(3)}
+    files["t/" + "L" * 192] = b"long"
+    for p, data in files.items():
+        write_file(v.path(p), data)
+    os.mkdir(v.path("t", "D" * 64))
+    write_file(v.path("u", "other"), b"u")
+    ct, cu = cipher_of(v, "t"), cipher_of(v, "u")
+    v.umount()
+    assert any(n.startswith("cloakfs.long.") for n in os.listdir(ct))
+    return v, files, ct, cu
+
+
+def put_nonce(cdir, nonce):
+    nf = os.path.join(cdir, ".cloakfs.dir")
+    os.unlink(nf)
+    write_file(nf, nonce)
+
+
+def names_back(v, files):
+    """every name of t reads back through a mount"""
+    v.allowed_stderr = [r"size 1[67] does not decode"]  # a kept nonce file
+    v.mount()
+    assert sorted(os.listdir(v.path("t"))) == sorted(
+        [p[2:] for p in files] + ["D" * 64])
+    for p, data in files.items():
+        assert read_file(v.path(p)) == data
+    return v
+
+
+def test_dirnonce_vote_without_padding(volume_factory):
+    """another directory's .cloakfs.dir over t's own, t's names all
+    without padding: the names still tell the copy is right (they read
+    as text under it, as random bytes under the file), so repair puts
+    the file right from the copy and keeps the file in lost+found"""
+    v, files, ct, cu = unpadded_volume(volume_factory)
+    good = read_file(os.path.join(ct, ".cloakfs.dir"))
+    put_nonce(ct, read_file(os.path.join(cu, ".cloakfs.dir")))
+    rc, rep, err = run_fsck(v.cipherdir, passfile=v.passfile)
+    assert rc == 4 and classes(rep) == ["dirnonce-differ"], (rc, rep, err)
+    assert "read with the copy (5 of 5 names" in rep["findings"][0]["detail"], rep
+    rc, rep, err = run_fsck(v.cipherdir, "--repair", passfile=v.passfile)
+    assert rc == 1 and classes(rep) == ["dirnonce-differ"], (rc, rep, err)
+    rc, rep, err = run_fsck(v.cipherdir, passfile=v.passfile)
+    # (the kept file is a note in lost+found: not a volume file)
+    assert rc == 0 and classes(rep) == ["header-truncated"], (rc, rep, err)
+    assert rep["findings"][0]["path"] == "/%s/dirnonce-bad-1" % LF
+    assert read_file(os.path.join(ct, ".cloakfs.dir")) == good
+    assert os.getxattr(ct, XATTR) == good
+    names_back(v, files)
+    assert "dirnonce-bad-1" in os.listdir(v.path(LF))
+
+
+def test_dirnonce_tie_keeps_both(volume_factory):
+    """the file and the copy both wrong for t's names: nothing tells
+    which is right, so --repair changes neither and moves no entry, and
+    every check says so (exit 4) until the right nonce is put back"""
+    v, files, ct, cu = unpadded_volume(volume_factory)
+    nf = os.path.join(ct, ".cloakfs.dir")
+    good = read_file(nf)
+    other = read_file(os.path.join(cu, ".cloakfs.dir"))
+    put_nonce(ct, other)
+    wrong = os.urandom(16)
+    os.setxattr(ct, XATTR, wrong)
+    listing, top = sorted(os.listdir(ct)), sorted(os.listdir(v.cipherdir))
+    for args in (("--repair",), ()):
+        rc, rep, err = run_fsck(v.cipherdir, *args, passfile=v.passfile)
+        assert rc == 4, (rc, rep, err)
+        [f] = [x for x in rep["findings"] if x["class"] == "dirnonce-differ"]
+        assert "cannot tell which is right" in f["detail"] and "both are kept" in f["detail"], f
+        assert f["repair"] is None, f
+        assert all(x["repair"] is None for x in rep["findings"]), rep
+        assert sorted(os.listdir(ct)) == listing  # nothing moved or renamed
+        assert sorted(os.listdir(v.cipherdir)) == top  # no lost+found either
+        assert read_file(nf) == other and os.getxattr(ct, XATTR) == wrong
+    # the right nonce put back by hand: every name is there again
+    put_nonce(ct, good)
+    os.setxattr(ct, XATTR, good)
+    rc, rep, err = run_fsck(v.cipherdir, passfile=v.passfile)
+    assert rc == 0 and rep["findings"] == [], (rc, rep, err)
+    names_back(v, files)

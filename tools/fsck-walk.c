@@ -294,12 +294,14 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		enclen = (size_t)n;
 		break;
 	case NAMES_ENTRY_TARGETS:
-		if (d->is_root && w->f->cfg.version >= 2) {
+		/* on any version: a version-1 config over an upgraded tree
+		 * still reads the targets stored there (docs/format.md 4) */
+		if (d->is_root) {
 			it->skip = true; /* judged through the symlinks */
 			return;
 		}
 		set_why(it, FC_FOREIGN_ENTRY, "the symlink target store outside "
-			"the root of a version-2 volume");
+			"the volume root");
 		return;
 	case NAMES_ENTRY_CONFIG:
 	case NAMES_ENTRY_CONFIG_TEMP:

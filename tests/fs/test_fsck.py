@@ -1041,3 +1041,34 @@ def test_dirnonce_tie_keeps_both(volume_factory):
     rc, rep, err = run_fsck(v.cipherdir, passfile=v.passfile)
     assert rc == 0 and rep["findings"] == [], (rc, rep, err)
     names_back(v, files)
+
+
+@pytest.mark.skipif(not KEYTOOL, reason="built without cloakfs-keytool")
+def test_stored_targets_under_a_version_1_config(volume_factory):
+    """an upgraded volume whose config was set back to version 1 (its
+    slots still open, docs/format.md 4) keeps reading its stored
+    targets: fsck accepts cloakfs.targets/ and --repair leaves it"""
+    v = volume_factory("speck128-xts", version=1, mount=False)
+    r = subprocess.run([KEYTOOL, "upgrade", "--passfile", v.passfile, v.cipherdir],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    assert r.returncode == 0, r.stderr
+    v.mount()
+    targets = {"d/long": "L/" * 2000, "long2": "M" * 3500}
+    os.mkdir(v.path("d"))
+    for p, t in targets.items():
+        os.symlink(t, v.path(p))
+    v.umount()
+    store = os.path.join(v.cipherdir, STORE)
+    held = sorted(os.listdir(store))
+    assert len(held) == 2
+    edit_config(v, lambda t: re.sub(r"\n *aad_version = 1;", "",
+                                    t.replace("\nversion = 2;", "\nversion = 1;")))
+    for args in ((), ("--repair",), ()):
+        rc, rep, err = run_fsck(v.cipherdir, *args, passfile=v.passfile)
+        # the volume record names version 2 until repair rewrites it
+        assert rc == 0 and set(classes(rep)) <= {"volume-record"}, (args, rc, rep, err)
+    assert sorted(os.listdir(store)) == held
+    v.mount()
+    for p, t in targets.items():
+        assert os.readlink(v.path(p)) == t

@@ -13,22 +13,27 @@
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/where.h"
 
 uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 			uint64_t csize)
 {
+	int fd = in->file ? in->file->fd : -1;
+	char where[WHERE_MAX];
 	uint64_t plain;
 	int err;
 
 	if (in->file && in->file->loaded &&
 	    fileio_size(&in->file->cf, &plain) == 0)
 		return plain;
-	err = fileio_plain_size(in->file ? in->file->fd : -1, pathfd, &fs->geom,
-				csize, &plain);
-	if (err)
-		log_warn("%s: file inode %llu: size %llu does not decode (%s)",
-			 fs->cipherdir, (unsigned long long)in->ino,
+	err = fileio_plain_size(fd, pathfd, &fs->geom, csize, &plain);
+	if (err) {
+		/* under in->lock: the ciphertext path only (where.h) */
+		where_inode(fs, in, pathfd >= 0 ? pathfd : fd, 0, where,
+			    sizeof(where));
+		log_warn("%s: size %llu does not decode (%s)", where,
 			 (unsigned long long)csize, strerror(-err));
+	}
 	return plain;
 }
 

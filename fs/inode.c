@@ -813,17 +813,25 @@ void inode_link_move(struct inode_table *t, struct fs_inode *in,
 	pthread_mutex_unlock(&t->lock);
 }
 
-struct fs_inode *inode_parent(struct inode_table *t, struct fs_inode *in)
+struct fs_inode *inode_parent_name(struct inode_table *t, struct fs_inode *in,
+				   char *cname, size_t len)
 {
 	struct fs_inode *p = NULL;
 
 	pthread_mutex_lock(&t->lock);
-	if (in->links) {
+	if (in->links && (!cname || strlen(in->links->cname) < len)) {
 		p = in->links->parent;
 		p->pins++;
+		if (cname)
+			strcpy(cname, in->links->cname);
 	}
 	pthread_mutex_unlock(&t->lock);
 	return p;
+}
+
+struct fs_inode *inode_parent(struct inode_table *t, struct fs_inode *in)
+{
+	return inode_parent_name(t, in, NULL, 0);
 }
 
 void inode_table_move(struct inode_table *t, struct fs_inode *in, int fd,

@@ -137,6 +137,10 @@ void inode_link_move(struct inode_table *t, struct fs_inode *in,
  * name key, and whose names all lie in one directory.
  */
 struct fs_inode *inode_parent(struct inode_table *t, struct fs_inode *in);
+/* inode_parent, and that name (the ciphertext name in the parent) in
+ * cname (len bytes); NULL when there is none or it does not fit */
+struct fs_inode *inode_parent_name(struct inode_table *t, struct fs_inode *in,
+				   char *cname, size_t len);
 
 /*
  * A version-1 symlink was re-created as fd (fstat *st) in to (name cname)

@@ -15,6 +15,7 @@
 #include "crypto/secmem.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/where.h"
 #include "volume/dirops.h"
 
 struct dir_handle {
@@ -50,14 +51,18 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 }
 
-/* a name entry_decrypt could not read: skipped, and said once */
+/* a name entry_decrypt could not read: skipped, and said once, naming
+ * its directory (dfd) */
 static void warn_undecodable(struct cloakfs *fs, struct fs_inode *dir,
-			     const char *name, int err)
+			     int dfd, const char *name, int err)
 {
-	if (first_warning(dir))
-		log_warn("%s: skipping undecodable entry %s (%s); more in this "
-			 "directory are not logged", fs->cipherdir, name,
-			 strerror(-err));
+	char where[WHERE_MAX];
+
+	if (!first_warning(dir))
+		return;
+	where_inode(fs, dir, dfd, 1, where, sizeof(where));
+	log_warn("%s: skipping undecodable entry %s (%s); more in this "
+		 "directory are not logged", where, name, strerror(-err));
 }
 
 static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -111,7 +116,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 				name = shown; /* listed, reachable by that name */
 			} else if (n <= 0) {
 				if (n < 0)
-					warn_undecodable(r.fs, r.in, name, n);
+					warn_undecodable(r.fs, r.in, dirfd(dh->dp), name, n);
 				dh->entry = NULL;
 				dh->offset = next;
 				continue;

@@ -23,6 +23,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/readahead.h"
+#include "fs/where.h"
 #include "volume/fdio.h"
 
 /* open flags kept in fi->fh: only O_APPEND matters after open */
@@ -204,13 +205,16 @@ int first_warning(struct fs_inode *in)
 	return first;
 }
 
-/* damage found in a file's header or sectors: say so once per inode */
+/* damage found in a file's header or sectors: say so once per inode,
+ * naming it (no inode lock is held here: where.h) */
 static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what)
 {
-	if (first_warning(in))
-		log_warn("%s: file inode %llu is damaged (%s gave EIO; run "
-			 "cloakfs-fsck)", fs->cipherdir,
-			 (unsigned long long)in->ino, what);
+	char where[WHERE_MAX];
+
+	if (!first_warning(in))
+		return;
+	where_inode(fs, in, -1, 1, where, sizeof(where));
+	log_warn("%s is damaged (%s gave EIO; run cloakfs-fsck)", where, what);
 }
 
 void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

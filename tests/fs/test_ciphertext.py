@@ -170,3 +170,54 @@ def test_undecodable_logged_once_by_concurrent_listers(volume_factory):
     assert all(os.listdir(d) == ["good"] for d in dirs)
     v.umount()
     assert v.stderr().count("undecodable entry") == len(dirs), v.stderr()
+
+
+def test_log_names_paths(volume_factory):
+    """the mount's warnings name what is damaged by its ciphertext path
+    and, where the mount can tell, its plaintext path (not an inode
+    number, not the ciphertext root): a damaged file, an undecodable
+    entry and a long name with a damaged sidecar, each in a subdirectory,
+    and a file whose ciphertext size no file has"""
+    import errno
+    v = volume_factory("speck128-xts")
+    os.makedirs(v.path("sub", "deeper"))
+    os.makedirs(v.path("sub", "side"))
+    long = "L" * 200
+    write_file(v.path("sub", "deeper", "victim"), b"y" * 5000)
+    write_file(v.path("sub", "odd"), b"z" * 100)
+    write_file(v.path("sub", "side", long), b"l")
+    by_ino = {}
+    for c in v.cipher_files():
+        by_ino[os.lstat(c).st_ino] = os.path.realpath(c)
+    cpath = {p: by_ino[os.lstat(v.path(*p.split("/"))).st_ino]
+             for p in ["sub/deeper", "sub/deeper/victim", "sub/odd", "sub/side"]}
+    v.umount()
+    with open(cpath["sub/deeper/victim"], "r+b") as f:
+        f.write(b"XXXX")  # the magic
+    os.truncate(cpath["sub/odd"], 40)  # 33 to 47 bytes: no file has that size
+    with open(os.path.join(cpath["sub/deeper"], "A" * 42 + "B"), "w"):
+        pass  # base64url of a name's length that is not canonical
+    [side] = [n for n in os.listdir(cpath["sub/side"]) if n.endswith(".name")]
+    os.chmod(os.path.join(cpath["sub/side"], side), 0o600)
+    write_file(os.path.join(cpath["sub/side"], side), b"A" * 300)
+    v.allowed_stderr = [r"undecodable entry", r"is damaged", r"does not decode"]
+    v.mount()
+    try:
+        read_file(v.path("sub", "deeper", "victim"))
+        raise AssertionError("damaged file read")
+    except OSError as e:
+        assert e.errno == errno.EIO
+    assert os.listdir(v.path("sub", "deeper")) == ["victim"]
+    assert os.listdir(v.path("sub", "side")) == []
+    os.stat(v.path("sub", "odd"))
+    v.umount()
+    log = v.stderr()
+    want = [
+        "%s (plaintext /sub/deeper/victim) is damaged (read gave EIO" % cpath["sub/deeper/victim"],
+        "%s (plaintext /sub/deeper): skipping undecodable entry %s " % (cpath["sub/deeper"], "A" * 42 + "B"),
+        "%s (plaintext /sub/side): skipping undecodable entry cloakfs.long." % cpath["sub/side"],
+        "%s: size 40 does not decode" % cpath["sub/odd"],
+    ]
+    for w in want:
+        assert w in log, (w, log)
+    assert "inode" not in log, log

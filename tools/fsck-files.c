@@ -164,6 +164,8 @@ static uint64_t next_data(const struct fsck *f, int fd, uint64_t off,
 	/* the unit holding byte d: every unit before it is wholly a hole (a
 	 * tail joined to the last unit is read with that unit) */
 	unit = ((uint64_t)d - HEADER_SIZE) / s * s;
+	if (unit <= off) /* off was not a unit's first byte */
+		return off;
 	return unit < size ? unit : size;
 }
 

@@ -8,6 +8,7 @@ thousands of entries, the mounted-volume rules, usage and key errors,
 a keytool-made volume and the key from cloakfsd."""
 import hashlib
 import base64
+import errno
 import json
 import os
 import re
@@ -1082,13 +1083,18 @@ def test_deep_skips_holes(volume_factory):
     ends in seconds (reading every byte takes many minutes)"""
     v = volume_factory("speck128-xts")
     size = 1 << 40
-    with open(v.path("sparse"), "wb") as f:
-        f.write(b"head" * 1000)
-        f.truncate(size)
-        f.seek(size // 2 + 100)
-        f.write(os.urandom(9000))
-        f.seek(size - 5000)
-        f.write(os.urandom(5000))
+    try:
+        with open(v.path("sparse"), "wb") as f:
+            f.write(b"head" * 1000)
+            f.truncate(size)
+            f.seek(size // 2 + 100)
+            f.write(os.urandom(9000))
+            f.seek(size - 5000)
+            f.write(os.urandom(5000))
+    except OSError as e:
+        if e.errno not in (errno.EFBIG, errno.ENOSPC):
+            raise
+        pytest.skip("the scratch filesystem takes no 1 TiB file: %s" % e)
     c = cipher_of(v, "sparse")
     v.umount()
     st = os.stat(c)

@@ -2,15 +2,21 @@
 /* see config.h */
 #include "daemon/config.h"
 
+#include "base/confint.h"
 #include "base/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libconfig.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* a settings file is a few lines; anything larger is not one */
+#define DAEMON_CONFIG_MAX (64 * 1024)
 
 void daemon_config_defaults(struct daemon_config *c)
 {
@@ -111,18 +117,34 @@ int daemon_config_load(const char *path, bool missing_ok, struct daemon_config *
 {
 	config_t cfg;
 	config_setting_t *root, *s, *dflt = NULL;
-	FILE *f = fopen(path, "r");
-	int ret = 0;
+	/* no blocking on a FIFO planted as the file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), ret = 0;
+	struct stat st;
+	char *text;
 
-	if (!f) {
+	if (fd < 0) {
 		ret = -errno;
 		if (ret == -ENOENT && missing_ok)
 			return 0;
 		snprintf(err, err_len, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, err_len, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	/* integers at their full value, not wrapped at 32 bits (confint.h) */
+	text = confint_read_fd(fd, DAEMON_CONFIG_MAX, &ret);
+	close(fd);
+	if (!text) {
+		snprintf(err, err_len, "%s: %s", path, ret == -EFBIG
+			 ? "larger than a settings file can be" : ret == -EINVAL
+			 ? "not a text file (a NUL byte)" : strerror(-ret));
+		return ret;
+	}
 	config_init(&cfg);
-	if (config_read(&cfg, f) != CONFIG_TRUE) {
+	if (config_read_string(&cfg, text) != CONFIG_TRUE) {
 		snprintf(err, err_len, "%s:%d: %s", path, config_error_line(&cfg),
 			 config_error_text(&cfg));
 		ret = -EINVAL;
@@ -148,6 +170,6 @@ int daemon_config_load(const char *path, bool missing_ok, struct daemon_config *
 	}
 out:
 	config_destroy(&cfg);
-	fclose(f);
+	free(text);
 	return ret;
 }

@@ -10,9 +10,11 @@
 #include <libconfig.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/confint.h"
 #include "cli/passphrase.h"
 #include "crypto/secmem.h"
 #include "daemon/client.h"
@@ -34,18 +36,18 @@ _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
  */
 static int reread_config(config_t *cf, const char *path)
 {
-	int fd = volume_open_regular(AT_FDCWD, path, NULL), rc;
-	FILE *fp;
+	int fd = volume_open_regular(AT_FDCWD, path, NULL), rc, err;
+	char *text;
 
 	if (fd < 0)
 		return CONFIG_FALSE;
-	fp = fdopen(fd, "r");
-	if (!fp) {
-		close(fd);
+	/* integers at their full value, as the config reader sees them */
+	text = confint_read_fd(fd, VOLCONF_MAX_FILE, &err);
+	close(fd);
+	if (!text)
 		return CONFIG_FALSE;
-	}
-	rc = config_read(cf, fp);
-	fclose(fp);
+	rc = config_read_string(cf, text);
+	free(text);
 	return rc;
 }
 

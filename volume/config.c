@@ -16,7 +16,7 @@
 #include "base/errmsg.h"
 #include "crypto/hex.h"
 #include "volume/base64url.h"
-#include "volume/confint.h"
+#include "base/confint.h"
 #include "volume/fdio.h"
 #include "volume/random.h"
 

@@ -344,6 +344,9 @@ static void test_config_errors(void)
 		{ "socket = \"relative\";\n", ":1: socket: must be an absolute path" },
 		{ "default_ttl = ;\n", ":1: syntax error" },
 		{ "a = { b = 1; };\n", ":1: a: unknown setting" },
+		/* past 32 bits: refused at its value, not read as 100 */
+		{ "default_ttl = 4294967396;\n", ":1: default_ttl: must be" },
+		{ "max_ttl = 0x100000064;\n", ":1: max_ttl: must be" },
 	};
 	char dir[] = "/tmp/cloakfsd-conf.XXXXXX", conf[64], err[2048];
 
@@ -366,6 +369,17 @@ static void test_config_errors(void)
 		CHECK(status == 3, "case %zu: exit %d", i, status);
 		CHECK(strstr(err, conf) && strstr(err, cases[i].expect),
 		      "case %zu: message '%s' lacks '%s'", i, err, cases[i].expect);
+	}
+	{
+		/* a FIFO where the file belongs: an error at once, no hang */
+		const char *args[] = { "--foreground", "--socket", "/tmp/cloakfsd-never/s",
+				       "--config", conf, NULL };
+
+		unlink(conf);
+		CHECK(mkfifo(conf, 0600) == 0, "mkfifo");
+		CHECK(td_run(args, err, sizeof(err)) == 3 && strstr(err, "not a regular file"),
+		      "a FIFO as --config: %s", err);
+		unlink(conf);
 	}
 	{
 		const char *args[] = { "--config", "/nonexistent/c.conf", NULL };

@@ -14,7 +14,7 @@
 
 #include "tests/volume/voltest.h"
 #include "volume/config.h"
-#include "volume/confint.h"
+#include "base/confint.h"
 #include "volume/keyslot.h"
 #include "volume/names.h"
 #include "volume/volume.h"

@@ -9,13 +9,20 @@
  * the range checks see the number that is written. Strings and comments
  * are copied as they are; lines keep their numbers (messages name them).
  */
-#ifndef CLOAKFS_VOLUME_CONFINT_H
-#define CLOAKFS_VOLUME_CONFINT_H
+#ifndef CLOAKFS_BASE_CONFINT_H
+#define CLOAKFS_BASE_CONFINT_H
 
 #include <stddef.h>
 
 /* a malloc'ed, NUL-terminated copy of text[0..len) with those L's
  * added; NULL when out of memory */
 char *confint_widen(const char *text, size_t len);
+
+/*
+ * All of fd (a settings file of at most max bytes) read and widened as
+ * above, for config_read_string. NULL with *err: -EFBIG (larger than
+ * max), -EINVAL (a NUL byte: not text), -ENOMEM or a read's -errno.
+ */
+char *confint_read_fd(int fd, size_t max, int *err);
 
 #endif

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* see confint.h */
-#include "volume/confint.h"
+#include "base/confint.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the end of a comment or string starting at text[i] (libconfig's
  * scanner: '#' and '//' to the line's end, C comments, quoted strings
@@ -129,5 +130,43 @@ char *confint_widen(const char *text, size_t len)
 		i = end;
 	}
 	out[o] = '\0';
+	return out;
+}
+
+char *confint_read_fd(int fd, size_t max, int *err)
+{
+	char *text = malloc(max + 1), *out = NULL;
+	size_t len = 0;
+
+	if (!text) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t n = read(fd, text + len, max + 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			*err = -EFBIG;
+			goto out;
+		}
+	}
+	if (memchr(text, '\0', len)) {
+		*err = -EINVAL;
+		goto out;
+	}
+	out = confint_widen(text, len);
+	if (!out)
+		*err = -ENOMEM;
+out:
+	free(text);
 	return out;
 }

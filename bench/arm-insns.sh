@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Instructions per byte of every ARM SIMD driver and of the generic C
 # driver of the same algorithm, on AArch64 and AArch32, counted exactly
-# under qemu-user with the qemu-insncount TCG plugin. We have no ARM
-# hardware, so these counts stand in for cycles/byte (ANCHORS.md, ARM).
+# under qemu-user with the qemu-insncount TCG plugin (bench/qemu-insncount,
+# built by meson). We have no ARM hardware, so these counts stand in for
+# cycles/byte (docs/performance.md, "Instruction counts").
 #
 #   bench/arm-insns.sh [-s SIZE] [-a ALG] [AARCH64_BUILDDIR [ARMHF_BUILDDIR]]
 #
@@ -17,6 +18,8 @@
 # different COUNTs under `-cpu max`; the difference of the totals over
 # the difference of the bytes is instructions/byte, start-up and self-tests
 # cancelled. "ARM drivers" are those CLOAKFS_CRYPTO=generic-only disables.
+# The plugin is the one the AArch64 build dir builds for this machine;
+# QEMU_INSNCOUNT=FILE loads another built plugin instead.
 # Needs gcc, gcc-aarch64-linux-gnu, gcc-arm-linux-gnueabihf, qemu-user.
 # Exit status 1 if a target of issue 4 is missed: Speck128-XTS NEON <= 9
 # insns/B on both (on AArch32 also at least 3x fewer than the generic C
@@ -45,7 +48,6 @@ xctr) only_algs=("xctr(aes)") ;;
 esac
 a64_dir=${1:-build-aarch64}
 a32_dir=${2:-build-armhf}
-plugin_src=${QEMU_INSNCOUNT:-/work/shared/tools/qemu-insncount}
 work=$(mktemp -d "${TMPDIR:-/tmp}/arm-insns.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 export CLOAKFS_CRYPTO_CONFIG=""
@@ -53,11 +55,9 @@ unset CLOAKFS_CRYPTO QEMU_CPU
 counts_lo=2 counts_hi=10
 
 die() { echo "arm-insns: $*" >&2; exit 2; }
-
-# The plugin: no qemu headers needed (Debian's qemu-user 7.2 runs plugins
-# but ships no qemu-plugin.h; the source declares the API it uses).
-gcc -shared -fPIC -O2 -fvisibility=hidden -o "$work/libinsncount.so" \
-	"$plugin_src/insncount.c" || die "cannot build the plugin from $plugin_src"
+# env -i below drops PATH
+qemu_a64=$(command -v qemu-aarch64) && qemu_a32=$(command -v qemu-arm) ||
+	die "needs qemu-user (qemu-aarch64, qemu-arm)"
 
 # setup ARCH BUILDDIR CROSSFILE TRIPLE: cross build of the crypto library
 # and of insn-loop linked against it
@@ -81,9 +81,14 @@ setup() {
 insns() {
 	local qemu=$1 root=$2 arch=$3 drv=$4 dir=$5 n total=()
 	for n in $counts_lo $counts_hi; do
-		"$qemu" -L "$root" -cpu max -plugin "$work/libinsncount.so" \
-			-d plugin -D "$work/log" "$work/insn-loop-$arch" \
-			"$drv" "$size" "$n" "$dir" >/dev/null 2>"$work/err" || {
+		# the guest's stack starts with its environment and path, and
+		# their length moves its buffers' alignment (a few % of the
+		# counts): an empty environment and a relative path keep the
+		# counts the same on every machine
+		(cd "$work" && env -i CLOAKFS_CRYPTO_CONFIG= "$qemu" -L "$root" \
+			-cpu max -plugin "$plugin" -d plugin -D "$work/log" \
+			"./insn-loop-$arch" "$drv" "$size" "$n" "$dir") \
+			>/dev/null 2>"$work/err" || {
 			echo "arm-insns: $arch $drv: $(cat "$work/err")" >&2
 			echo "-"
 			return
@@ -214,7 +219,16 @@ check_ratio() {
 }
 
 setup aarch64 "$a64_dir" cross/aarch64-linux-gnu.ini aarch64-linux-gnu
+# the plugin: native code loaded by qemu-user, built by any build dir
+if [ -n "${QEMU_INSNCOUNT:-}" ]; then
+	plugin=$(realpath -e "$QEMU_INSNCOUNT") || die "no plugin $QEMU_INSNCOUNT"
+else
+	ninja -C "$a64_dir" bench/qemu-insncount/libqemu-insncount.so >/dev/null ||
+		die "cannot build the qemu-insncount plugin in $a64_dir"
+	plugin=$(realpath -e "$a64_dir/bench/qemu-insncount/libqemu-insncount.so") ||
+		die "no plugin in $a64_dir"
+fi
 setup arm "$a32_dir" cross/arm-linux-gnueabihf.ini arm-linux-gnueabihf
-measure aarch64 qemu-aarch64 /usr/aarch64-linux-gnu "AArch64"
-measure arm qemu-arm /usr/arm-linux-gnueabihf "AArch32 (ARMv7 NEON)"
+measure aarch64 "$qemu_a64" /usr/aarch64-linux-gnu "AArch64"
+measure arm "$qemu_a32" /usr/arm-linux-gnueabihf "AArch32 (ARMv7 NEON)"
 exit $missed

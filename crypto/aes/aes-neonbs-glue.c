@@ -10,7 +10,8 @@
  * templates, and the cores only see whole chunks. Blocks C hands to the
  * cipher run through the core as well, padded to a chunk: one block
  * costs as much as eight, which is still fewer instructions than
- * aes-generic's four-block pass on both ARM targets (docs/perf-armbs.md),
+ * aes-generic's four-block pass on both ARM targets (docs/performance.md,
+ * "Bitsliced NEON AES"),
  * so the cipher is the best constant-time single block there too.
  *
  * The cores are built only when meson defines CLOAKFS_AES_NEONBS_CORES

@@ -26,7 +26,7 @@ struct crypto_registry;
 
 /*
  * GB/T 32907-2016 S-box (sm4-sbox.c): variable-time users, and the NEON
- * core, which loads it whole into registers (asm/arm64/sm4-neon-core.S)
+ * core, which loads it whole into registers (crypto/arch/arm/sm4-neon-core.S)
  */
 extern const uint8_t sm4_sbox[256];
 
@@ -35,8 +35,8 @@ extern const struct cipher_alg sm4_generic_cipher;
 extern const struct cipher_alg sm4_table_cipher;
 
 /*
- * The entry points every SIMD core has (asm/x86/sm4-x86.h,
- * asm/arm64/sm4-arm64.h): the cipher_alg and crypto_bulk_ops members over
+ * The entry points every SIMD core has (crypto/arch/x86/sm4-x86.h,
+ * crypto/arch/arm/sm4-arm64.h): the cipher_alg and crypto_bulk_ops members over
  * the core's context, under the names sm4_<op>_<isa>
  */
 #define SM4_CORE_ENTRY_POINTS(isa)                                             \

@@ -27,10 +27,10 @@
 #include "testutil.h"
 
 #if defined(CLOAKFS_CAMELLIA_X86_CORES)
-#include "asm/x86/camellia-x86.h"
+#include "crypto/arch/x86/camellia-x86.h"
 #define CAMELLIA_SIMD_CORES 1
 #elif defined(CLOAKFS_CAMELLIA_CE_CORE)
-#include "asm/arm64/camellia-ce.h"
+#include "crypto/arch/arm/camellia-ce.h"
 #define CAMELLIA_SIMD_CORES 1
 #endif
 #if defined(CAMELLIA_SIMD_CORES)

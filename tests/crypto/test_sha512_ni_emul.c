@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SHA512-instruction core (asm/x86/sha512-ni.c) where neither the
+ * The SHA512-instruction core (crypto/arch/x86/sha512-ni.c) where neither the
  * compiler nor the CPU has those instructions: this file defines
  * VSHA512RNDS2, VSHA512MSG1 and VSHA512MSG2 in C from the Operation
  * sections of Intel's instruction set reference (as quoted by the
@@ -88,7 +88,7 @@ __attribute__((target("avx2"))) static __m256i emu_msg2(__m256i srcdest, __m256i
 #define SHA512_NI_FN sha512_blocks_ni_emulated
 #pragma GCC push_options
 #pragma GCC target("avx2")
-#include "asm/x86/sha512-ni.c"
+#include "crypto/arch/x86/sha512-ni.c"
 #pragma GCC pop_options
 
 int main(void)

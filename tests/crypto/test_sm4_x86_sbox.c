@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The affine maps that the x86 SM4 cores wrap around the AES field
- * inversion (asm/x86/sm4-x86-affine.h, derived by sm4-x86-affine.py),
+ * inversion (crypto/arch/x86/sm4-x86-affine.h, derived by sm4-x86-affine.py),
  * checked for all 256 inputs against the GB/T 32907-2016 S-box table:
  *  1. in portable C, through the models of GF2P8AFFINEQB /
  *     GF2P8AFFINEINVQB and AES SubBytes in gf256_emul.h (the AESENCLAST
@@ -14,14 +14,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "asm/x86/sm4-x86-affine.h"
+#include "crypto/arch/x86/sm4-x86-affine.h"
 #include "crypto/crypto.h"
 #include "crypto/sm4/sm4-internal.h"
 #include "gf256_emul.h"
 #include "testutil.h"
 
 #if defined(CLOAKFS_SM4_X86_CORES)
-#include "asm/x86/sm4-x86.h"
+#include "crypto/arch/x86/sm4-x86.h"
 #endif
 
 static void check_constants(void)

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * x86-64 SIMD cores for ChaCha20 (RFC 8439), internal; the glue is
+ * chacha20-x86-glue.c.
+ *
+ * Variants and the CPUs they are for:
+ *   *_ssse3   SSSE3 (Core 2 and later), 128-bit vectors: 8 blocks as two
+ *             interleaved 4-block groups, 4 blocks, 1 block row-wise
+ *   *_avx2    AVX2 (Haswell and later, Zen 1 and later): 16 blocks as two
+ *             interleaved 8-block groups, 8 blocks, 2 blocks row-wise
+ *   *_avx512  AVX-512F + VL (Skylake-SP, Ice Lake, Zen 4 and later): 32
+ *             blocks as two 16-block groups in zmm (assembly), 16 blocks,
+ *             4 row-wise in zmm and 2 row-wise in ymm for the tail
+ *
+ * Contract of every entry point (the same as chacha20_crypt() in
+ * crypto/chacha20poly1305/chacha20.h):
+ *  - state is the 16-word ChaCha20 matrix; dst = src ^ keystream from
+ *    state[12]'s block on, and state[12] advances by one per 64-byte
+ *    block started, modulo 2^32 (the nonce words never change);
+ *  - any len (0 included); dst == src is allowed, partial overlap is not;
+ *    no alignment needed. A partial last block goes through a stack copy
+ *    that is wiped afterwards.
+ * All run in constant time: 32-bit add, rotate, xor and fixed shuffles.
+ */
+#ifndef CLOAKFS_ASM_X86_CHACHA20_X86_H
+#define CLOAKFS_ASM_X86_CHACHA20_X86_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct crypto_tfm;
+
+/*
+ * The "chacha20" skcipher entry points (skcipher_alg.encrypt and
+ * .decrypt, the same XOR), what chacha20-generic's are: tfm->ctx is the
+ * struct chacha20_key of chacha20_setkey(), iv the 16-byte IV (le32
+ * counter | 96-bit nonce) whose counter is written back advanced by one
+ * per 64-byte block started. Each builds the state and runs the core's
+ * chacha20_xor_<isa> (one block or less: the scalar chacha20_crypt()).
+ * Return 0.
+ */
+int chacha20_crypt_ssse3(const struct crypto_tfm *tfm, uint8_t *iv,
+			 uint8_t *dst, const uint8_t *src, size_t len);
+int chacha20_crypt_avx2(const struct crypto_tfm *tfm, uint8_t *iv,
+			uint8_t *dst, const uint8_t *src, size_t len);
+int chacha20_crypt_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
+			  uint8_t *dst, const uint8_t *src, size_t len);
+
+/*
+ * The whole-message functions under those, on a ChaCha20 state (the
+ * AEAD's, which goes on from block 1 after its block 0):
+ */
+void chacha20_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t len);
+void chacha20_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		       size_t len);
+void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			 size_t len);
+
+/*
+ * Block 0 of an AEAD message with its data (AVX2): block0 = the keystream
+ * of block state[12], then chacha20_xor_avx2 from the next block on
+ * (state[12] advances by 1 + len / 64 rounded up). From 1 KiB on block0
+ * shares the pass of the first 16 data blocks; below, it comes from a
+ * two-block pass whose second block is dropped (wiped).
+ */
+void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
+			      uint8_t *dst, const uint8_t *src, size_t len);
+
+/*
+ * The same with AVX-512F + VL: from 1 KiB on block0 shares the pass of
+ * the first 16 data blocks (16-block vertical pass, block 0 row-wise in
+ * xmm); below, it comes from a two-block row-wise pass.
+ */
+void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
+				uint8_t *dst, const uint8_t *src, size_t len);
+
+/*
+ * The keystream of blocks state[12] and state[12] + 1 (counter modulo
+ * 2^32) in one row-wise pass (AVX-512F + VL); state is not changed. The
+ * AEAD's block 0 when nothing else can share its pass (a lone block is
+ * bound by the latency of the rounds: ~300 cycles on Zen 4, against
+ * ~370 for the scalar chacha20_block()).
+ */
+/* dst = src ^ ks, len a multiple of 64: an AEAD decryption's first
+ * keystream, applied after the tag check */
+void chacha20_xor_keystream_avx512(uint8_t *dst, const uint8_t *src,
+				   const uint8_t *ks, size_t len);
+
+void chacha20_keystream2_avx512(const uint32_t state[16], uint8_t out[128]);
+
+/*
+ * The 32-block core of chacha20_xor_avx512 (chacha20-avx512-x86_64.S):
+ * dst = src ^ 2 KiB of keystream from state[12]; state is not changed.
+ */
+void chacha20_32blocks_avx512(const uint32_t state[16], uint8_t *dst,
+			      const uint8_t *src);
+
+/*
+ * The longest input a variant covers in a single pass of one core: a pass
+ * is bound by the latency of the rounds, so up to this length it costs
+ * about what one block costs (the AEAD puts block 0 and a message this
+ * long minus 64 through one call).
+ */
+#define CHACHA20_SSSE3_ONEPASS_BYTES 256
+#define CHACHA20_AVX2_ONEPASS_BYTES 512
+#define CHACHA20_AVX512_ONEPASS_BYTES 1024
+
+#endif

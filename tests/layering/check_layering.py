@@ -4,9 +4,15 @@
 link what. Fails, naming each edge, on
 
 - an #include "dir/..." from a directory that may not use dir (or a header
-  of crypto/ beyond its interface from outside crypto/ and asm/);
+  of crypto/ beyond its interface from outside crypto/);
+- inside crypto/, a header of an architecture's driver folder
+  crypto/arch/ARCH/ included from outside that folder, except by
+  crypto/drivers.c (the registrar list): the algorithms, templates and
+  other architectures never reach into a driver;
 - a program linked with a static library of a directory it may not use,
-  or a library compiling a source of such a directory (from build.ninja).
+  or a library compiling a source of such a directory (from build.ninja);
+  a library of crypto/arch/ARCH/ compiling a source from elsewhere, or a
+  source of crypto/arch/ARCH/ compiled by a library outside it and crypto/.
 
     check_layering.py SOURCE_ROOT BUILD_ROOT
 """
@@ -17,8 +23,7 @@ import sys
 # directory -> the directories it may use (its own always)
 ALLOWED = {
     "base": set(),
-    "crypto": {"base", "asm"},
-    "asm": {"crypto"},
+    "crypto": {"base"},
     "volume": {"base", "crypto"},
     "cli": {"base", "crypto"},
     "daemon": {"base", "cli"},
@@ -29,10 +34,14 @@ ALLOWED = {
 LAYERED = set(ALLOWED)
 # anything may use these; tests/ may use anything
 FREE = {"tests"}
-# the interface of crypto/; the rest is crypto's own (and asm's)
+# the interface of crypto/; the rest is crypto's own
 CRYPTO_INTERFACE = {"crypto/crypto.h", "crypto/secmem.h", "crypto/hex.h",
                     "crypto/cpu.h", "crypto/kdf/hkdf.h"}
-CRYPTO_INSIDE = {"crypto", "asm"}
+CRYPTO_INSIDE = {"crypto"}
+# each architecture's drivers (glue, cores, their shared headers, meson.build)
+ARCH_DIR = "crypto/arch/"
+# the one file outside an architecture's folder that names its registrars
+ARCH_REGISTRARS = "crypto/drivers.c"
 SOURCE_EXT = (".c", ".h", ".S", ".s")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -54,6 +63,22 @@ def edge_error(user, used, header):
     return None
 
 
+def arch_of(path):
+    """ARCH for a path under crypto/arch/ARCH/, else None"""
+    if not path.startswith(ARCH_DIR):
+        return None
+    return path[len(ARCH_DIR):].split("/", 1)[0]
+
+
+def arch_include_error(rel, header):
+    """why crypto's file rel may not include header, or None"""
+    arch = arch_of(header)
+    if arch is None or rel == ARCH_REGISTRARS or arch_of(rel) == arch:
+        return None
+    return "%s%s/ is included only from itself and %s" % (
+        ARCH_DIR, arch, ARCH_REGISTRARS)
+
+
 def check_includes(src):
     errors, seen = [], 0
     for d in sorted(LAYERED):
@@ -72,10 +97,25 @@ def check_includes(src):
                         seen += 1
                         header = m.group(1)
                         why = edge_error(d, top(header), header)
+                        if not why and d == "crypto":
+                            why = arch_include_error(rel, header)
                         if why:
                             errors.append("%s:%d: #include \"%s\": %s"
                                           % (rel, no, header, why))
     return errors, seen
+
+
+def arch_source_error(out, source):
+    """why the build output out may not compile source, or None"""
+    out_arch, src_arch = arch_of(out), arch_of(source)
+    if out_arch is not None and src_arch != out_arch:
+        return "a library of %s%s/ compiles only its own sources" % (
+            ARCH_DIR, out_arch)
+    if src_arch is not None and out_arch is None and \
+            os.path.dirname(out.split(".p/", 1)[0]) != "crypto":
+        return "%s%s/ is compiled only by its own libraries and crypto/" % (
+            ARCH_DIR, src_arch)
+    return None
 
 
 def check_links(build):
@@ -110,7 +150,8 @@ def check_links(build):
                     continue
                 used = top(os.path.normpath(s[3:]))
                 seen += 1
-                why = edge_error(user, used, None)
+                why = edge_error(user, used, None) or \
+                    arch_source_error(out, os.path.normpath(s[3:]))
                 if why:
                     errors.append("%s compiles %s: %s" % (out, s[3:], why))
     return errors, seen

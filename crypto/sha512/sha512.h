@@ -25,8 +25,8 @@ int sha512_generic_register(struct crypto_registry *reg);
 
 /*
  * nblocks (> 0) 128-byte blocks into the chaining value h. Every driver
- * has one; the SIMD cores are in asm/ and are called only on CPUs that
- * have their features (the registry sees to it).
+ * has one; the SIMD cores are in crypto/arch/ and are called only on CPUs
+ * that have their features (the registry sees to it).
  */
 typedef void sha512_blocks_fn(uint64_t h[8], const uint8_t *data, size_t nblocks);
 

@@ -8,8 +8,8 @@
  *  aes-ce-core.S. Registers nothing on other architectures or in builds
  * without SIMD; on ARM the registry hides them on CPUs without AES.
  */
-#ifndef CLOAKFS_CRYPTO_AES_AES_CE_GLUE_H
-#define CLOAKFS_CRYPTO_AES_AES_CE_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_AES_CE_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_AES_CE_GLUE_H
 
 struct crypto_registry;
 

@@ -24,8 +24,8 @@
  * there), and the glue checks them against the struct with offsetof, so
  * a change of the layout fails the build instead of the cores.
  */
-#ifndef CLOAKFS_ASM_ARM_AES_CE_H
-#define CLOAKFS_ASM_ARM_AES_CE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_AES_CE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_AES_CE_H
 
 #define AES_CE_CHUNK 128 /* bytes per bulk step: 8 blocks (AArch32: 2 x 4) */
 #define AES_CE_MAX_ROUNDS 14

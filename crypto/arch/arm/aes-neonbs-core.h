@@ -12,8 +12,8 @@
  * block, the CBC/CFB iv becomes the last ciphertext block, the CTR
  * counter (big-endian, 128 bits) is advanced by one per block.
  */
-#ifndef CLOAKFS_ASM_ARM_AES_NEONBS_CORE_H
-#define CLOAKFS_ASM_ARM_AES_NEONBS_CORE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_AES_NEONBS_CORE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_AES_NEONBS_CORE_H
 
 #include <stddef.h>
 #include <stdint.h>

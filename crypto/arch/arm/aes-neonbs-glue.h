@@ -10,8 +10,8 @@
  * (400). Registers nothing on other architectures or in builds without
  * SIMD; on ARM the registry hides them on CPUs without NEON.
  */
-#ifndef CLOAKFS_CRYPTO_AES_AES_NEONBS_GLUE_H
-#define CLOAKFS_CRYPTO_AES_AES_NEONBS_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_AES_NEONBS_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_AES_NEONBS_GLUE_H
 
 struct crypto_registry;
 

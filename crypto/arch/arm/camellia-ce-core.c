@@ -19,12 +19,12 @@
  * comment gives the sources); libgcrypt's camellia-aarch64-ce runs it on
  * 16 blocks too. Written in intrinsics (ACLE, arm_neon.h); this file
  * alone is built with the AES instructions (-march=armv8-a+crypto from
- * crypto/camellia/meson.build), so the rest of the build runs on CPUs
+ * crypto/arch/arm/meson.build), so the rest of the build runs on CPUs
  * without them. Entry points and their contract: camellia-ce.h.
  */
 #if defined(__aarch64__)
 #if !defined(__ARM_FEATURE_AES)
-#error "build with -march=armv8-a+crypto (crypto/camellia/meson.build)"
+#error "build with -march=armv8-a+crypto (crypto/arch/arm/meson.build)"
 #endif
 #include <arm_neon.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * registry's plain instance), for CPUs with the AES instructions
  * (HWCAP_AES). Registers nothing when built without the core.
  */
-#ifndef CLOAKFS_CRYPTO_CAMELLIA_CAMELLIA_CE_GLUE_H
-#define CLOAKFS_CRYPTO_CAMELLIA_CAMELLIA_CE_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_CAMELLIA_CE_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_CAMELLIA_CE_GLUE_H
 
 struct crypto_registry;
 

@@ -19,8 +19,8 @@
  * into 16-byte tables held in registers, xor/and/or and shifts; no
  * secret-dependent branch or address.
  */
-#ifndef CLOAKFS_ASM_ARM64_CAMELLIA_CE_H
-#define CLOAKFS_ASM_ARM64_CAMELLIA_CE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_CAMELLIA_CE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_CAMELLIA_CE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,8 +5,8 @@
  * points and contract as crypto/arch/x86/polyval-x86.h's (the hash state;
  * st->key.powers[16 - k] = H^k, st->ghash byte-reverses the blocks).
  */
-#ifndef CLOAKFS_ASM_ARM_POLYVAL_ARM_H
-#define CLOAKFS_ASM_ARM_POLYVAL_ARM_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_POLYVAL_ARM_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_POLYVAL_ARM_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * drivers (glue polyval-arm-glue.c). One file of
  * intrinsics for both; on AArch32 it alone is compiled with
  * -mfpu=crypto-neon-fp-armv8, on AArch64 with -march=armv8-a+crypto
- * (crypto/polyval/meson.build), and runs only where HWCAP(2)_PMULL is set.
+ * (crypto/arch/arm/meson.build), and runs only where HWCAP(2)_PMULL is set.
  *
  * Entry points and contract as the x86 cores' (crypto/arch/x86/polyval-x86.h):
  * st->acc updated by nblocks blocks, each byte-reversed first when

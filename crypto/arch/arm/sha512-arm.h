@@ -11,8 +11,8 @@
  * statically into every program, so the link resolves the address and
  * no relocation is left for run time.
  */
-#ifndef CLOAKFS_ASM_ARM_SHA512_ARM_H
-#define CLOAKFS_ASM_ARM_SHA512_ARM_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_SHA512_ARM_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_SHA512_ARM_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -25,8 +25,8 @@
  *    CTR to the next big-endian 128-bit counter value.
  * Constant time: see each core's header comment.
  */
-#ifndef CLOAKFS_ASM_ARM64_SM4_ARM64_H
-#define CLOAKFS_ASM_ARM64_SM4_ARM64_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_SM4_ARM64_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_SM4_ARM64_H
 
 /* the bulk hooks' granularity: both cores' step, 8 blocks */
 #define SM4_ARM64_CHUNK 128

@@ -7,8 +7,8 @@
  * architectures, -Dsimd=false); the registry hides the drivers on CPUs
  * without CPU_FEAT_ARM_SM4.
  */
-#ifndef CLOAKFS_CRYPTO_SM4_SM4_CE_GLUE_H
-#define CLOAKFS_CRYPTO_SM4_SM4_CE_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_SM4_CE_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_SM4_CE_GLUE_H
 
 struct crypto_registry;
 

@@ -6,8 +6,8 @@
  * (cts-sm4-neon is the registry's plain instance). Registers nothing when
  * built without the core (other architectures, -Dsimd=false).
  */
-#ifndef CLOAKFS_CRYPTO_SM4_SM4_NEON_GLUE_H
-#define CLOAKFS_CRYPTO_SM4_SM4_NEON_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_SM4_NEON_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_SM4_NEON_GLUE_H
 
 struct crypto_registry;
 

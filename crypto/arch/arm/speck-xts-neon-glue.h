@@ -7,8 +7,8 @@
  * Registers nothing on other architectures or in builds without SIMD; on
  * ARM the registry hides them on CPUs without NEON.
  */
-#ifndef CLOAKFS_CRYPTO_SPECK_SPECK_XTS_NEON_GLUE_H
-#define CLOAKFS_CRYPTO_SPECK_SPECK_XTS_NEON_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_SPECK_XTS_NEON_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_SPECK_XTS_NEON_GLUE_H
 
 struct crypto_registry;
 

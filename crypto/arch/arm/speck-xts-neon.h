@@ -22,8 +22,8 @@
  * the glue checks them against speck.h's structs with offsetof, so a
  * change of the layout fails the build instead of the cores.
  */
-#ifndef CLOAKFS_ASM_ARM_SPECK_XTS_NEON_H
-#define CLOAKFS_ASM_ARM_SPECK_XTS_NEON_H
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_SPECK_XTS_NEON_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_SPECK_XTS_NEON_H
 
 /* bytes per core step: 8 Speck128 or 16 Speck64 blocks */
 #define SPECK_NEON_CHUNK 128

@@ -16,7 +16,7 @@
  * and a sign mask (no PCLMULQDQ needed); the chain runs beside the AES
  * rounds, which are the bottleneck.
  *
- * Built with -maes -msse4.1 (crypto/aes/meson.build).
+ * Built with -maes -msse4.1 (crypto/arch/x86/meson.build).
  */
 #if defined(__x86_64__)
 

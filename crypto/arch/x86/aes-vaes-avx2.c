@@ -14,7 +14,7 @@
  * the constant of the T ^ K form, see aes-x86-modes.h). Computing the
  * product with shifts instead measured 7% slower on Zen 5.
  *
- * Built with -mvaes -mvpclmulqdq -mavx2 -maes -mpclmul (crypto/aes/meson.build).
+ * Built with -mvaes -mvpclmulqdq -mavx2 -maes -mpclmul (crypto/arch/x86/meson.build).
  */
 #if defined(__x86_64__)
 

@@ -15,7 +15,7 @@
  * after it.
  *
  * Built with -mvaes -mvpclmulqdq -mavx512f -mavx512vl -mavx512bw -mavx2
- * -maes -mpclmul (crypto/aes/meson.build).
+ * -maes -mpclmul (crypto/arch/x86/meson.build).
  */
 #if defined(__x86_64__)
 

@@ -8,8 +8,8 @@
  * on other architectures; on x86-64 the registry hides them on CPUs
  * without the features.
  */
-#ifndef CLOAKFS_CRYPTO_AES_AES_X86_GLUE_H
-#define CLOAKFS_CRYPTO_AES_AES_X86_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_AES_X86_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_X86_AES_X86_GLUE_H
 
 struct crypto_registry;
 

@@ -26,8 +26,8 @@
  * and fixed shuffles only; branches depend on lengths and the public
  * counter, never on keys or data.
  */
-#ifndef CLOAKFS_ASM_X86_AES_X86_H
-#define CLOAKFS_ASM_X86_AES_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_AES_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_AES_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

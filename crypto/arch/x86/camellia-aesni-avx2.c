@@ -17,7 +17,7 @@
  */
 #if defined(__x86_64__)
 #if !defined(__AVX2__) || !defined(__AES__)
-#error "build with -mavx2 -maes (crypto/camellia/meson.build)"
+#error "build with -mavx2 -maes (crypto/arch/x86/meson.build)"
 #endif
 
 #include "crypto/arch/x86/camellia-x86-avx2.h"

@@ -10,7 +10,7 @@
  */
 #if defined(__x86_64__)
 #if !defined(__AVX2__) || !defined(__GFNI__)
-#error "build with -mavx2 -mgfni (crypto/camellia/meson.build)"
+#error "build with -mavx2 -mgfni (crypto/arch/x86/meson.build)"
 #endif
 
 #include "crypto/arch/x86/camellia-x86-avx2.h"

@@ -10,7 +10,7 @@
  */
 #if defined(__x86_64__)
 #if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__GFNI__)
-#error "build with -mavx512f -mavx512bw -mgfni (crypto/camellia/meson.build)"
+#error "build with -mavx512f -mavx512bw -mgfni (crypto/arch/x86/meson.build)"
 #endif
 
 #include "crypto/arch/x86/x86-vec512.h"

@@ -8,8 +8,8 @@
  * 16 vectors = 32 blocks, which fill the 16 ymm registers, so the compiler
  * keeps part of the state on the stack.
  */
-#ifndef CLOAKFS_ASM_X86_CAMELLIA_X86_AVX2_H
-#define CLOAKFS_ASM_X86_CAMELLIA_X86_AVX2_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_CAMELLIA_X86_AVX2_H
+#define CLOAKFS_CRYPTO_ARCH_X86_CAMELLIA_X86_AVX2_H
 
 #include "crypto/arch/x86/x86-vec256.h"
 

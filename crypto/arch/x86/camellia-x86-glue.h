@@ -8,8 +8,8 @@
  * when built without the cores (other architectures, -Dsimd=false); the
  * registry hides the drivers whose CPU features are missing.
  */
-#ifndef CLOAKFS_CRYPTO_CAMELLIA_CAMELLIA_X86_GLUE_H
-#define CLOAKFS_CRYPTO_CAMELLIA_CAMELLIA_X86_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_CAMELLIA_X86_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_X86_CAMELLIA_X86_GLUE_H
 
 struct crypto_registry;
 

@@ -24,8 +24,8 @@
  * AESENCLAST and GF2P8AFFINE(INV)QB; no secret-dependent branch or
  * address.
  */
-#ifndef CLOAKFS_ASM_X86_CAMELLIA_X86_H
-#define CLOAKFS_ASM_X86_CAMELLIA_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_CAMELLIA_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_CAMELLIA_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

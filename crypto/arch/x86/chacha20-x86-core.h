@@ -22,8 +22,8 @@
  * CHACHA_WANT_YMM_ROWS) before the include adds the 256-bit cores below,
  * which need only Y_ROL* and CHACHA_YMM_MASKS.
  */
-#ifndef CLOAKFS_ASM_X86_CHACHA20_X86_CORE_H
-#define CLOAKFS_ASM_X86_CHACHA20_X86_CORE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_CHACHA20_X86_CORE_H
+#define CLOAKFS_CRYPTO_ARCH_X86_CHACHA20_X86_CORE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -22,8 +22,8 @@
  *    that is wiped afterwards.
  * All run in constant time: 32-bit add, rotate, xor and fixed shuffles.
  */
-#ifndef CLOAKFS_ASM_X86_CHACHA20_X86_H
-#define CLOAKFS_ASM_X86_CHACHA20_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_CHACHA20_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_CHACHA20_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

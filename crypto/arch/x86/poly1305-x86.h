@@ -29,8 +29,8 @@
  *  - h enters and leaves in radix 2^44 with h0, h1 < 2^44 and h2 < 2^43.
  * Constant time: multiplications, additions, shifts and masks only.
  */
-#ifndef CLOAKFS_ASM_X86_POLY1305_X86_H
-#define CLOAKFS_ASM_X86_POLY1305_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_POLY1305_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_POLY1305_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 /*
  * POLYVAL with PCLMULQDQ on xmm registers, 8 blocks a step: the
  * polyval-pclmul and ghash-pclmul drivers. The body is polyval-x86-core.h;
- * compiled with -mpclmul -mssse3 (crypto/polyval/meson.build).
+ * compiled with -mpclmul -mssse3 (crypto/arch/x86/meson.build).
  */
 #include <immintrin.h>
 

@@ -21,8 +21,8 @@
  *    setkeys of the core's polyval and ghash drivers
  *    (polyval_setkey_state over the core's blocks and polyval_key_powers).
  */
-#ifndef CLOAKFS_ASM_X86_POLYVAL_X86_H
-#define CLOAKFS_ASM_X86_POLYVAL_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_POLYVAL_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_POLYVAL_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * VSHA512MSG1, VSHA512MSG2; CPUID.(EAX=7,ECX=1):EAX[0], Arrow Lake and
  * Lunar Lake and later): the sha512-ni driver (glue
  * sha512-x86-glue.c). Built only where the compiler has
- * their intrinsics (GCC 14, clang 18: -msha512; crypto/sha512/meson.build)
+ * their intrinsics (GCC 14, clang 18: -msha512; crypto/arch/x86/meson.build)
  * and used only where the CPU reports them. The machine this was written
  * on has neither (GCC 12, AMD Zen 5), so tests/crypto/test_sha512_ni_emul
  * runs this very file with the three instructions emulated in C from

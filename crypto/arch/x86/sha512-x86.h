@@ -7,8 +7,8 @@
  *                       built only where the compiler has the intrinsics
  * nblocks > 0 whole 128-byte blocks; h is the chaining value.
  */
-#ifndef CLOAKFS_ASM_X86_SHA512_X86_H
-#define CLOAKFS_ASM_X86_SHA512_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_SHA512_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_SHA512_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

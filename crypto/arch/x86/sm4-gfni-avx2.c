@@ -8,7 +8,7 @@
  */
 #if defined(__x86_64__)
 #if !defined(__AVX2__) || !defined(__GFNI__)
-#error "build with -mavx2 -mgfni (crypto/sm4/meson.build)"
+#error "build with -mavx2 -mgfni (crypto/arch/x86/meson.build)"
 #endif
 
 #include "crypto/arch/x86/sm4-x86-affine.h"

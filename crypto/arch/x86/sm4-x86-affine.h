@@ -6,8 +6,8 @@
  * derivation; field isomorphism T: alpha -> 0x23). Checked there for all
  * 256 inputs, and on the instructions by tests/crypto/test_sm4_x86_sbox.c.
  */
-#ifndef CLOAKFS_ASM_X86_SM4_X86_AFFINE_H
-#define CLOAKFS_ASM_X86_SM4_X86_AFFINE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_SM4_X86_AFFINE_H
+#define CLOAKFS_CRYPTO_ARCH_X86_SM4_X86_AFFINE_H
 
 /* GF2P8AFFINEQB / GF2P8AFFINEINVQB matrices (qword) and constants */
 #define SM4_GFNI_IN_MATRIX 0x4c287db91a22505dull

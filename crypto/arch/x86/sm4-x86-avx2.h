@@ -11,8 +11,8 @@
  * AVX2 has no vector rotate: rotations of a dword by 8, 16, 24 bits are
  * byte shuffles (VPSHUFB), by 2 two shifts.
  */
-#ifndef CLOAKFS_ASM_X86_SM4_X86_AVX2_H
-#define CLOAKFS_ASM_X86_SM4_X86_AVX2_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_SM4_X86_AVX2_H
+#define CLOAKFS_CRYPTO_ARCH_X86_SM4_X86_AVX2_H
 
 #include "crypto/arch/x86/x86-vec256.h"
 

@@ -6,8 +6,8 @@
  * without SIMD; on x86-64 the registry hides them on CPUs without the
  * features.
  */
-#ifndef CLOAKFS_CRYPTO_SPECK_SPECK_X86_GLUE_H
-#define CLOAKFS_CRYPTO_SPECK_SPECK_X86_GLUE_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_SPECK_X86_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_X86_SPECK_X86_GLUE_H
 
 struct crypto_registry;
 

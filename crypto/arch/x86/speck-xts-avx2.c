@@ -19,7 +19,7 @@
 
 #define SPECK_ISA avx2
 #if !defined(__AVX2__)
-#error "build with -mavx2 (crypto/speck/meson.build)"
+#error "build with -mavx2 (crypto/arch/x86/meson.build)"
 #endif
 
 typedef __m256i vec;

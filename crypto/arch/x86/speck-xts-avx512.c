@@ -13,7 +13,7 @@
 
 #define SPECK_ISA avx512
 #if !defined(__AVX512F__)
-#error "build with -mavx512f (crypto/speck/meson.build)"
+#error "build with -mavx512f (crypto/arch/x86/meson.build)"
 #endif
 
 typedef __m512i vec;

@@ -18,8 +18,8 @@
  *    the tweak of the block after the last one, so C can continue.
  * All run in constant time: add, rotate, xor and fixed shuffles only.
  */
-#ifndef CLOAKFS_ASM_X86_SPECK_XTS_X86_H
-#define CLOAKFS_ASM_X86_SPECK_XTS_X86_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_SPECK_XTS_X86_H
+#define CLOAKFS_CRYPTO_ARCH_X86_SPECK_XTS_X86_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * meson.build). What each must do: the cores' bodies, sm4-x86-core.h and
  * camellia-x86-core.h.
  */
-#ifndef CLOAKFS_ASM_X86_X86_VEC256_H
-#define CLOAKFS_ASM_X86_X86_VEC256_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_X86_VEC256_H
+#define CLOAKFS_CRYPTO_ARCH_X86_X86_VEC256_H
 
 #include <immintrin.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * with its ISA flags (-mavx512f -mavx512bw and more, from the
  * algorithm's meson.build).
  */
-#ifndef CLOAKFS_ASM_X86_X86_VEC512_H
-#define CLOAKFS_ASM_X86_X86_VEC512_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_X86_VEC512_H
+#define CLOAKFS_CRYPTO_ARCH_X86_X86_VEC512_H
 
 #include <immintrin.h>
 #include <stdint.h>

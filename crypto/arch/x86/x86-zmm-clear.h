@@ -4,8 +4,8 @@
  * key or data in. VZEROALL clears zmm0-15 (all of them); zmm16-31 are
  * cleared by hand. Include only from a file built with -mavx512f.
  */
-#ifndef CLOAKFS_ASM_X86_X86_ZMM_CLEAR_H
-#define CLOAKFS_ASM_X86_X86_ZMM_CLEAR_H
+#ifndef CLOAKFS_CRYPTO_ARCH_X86_X86_ZMM_CLEAR_H
+#define CLOAKFS_CRYPTO_ARCH_X86_X86_ZMM_CLEAR_H
 
 #include <immintrin.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ARM POLYVAL core (AArch64 PMULL and AArch32 VMULL.P64), glue
- * polyval-arm-glue.c: polyval-pmull.c. Entry
+ * polyval-arm-glue.c, core polyval-pmull.c. Entry
  * points and contract as crypto/arch/x86/polyval-x86.h's (the hash state;
  * st->key.powers[16 - k] = H^k, st->ghash byte-reverses the blocks).
  */

@@ -13,8 +13,8 @@
  *                            size_t nblocks);
  * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is
  * sha512_k (FIPS 180-4 section 4.2.3, crypto/sha512/sha512-generic.c),
- * addressed with ADRP + ADD :lo12:, resolved at link time (
- * sha512-arm.h).
+ * addressed with ADRP + ADD :lo12:, resolved at link time
+ * (sha512-arm.h).
  *
  * Technique: all state in registers, none spilled in the rounds: a..h in
  * x3-x10 (renamed by the unrolling, never moved), the last 16 message

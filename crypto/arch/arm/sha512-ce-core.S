@@ -11,8 +11,8 @@
  *   void sha512_blocks_ce(uint64_t h[8], const uint8_t *data, size_t nblocks);
  * nblocks > 0 whole 128-byte blocks into h (sha512_blocks_fn). K is
  * sha512_k (FIPS 180-4 section 4.2.3, crypto/sha512/sha512-generic.c),
- * addressed with ADRP + ADD :lo12:, resolved at link time (
- * sha512-arm.h).
+ * addressed with ADRP + ADD :lo12:, resolved at link time
+ * (sha512-arm.h).
  *
  * Technique: the state in four vectors as FIPS orders it, (a, b), (c, d),
  * (e, f), (g, h), lane 0 first; two rounds per SHA512H + SHA512H2 pair

@@ -19,7 +19,7 @@
  * step per two rounds: independent work the core overlaps); W[t] + K[t]
  * of both blocks goes to the stack, from which block B's 80 rounds read.
  * A lone last block is loaded into both lanes and block B's rounds are
- * skipped. A C version of this (sha512-avx2.c in the history)
+ * skipped. A C version of this (asm/x86/sha512-avx2.c in the history)
  * spilled the working variables: 5.4 cycles a round against 4.5 here.
  *
  * Constant time: additions, logic and fixed rotations only. The stack

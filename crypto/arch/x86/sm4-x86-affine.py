@@ -19,15 +19,15 @@ AES-NI: AESENCLAST applies AES SubBytes = Ma inv_aes(v) + 0x63, so the
         with two 16-entry nibble tables (VPSHUFB), as is the input map.
 
 Prints sm4-x86-affine.h and checks every map for all 256 inputs against the GB/T 32907-2016 table (crypto/sm4/sm4-sbox.c).
-Run: python3 sm4-x86-affine.py crypto/sm4/sm4-sbox.c \
-       > sm4-x86-affine.h
+Run: python3 crypto/arch/x86/sm4-x86-affine.py crypto/sm4/sm4-sbox.c \
+       > crypto/arch/x86/sm4-x86-affine.h
 """
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "crypto", "internal"))
+                                "..", "..", "internal"))
 import gf256 as gf  # noqa: E402
 
 AES_POLY = 0x11b

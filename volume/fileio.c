@@ -71,25 +71,6 @@ static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 	return len ? pwritev_full(fd, &iov, 1, off) : 0;
 }
 
-/*
- * Units at ciphertext offset off; with the header in front when hdr is set,
- * which needs the units to start at unit 0 (off == HEADER_SIZE): one
- * pwritev, so a process killed between "header" and "first data" cannot
- * leave a header without its unit 0 (fsck: "a header alone").
- */
-static int pwrite_units(int fd, const uint8_t *hdr, const void *buf,
-			size_t len, uint64_t off)
-{
-	struct iovec iov[2] = { { (void *)hdr, HEADER_SIZE },
-				{ (void *)buf, len } };
-
-	if (!hdr)
-		return pwrite_full(fd, buf, len, off);
-	if (off != HEADER_SIZE)
-		return -EINVAL; /* a caller bug: the header would land on data */
-	return pwritev_full(fd, iov, 2, 0);
-}
-
 static int cipher_size_of(int fd, uint64_t *size)
 {
 	struct stat st;
@@ -410,57 +391,45 @@ struct unit_span {
 	uint64_t first, last;
 };
 
+static int span_empty(struct unit_span sp)
+{
+	return sp.first > sp.last;
+}
+
 /*
- * The plaintext of unit u of the new layout: old data (from the old units,
- * or from the saved old tail), new data on top, zeros elsewhere.
+ * The plaintext of unit u of the new layout: old data (read from the
+ * file, still in its old layout), new data on top, zeros elsewhere.
  */
 struct rewrite {
 	uint64_t old_size, new_size;
-	uint64_t tail_start;       /* old tail unit start; old_size if none */
-	const uint8_t *tail;       /* old plaintext [tail_start, old_size) */
 	uint64_t off, len;         /* the new data */
 	const uint8_t *data;
 };
 
-static int fill_units(struct content_file *f, const struct rewrite *w,
+static int fill_units(const struct content_file *f, const struct rewrite *w,
 		      uint64_t first, uint64_t n, uint8_t *buf)
 {
 	size_t bytes = units_bytes(&f->geom, w->new_size, first, n);
-	uint64_t s = first * f->geom.sector_size, e = s + bytes, a, b;
-	int err;
+	uint64_t s = first * f->geom.sector_size, e = s + bytes, oe, a, b;
+	int err = 0;
 
 	memset(buf, 0, bytes);
 	if (e > w->new_size)
 		e = w->new_size; /* a padded unit: the rest stays zero */
 	/*
-	 * Old data below the old tail (same units in both layouts), only
-	 * where the new data does not cover it: at most a partial first
-	 * and last unit of a write are read back.
+	 * Old data where the new data does not cover it: at most a partial
+	 * first and last unit of a write, and the old tail of a file whose
+	 * size changes, are read back.
 	 */
-	a = s;
-	b = e < w->tail_start ? e : w->tail_start;
-	if (a < b) {
-		uint64_t lo = w->len ? w->off : b, hi = w->len ? w->off + w->len : b;
-		uint64_t p0 = a, p1 = lo < b ? lo : b; /* left of the new data */
-		uint64_t q0 = hi > a ? hi : a, q1 = b;  /* right of it */
-
-		if (p0 < p1) {
-			err = read_plain(f, w->old_size, buf, p0, p1 - p0);
-			if (err)
-				return err;
-		}
-		if (q0 < q1 && q0 >= p1) {
-			err = read_plain(f, w->old_size, buf + (q0 - s), q0,
-					 q1 - q0);
-			if (err)
-				return err;
-		}
-	}
-	/* the saved old tail */
-	a = s > w->tail_start ? s : w->tail_start;
-	b = e < w->old_size ? e : w->old_size;
-	if (a < b)
-		memcpy(buf + (a - s), w->tail + (a - w->tail_start), (size_t)(b - a));
+	oe = e < w->old_size ? e : w->old_size;
+	a = w->len && w->off < oe ? w->off : oe; /* left of the new data */
+	b = w->len && w->off + w->len > s ? w->off + w->len : s; /* right */
+	if (s < a)
+		err = read_plain(f, w->old_size, buf, s, a - s);
+	if (!err && b < oe && b >= a)
+		err = read_plain(f, w->old_size, buf + (b - s), b, oe - b);
+	if (err)
+		return err;
 	/* the new data */
 	a = s > w->off ? s : w->off;
 	b = e < w->off + w->len ? e : w->off + w->len;
@@ -469,34 +438,177 @@ static int fill_units(struct content_file *f, const struct rewrite *w,
 	return 0;
 }
 
-/* hdr: the header, written together with unit 0 (sp starts there) */
-static int write_span(struct content_file *f, const struct rewrite *w,
-		      struct unit_span sp, uint8_t *buf, const uint8_t *hdr)
+/*
+ * One change of a file's ciphertext that takes several steps (a write,
+ * a grow, a shrink), prepared whole before its first step: the new
+ * ciphertext of every region it writes, and the old bytes there as they
+ * are on disk. A failing step (EIO, ENOSPC) is undone from the saved
+ * bytes alone, so the undo needs no key, and a lock between two steps
+ * finds nothing left to encrypt: the file ends in its old state or in
+ * its new one.
+ */
+#define CHANGE_REGIONS 3 /* a header alone, the old tail, the new data */
+
+struct region {
+	uint64_t off;    /* ciphertext offset */
+	size_t len;
+	uint8_t *bytes;  /* the new ciphertext: into mem, or a change's hdr */
+	uint8_t *mem;    /* owned: room for a header, then the units */
+	size_t mem_size;
+	uint8_t *old;    /* owned: the old bytes of [off, off + old_len) */
+	size_t old_len;  /* the part of the region inside the old file */
+};
+
+struct change {
+	struct region r[CHANGE_REGIONS]; /* written in this order */
+	int n;
+	uint8_t hdr[HEADER_SIZE];        /* a header written alone */
+	uint64_t old_csize, new_csize;
+	int set_size;                    /* last step: the new size */
+};
+
+static int change_init(const struct content_file *f, struct change *ch,
+		       uint64_t new_size)
 {
+	memset(ch, 0, sizeof(*ch));
+	ch->new_csize = content_cipher_size(&f->geom, new_size);
+	return cipher_size_of(f->fd, &ch->old_csize);
+}
+
+/* wipe: a preparation failed, plaintext may be left in the buffers */
+static void change_free(struct change *ch, int wipe)
+{
+	for (int i = 0; i < ch->n; i++) {
+		wipe_free(ch->r[i].mem, wipe ? ch->r[i].mem_size : 0);
+		free(ch->r[i].old); /* ciphertext */
+	}
+	ch->n = 0;
+}
+
+/* units sp of the new layout, encrypted into the next region */
+static int add_span(struct content_file *f, const struct rewrite *w,
+		    struct unit_span sp, struct change *ch)
+{
+	const struct content_geom *g = &f->geom;
+	struct region *r = &ch->r[ch->n];
+	uint64_t base = sp.first * g->sector_size;
+	size_t bytes = units_bytes(g, w->new_size, sp.first,
+				   sp.last - sp.first + 1);
 	int err = 0;
 
+	r->mem_size = HEADER_SIZE + bytes;
+	r->mem = malloc(r->mem_size);
+	if (!r->mem)
+		return -ENOMEM;
+	ch->n++;
+	r->off = HEADER_SIZE + base;
+	r->len = bytes;
+	r->bytes = r->mem + HEADER_SIZE;
 	for (uint64_t u = sp.first; !err && u <= sp.last;) {
-		uint64_t n = batch_units(&f->geom, u, sp.last);
-		size_t bytes = units_bytes(&f->geom, w->new_size, u, n);
-		uint64_t s = u * f->geom.sector_size;
+		uint64_t n = batch_units(g, u, sp.last), s = u * g->sector_size;
+		size_t nb = units_bytes(g, w->new_size, u, n);
+		uint8_t *dst = r->bytes + (s - base);
 
-		if (w->len && s >= w->off && s + bytes <= w->off + w->len &&
-		    s + bytes <= w->new_size) {
+		if (w->len && s >= w->off && s + nb <= w->off + w->len &&
+		    s + nb <= w->new_size) {
 			/* wholly new data: encrypt it straight from the
 			 * caller's buffer, no copy */
-			err = crypt_units(f, 1, w->new_size, u, n, buf,
+			err = crypt_units(f, 1, w->new_size, u, n, dst,
 					  w->data + (s - w->off));
 		} else {
-			err = fill_units(f, w, u, n, buf);
+			err = fill_units(f, w, u, n, dst);
 			if (!err)
-				err = crypt_units(f, 1, w->new_size, u, n, buf,
-						  buf);
+				err = crypt_units(f, 1, w->new_size, u, n, dst,
+						  dst);
 		}
-		if (!err)
-			err = pwrite_units(f->fd, u == 0 ? hdr : NULL, buf, bytes,
-					   HEADER_SIZE + u * f->geom.sector_size);
 		u += n;
 	}
+	return err;
+}
+
+/*
+ * The header goes out in one write with unit 0 when a region starts
+ * there (a kill between the two cannot leave a header alone, which fsck
+ * reports); otherwise alone, first.
+ */
+static void add_header(struct change *ch, const uint8_t raw[HEADER_SIZE])
+{
+	for (int i = 0; i < ch->n; i++) {
+		struct region *r = &ch->r[i];
+
+		if (r->off == HEADER_SIZE) {
+			memcpy(r->mem, raw, HEADER_SIZE);
+			r->bytes = r->mem;
+			r->off = 0;
+			r->len += HEADER_SIZE;
+			return;
+		}
+	}
+	memmove(&ch->r[1], &ch->r[0], (size_t)ch->n * sizeof(ch->r[0]));
+	memset(&ch->r[0], 0, sizeof(ch->r[0]));
+	memcpy(ch->hdr, raw, HEADER_SIZE);
+	ch->r[0].len = HEADER_SIZE;
+	ch->r[0].bytes = ch->hdr;
+	ch->n++;
+}
+
+/* the old bytes every region will overwrite, read before any step */
+static int save_old(const struct content_file *f, struct change *ch)
+{
+	for (int i = 0; i < ch->n; i++) {
+		struct region *r = &ch->r[i];
+		int err;
+
+		if (r->off >= ch->old_csize)
+			continue;
+		r->old_len = (size_t)(ch->old_csize - r->off) < r->len
+				     ? (size_t)(ch->old_csize - r->off) : r->len;
+		r->old = malloc(r->old_len);
+		if (!r->old)
+			return -ENOMEM;
+		err = pread_full(f->fd, r->old, r->old_len, r->off);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Undo the first `steps` regions (the last of them may be written in
+ * part): the file cut back to its old size where it grew, the saved
+ * bytes written back. No key, no new blocks beyond the old size.
+ */
+static int undo(const struct content_file *f, const struct change *ch,
+		int steps)
+{
+	int err = 0, grew = 0;
+
+	for (int i = 0; i < steps; i++)
+		grew |= ch->r[i].off + ch->r[i].len > ch->old_csize;
+	if (grew && ftruncate(f->fd, (off_t)ch->old_csize) != 0)
+		err = -errno;
+	for (int i = steps - 1; i >= 0; i--) {
+		const struct region *r = &ch->r[i];
+		int e = pwrite_full(f->fd, r->old, r->old_len, r->off);
+
+		err = err ? err : e;
+	}
+	return err;
+}
+
+/* the steps: each region in order, then the size; undone on failure */
+static int commit(const struct content_file *f, const struct change *ch)
+{
+	int i, err = 0;
+
+	for (i = 0; !err && i < ch->n; i++)
+		err = pwrite_full(f->fd, ch->r[i].bytes, ch->r[i].len,
+				  ch->r[i].off);
+	if (!err && ch->set_size &&
+	    ftruncate(f->fd, (off_t)ch->new_csize) != 0)
+		err = -errno;
+	if (err)
+		(void)undo(f, ch, i); /* keeps the step's error */
 	return err;
 }
 
@@ -515,64 +627,49 @@ static struct unit_span span_of(const struct content_geom *g, uint64_t plain,
 	return sp;
 }
 
-/*
- * A write that grew the file failed part way (a full disk, say): take the
- * file back to old_size, as the caller was told (docs/format.md,
- * "Content"): the ciphertext is cut back, the old tail unit (tail holds
- * its plaintext) is encrypted again in its old shape,
- * which gives its old ciphertext, since XTS is deterministic for a key
- * and tweak, and the old header goes back. Nothing here needs new blocks
- * on the backing store. Units inside the old size that the write had
- * already replaced keep the new data.
- */
-static int roll_back(struct content_file *f, uint64_t old_size,
-		     const struct file_header *old_hdr, const uint8_t *tail,
-		     uint8_t *buf)
+/* prepare the change (spans, then the header), save, commit, free */
+static int apply(struct content_file *f, struct change *ch,
+		 const struct rewrite *w, const struct unit_span *spans,
+		 int nspans, int fresh)
 {
-	struct content_unit t;
 	uint8_t raw[HEADER_SIZE];
-	int err;
+	int err = 0, prepared;
 
-	if (old_size == 0) {
-		f->have_header = 0;
-		return ftruncate(f->fd, 0) == 0 ? 0 : -errno;
-	}
-	f->hdr = *old_hdr;
-	content_unit(&f->geom, old_size,
-		     content_unit_count(&f->geom, old_size) - 1, &t);
-	memset(buf, 0, t.len);
-	memcpy(buf, tail, (size_t)(old_size - t.plain_off));
-	/* encrypted first: locked meanwhile, the file keeps its new size
-	 * rather than lose its old tail */
-	err = crypt_units(f, 1, old_size, t.index, 1, buf, buf);
-	if (err)
-		return err;
-	if (ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, old_size)) != 0)
-		return -errno;
-	err = pwrite_full(f->fd, buf, t.len, t.cipher_off);
-	header_encode(old_hdr, raw);
+	for (int i = 0; !err && i < nspans; i++)
+		if (!span_empty(spans[i]))
+			err = add_span(f, w, spans[i], ch);
+	if (!err && header_due(f, w->new_size, fresh, raw))
+		add_header(ch, raw);
+	prepared = !err;
 	if (!err)
-		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
+		err = save_old(f, ch);
+	if (!err)
+		err = commit(f, ch);
+	change_free(ch, !prepared);
+	if (err)
+		f->have_header = 0; /* the header may have changed in memory:
+				     * the next call reads it back */
 	return err;
 }
 
 /*
  * Grow (or keep) the file from old_size to new_size, writing data at off:
- * the old tail unit changes shape when the size changes, so it is saved
- * first and rewritten in the new layout; units wholly in a gap stay holes.
+ * the old tail unit changes shape when the size changes, so it is
+ * rewritten in the new layout; units wholly in a gap stay holes.
  */
 static int rewrite(struct content_file *f, uint64_t old_size,
 		   uint64_t new_size, uint64_t off, const uint8_t *data,
 		   uint64_t len)
 {
-	struct rewrite w = { old_size, new_size, old_size, NULL, off, len, data };
-	struct unit_span a, b, first;
-	struct file_header old_hdr = f->hdr;
+	struct rewrite w = { old_size, new_size, off, len, data };
+	struct unit_span sp[2] = { { 1, 0 }, { 1, 0 } };
+	struct change ch;
 	uint64_t last;
-	uint8_t *tail = NULL, *buf = NULL, raw[HEADER_SIZE];
-	size_t tail_size = 0, bsize = 0;
-	int fresh = 0, hdr_due, err = 0, started = 0;
+	int fresh = 0, err;
 
+	err = change_init(f, &ch, new_size);
+	if (err)
+		return err;
 	if (!f->have_header) {
 		err = header_new(&f->hdr);
 		if (err)
@@ -585,69 +682,38 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 
 		content_unit(&f->geom, old_size,
 			     content_unit_count(&f->geom, old_size) - 1, &t);
-		w.tail_start = t.plain_off;
-		tail_size = (size_t)(old_size - t.plain_off);
-		tail = malloc(tail_size);
-		if (!tail)
-			return -ENOMEM;
-		err = read_plain(f, old_size, tail, t.plain_off, tail_size);
-		w.tail = tail;
+		sp[0] = span_of(&f->geom, new_size, t.plain_off,
+				old_size - t.plain_off);
 	}
-	buf = err ? NULL : batch_alloc(&f->geom, &bsize);
-	if (!err && !buf)
-		err = -ENOMEM;
-	hdr_due = err ? 0 : header_due(f, new_size, fresh, raw);
-	a = span_of(&f->geom, new_size, w.tail_start, old_size - w.tail_start);
-	b = span_of(&f->geom, new_size, off, len);
-	if (!err && a.first <= a.last && b.first <= b.last &&
-	    b.first <= a.last + 1 && a.first <= b.last + 1) {
+	sp[1] = span_of(&f->geom, new_size, off, len);
+	if (!span_empty(sp[0]) && !span_empty(sp[1]) &&
+	    sp[1].first <= sp[0].last + 1 && sp[0].first <= sp[1].last + 1) {
 		/* overlapping or adjacent: one span */
-		a.first = a.first < b.first ? a.first : b.first;
-		a.last = a.last > b.last ? a.last : b.last;
-		b.first = 1;
-		b.last = 0;
+		sp[0].first = sp[0].first < sp[1].first ? sp[0].first : sp[1].first;
+		sp[0].last = sp[0].last > sp[1].last ? sp[0].last : sp[1].last;
+		sp[1] = (struct unit_span){ 1, 0 };
 	}
-	/*
-	 * The header goes out in one write with unit 0 when the first span
-	 * starts there (always, for a new file written from its start);
-	 * otherwise (a sparse first write, a grow by truncate) alone, first:
-	 * a kill after it leaves a header alone, which reads as empty.
-	 */
-	first = a.first <= a.last ? a : b;
-	started = !err; /* from here on the disk may change */
-	if (!err && hdr_due && !(first.first == 0 && first.first <= first.last)) {
-		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
-		hdr_due = 0;
-	}
-	if (!err && a.first <= a.last)
-		err = write_span(f, &w, a, buf, hdr_due ? raw : NULL);
-	if (!err && b.first <= b.last)
-		err = write_span(f, &w, b, buf, hdr_due && a.first > a.last ? raw : NULL);
-	/* a final unit in the gap was not written: extend with zeros (when
-	 * the last unit was written the file has its size already) */
+	/* a final unit in the gap is not written: extend with zeros (when
+	 * the last unit is written the file gets its size from it) */
 	last = new_size ? content_unit_count(&f->geom, new_size) - 1 : 0;
-	if (!err && new_size != old_size &&
-	    !(a.first <= a.last && a.last == last) &&
-	    !(b.first <= b.last && b.last == last) &&
-	    ftruncate(f->fd, (off_t)content_cipher_size(&f->geom, new_size)) != 0)
-		err = -errno;
-	if (err && started && new_size != old_size)
-		(void)roll_back(f, old_size, &old_hdr, tail, buf); /* keeps err */
-	/* after whole write_spans buf holds only ciphertext (every
-	 * plaintext byte put there was encrypted in place): no wipe */
-	wipe_free(buf, err ? bsize : 0);
-	wipe_free(tail, tail_size);
-	if (err)
-		f->have_header = 0; /* the disk may hold the old header or none:
-				     * the next call reads it back */
-	return err;
+	ch.set_size = new_size != old_size &&
+		      !(!span_empty(sp[0]) && sp[0].last == last) &&
+		      !(!span_empty(sp[1]) && sp[1].last == last);
+	return apply(f, &ch, &w, sp, 2, fresh);
 }
+
+/*
+ * Writes are prepared whole in memory (struct change): one longer than
+ * this goes in pieces, each a change of its own, and a failing piece
+ * after the first gives the bytes done before it.
+ */
+#define FILEIO_WRITE_MAX (4u << 20)
 
 ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		     uint64_t off)
 {
-	uint64_t plain, end;
-	int err;
+	const uint8_t *p = buf;
+	size_t done = 0;
 
 	if (len == 0)
 		return 0;
@@ -655,46 +721,42 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		len = SSIZE_MAX;
 	if (off > (uint64_t)INT64_MAX - HEADER_SIZE - len)
 		return -EFBIG;
-	err = fileio_size(f, &plain);
-	if (err)
-		return err;
-	end = off + len;
-	err = rewrite(f, plain, end > plain ? end : plain, off, buf, len);
-	return err ? err : (ssize_t)len;
+	while (done < len) {
+		uint64_t at = off + done, plain, end;
+		size_t n = len - done;
+		int err;
+
+		if (n > FILEIO_WRITE_MAX) /* pieces end on a multiple of it */
+			n = FILEIO_WRITE_MAX - (size_t)(at % FILEIO_WRITE_MAX);
+		err = fileio_size(f, &plain);
+		end = at + n;
+		if (!err)
+			err = rewrite(f, plain, end > plain ? end : plain, at,
+				      p + done, n);
+		if (err)
+			return done ? (ssize_t)done : err;
+		done += n;
+	}
+	return (ssize_t)done;
 }
 
-/* shrink to new_size > 0: the new last unit is re-encrypted in its shape */
+/*
+ * Shrink to new_size > 0: the new last unit, re-encrypted in its shape,
+ * is written over the old units first and the file cut after it, so
+ * that either step failing is undone from the saved bytes.
+ */
 static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 {
-	struct content_unit t;
-	uint8_t *buf, raw[HEADER_SIZE];
-	size_t bsize;
-	int hdr_due, err;
+	struct rewrite w = { old_size, new_size, 0, 0, NULL };
+	struct unit_span sp;
+	struct change ch;
+	int err = change_init(f, &ch, new_size);
 
-	content_unit(&f->geom, new_size,
-		     content_unit_count(&f->geom, new_size) - 1, &t);
-	buf = batch_alloc(&f->geom, &bsize);
-	if (!buf)
-		return -ENOMEM;
-	memset(buf, 0, t.len);
-	err = read_plain(f, old_size, buf, t.plain_off, t.plain_len);
-	/* a changed header (only when the new size is one block or less,
-	 * so the tail is unit 0) goes out with the new tail in one write */
-	hdr_due = err ? 0 : header_due(f, new_size, 0, raw);
-	if (!err && ftruncate(f->fd, (off_t)content_cipher_size(&f->geom,
-								new_size)) != 0)
-		err = -errno;
-	if (!err)
-		err = crypt_units(f, 1, new_size, t.index, 1, buf, buf);
-	if (!err && hdr_due && t.index != 0)
-		err = pwrite_full(f->fd, raw, HEADER_SIZE, 0);
-	if (!err)
-		err = pwrite_units(f->fd, hdr_due && t.index == 0 ? raw : NULL,
-				   buf, t.len, t.cipher_off);
-	wipe_free(buf, bsize);
 	if (err)
-		f->have_header = 0; /* as in rewrite() */
-	return err;
+		return err;
+	sp.first = sp.last = content_unit_count(&f->geom, new_size) - 1;
+	ch.set_size = 1;
+	return apply(f, &ch, &w, &sp, 1, 0);
 }
 
 int fileio_truncate(struct content_file *f, uint64_t size)
@@ -709,7 +771,7 @@ int fileio_truncate(struct content_file *f, uint64_t size)
 	if (err || (size == plain && !(size == 0 && f->have_header)))
 		return err;
 	if (size == 0) {
-		/* the next write makes a new header and nonce */
+		/* one step; the next write makes a new header and nonce */
 		if (ftruncate(f->fd, 0) != 0)
 			return -errno;
 		f->have_header = 0;

@@ -22,12 +22,21 @@
  * mkdirat, mknodat, symlinkat, linkat, renameat2. "crash:CALL" kills the
  * process (SIGKILL) right before CALL, as a power cut or kill -9 there
  * would: what it wrote so far stays, nothing after it happens.
+ *
+ * Steps: "step:ID:N:SUBSTR" counts the calls that change the backing
+ * store (writes, truncates, fallocate, creates, renames, links, unlinks,
+ * xattr changes) on a path containing SUBSTR and makes the N-th fail
+ * with EIO before it does anything; "pause:ID:N:SUBSTR" makes the N-th
+ * wait, after creating "$CTL.paused", until that file is gone, and then
+ * go on (a test locks the keys meanwhile). The count starts again when ID
+ * changes; "$CTL.steps" holds it, so a test knows whether the N-th came.
  */
 /* define pread and pread64 each under its own name */
 #undef _FILE_OFFSET_BITS
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,8 +44,10 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "preload_fdpath.h"
@@ -144,6 +155,137 @@ static int call_rule(const char *how, const char *call)
 	return hit;
 }
 
+/* ---- steps ---------------------------------------------------------------- */
+
+struct step_rule {
+	char kind[8];     /* "step" or "pause" */
+	char id[128];
+	long n;
+	char sub[2048];
+};
+
+static int step_rule_read(struct step_rule *r)
+{
+	const char *ctl = getenv("CLOAKFS_EIO_CTL");
+	char line[4096];
+	int cfd, found = 0;
+	FILE *f;
+
+	if (!ctl || (cfd = open(ctl, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	f = fdopen(cfd, "r");
+	if (!f) {
+		close(cfd);
+		return 0;
+	}
+	while (!found && fgets(line, sizeof(line), f))
+		found = (strncmp(line, "step:", 5) == 0 ||
+			 strncmp(line, "pause:", 6) == 0) &&
+			sscanf(line, "%7[^:]:%127[^:]:%ld:%2047[^\n]", r->kind,
+			       r->id, &r->n, r->sub) == 4;
+	fclose(f);
+	return found;
+}
+
+static pthread_mutex_t step_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char step_id[128];
+static long step_count;
+
+/* "$CTL<suffix>" into buf */
+static void ctl_file(char *buf, size_t cap, const char *suffix)
+{
+	snprintf(buf, cap, "%s%s", getenv("CLOAKFS_EIO_CTL"), suffix);
+}
+
+/* a call changing path (or path2): 1 when it is to fail (errno set) */
+static int step_hook2(const char *path, const char *path2)
+{
+	struct step_rule r;
+	char file[4200], num[32];
+	long c;
+	int fd, len;
+
+	if (!step_rule_read(&r) || !((path && strstr(path, r.sub)) ||
+				     (path2 && strstr(path2, r.sub))))
+		return 0;
+	pthread_mutex_lock(&step_mutex);
+	if (strcmp(step_id, r.id) != 0) {
+		snprintf(step_id, sizeof(step_id), "%s", r.id);
+		step_count = 0;
+	}
+	c = ++step_count;
+	ctl_file(file, sizeof(file), ".steps");
+	len = snprintf(num, sizeof(num), "%ld\n", c);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		/* the raw call: write() is one of the calls counted */
+		(void)!syscall(SYS_write, fd, num, (size_t)len);
+		close(fd);
+	}
+	pthread_mutex_unlock(&step_mutex);
+	if (c != r.n)
+		return 0;
+	if (strcmp(r.kind, "pause") == 0) {
+		ctl_file(file, sizeof(file), ".paused");
+		close(open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+		while (access(file, F_OK) == 0)
+			usleep(20000);
+		return 0;
+	}
+	errno = EIO;
+	return 1;
+}
+
+/* where a descriptor, a path or dirfd + name points (a /proc/self/fd
+ * path is resolved) */
+static void where(int dirfd, const char *name, char *out, size_t cap)
+{
+	char dir[4096];
+
+	out[0] = '\0';
+	if (name && strncmp(name, "/proc/self/fd/", 14) == 0) {
+		ssize_t n = readlink(name, out, cap - 1);
+
+		out[n > 0 ? n : 0] = '\0';
+	} else if (name && (name[0] == '/' || dirfd == AT_FDCWD)) {
+		snprintf(out, cap, "%s", name);
+	} else if (preload_fd_path(dirfd, dir, sizeof(dir)) == 0) {
+		snprintf(out, cap, "%s%s%s", dir, name && *name ? "/" : "",
+			 name ? name : "");
+	}
+}
+
+static int step_fd(int fd)
+{
+	char p[8192];
+
+	where(fd, NULL, p, sizeof(p));
+	return step_hook2(p, NULL);
+}
+
+static int step_at(int dirfd, const char *name)
+{
+	char p[8192];
+
+	where(dirfd, name, p, sizeof(p));
+	return step_hook2(p, NULL);
+}
+
+static int step_at2(int d1, const char *n1, int d2, const char *n2)
+{
+	char p1[8192], p2[8192];
+
+	where(d1, n1, p1, sizeof(p1));
+	where(d2, n2, p2, sizeof(p2));
+	return step_hook2(p1, p2);
+}
+
+#define STEP(check)                \
+	do {                       \
+		if (check)         \
+			return -1; \
+	} while (0)
+
 #define FAIL_BEFORE(call)                  \
 	do {                               \
 		if (call_rule("crash", call)) \
@@ -171,6 +313,8 @@ static int openat_common(int dirfd, const char *path, int flags, mode_t mode,
 
 	if (flags & O_PATH)
 		FAIL_BEFORE("openat_path");
+	if ((flags & (O_CREAT | O_TRUNC)) && !(flags & O_PATH))
+		STEP(step_at(dirfd, path));
 	fd = real(dirfd, path, flags, mode);
 	if (fd >= 0 && (flags & O_PATH) && call_rule("after", "openat_path")) {
 		close(fd);
@@ -219,24 +363,28 @@ int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
 int mkdirat(int dirfd, const char *path, mode_t mode)
 {
 	FAIL_BEFORE("mkdirat");
+	STEP(step_at(dirfd, path));
 	return fail_after("mkdirat", REAL(mkdirat)(dirfd, path, mode));
 }
 
 int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
 {
 	FAIL_BEFORE("mknodat");
+	STEP(step_at(dirfd, path));
 	return fail_after("mknodat", REAL(mknodat)(dirfd, path, mode, dev));
 }
 
 int symlinkat(const char *target, int dirfd, const char *path)
 {
 	FAIL_BEFORE("symlinkat");
+	STEP(step_at(dirfd, path));
 	return fail_after("symlinkat", REAL(symlinkat)(target, dirfd, path));
 }
 
 int linkat(int olddir, const char *old, int newdir, const char *new, int flags)
 {
 	FAIL_BEFORE("linkat");
+	STEP(step_at2(olddir, old, newdir, new));
 	return fail_after("linkat", REAL(linkat)(olddir, old, newdir, new, flags));
 }
 
@@ -244,6 +392,7 @@ int renameat2(int olddir, const char *old, int newdir, const char *new,
 	      unsigned int flags)
 {
 	FAIL_BEFORE("renameat2");
+	STEP(step_at2(olddir, old, newdir, new));
 	return REAL(renameat2)(olddir, old, newdir, new, flags);
 }
 
@@ -308,6 +457,7 @@ static size_t iov_len_sum(const struct iovec *iov, int cnt)
 			errno = EIO;                                         \
 			return -1;                                           \
 		}                                                            \
+		STEP(step_fd(fd));                                           \
 	} while (0)
 
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
@@ -338,4 +488,66 @@ ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
 {
 	WRITE_FAULT(fd, iov_len_sum(iov, cnt), off);
 	return REAL(pwritev2)(fd, iov, cnt, off, flags);
+}
+
+/* the other calls that change the backing store: counted as steps */
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	STEP(step_fd(fd));
+	return REAL(write)(fd, buf, len);
+}
+
+int ftruncate(int fd, off_t len)
+{
+	STEP(step_fd(fd));
+	return REAL(ftruncate)(fd, len);
+}
+
+int ftruncate64(int fd, off64_t len)
+{
+	STEP(step_fd(fd));
+	return REAL(ftruncate64)(fd, len);
+}
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	STEP(step_fd(fd));
+	return REAL(fallocate)(fd, mode, off, len);
+}
+
+int fallocate64(int fd, int mode, off64_t off, off64_t len)
+{
+	STEP(step_fd(fd));
+	return REAL(fallocate64)(fd, mode, off, len);
+}
+
+int renameat(int olddir, const char *old, int newdir, const char *new)
+{
+	STEP(step_at2(olddir, old, newdir, new));
+	return REAL(renameat)(olddir, old, newdir, new);
+}
+
+int unlinkat(int dirfd, const char *path, int flags)
+{
+	STEP(step_at(dirfd, path));
+	return REAL(unlinkat)(dirfd, path, flags);
+}
+
+int setxattr(const char *path, const char *name, const void *val, size_t len,
+	     int flags)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(setxattr)(path, name, val, len, flags);
+}
+
+int fsetxattr(int fd, const char *name, const void *val, size_t len, int flags)
+{
+	STEP(step_fd(fd));
+	return REAL(fsetxattr)(fd, name, val, len, flags);
+}
+
+int removexattr(const char *path, const char *name)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(removexattr)(path, name);
 }

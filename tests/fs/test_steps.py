@@ -1,0 +1,295 @@
+# SPDX-License-Identifier: MIT
+"""Old or new, never half: every operation that changes the ciphertext in
+more than one step (truncate down and up, a write that reads back a
+partial unit or reshapes the tail, rename with long-name sidecars and a
+replaced directory, link under a long name, setxattr) leaves the plaintext
+tree as it was before the call or as the call makes it, when any step
+fails or the keys go away between two steps.
+
+The walk: for N = 1, 2, ... the EIO shim (eio_preload.c, "step:") fails
+the N-th call that changes the backing store, until the operation
+succeeds with no fault reached; after each run the tree, read through a
+new mount, must equal the old tree (the call failed) or the new one (it
+succeeded), byte for byte, and cloakfs-fsck must find the volume clean.
+The lock walk pauses the N-th call instead ("pause:"), locks the volume
+in cloakfsd meanwhile, and checks the same after unlocking."""
+import errno
+import json
+import os
+import shutil
+import subprocess
+import threading
+
+import pytest
+
+from conftest import KEYTOOL, CLOAKFSD, preload_env, renameat2, write_file
+from test_daemon import env, keytool, mount_from_daemon, wait_state  # noqa: F401 (env: a fixture)
+from test_faults import FSCK, fsck_clean, content
+
+EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
+pytestmark = pytest.mark.skipif(not EIO_PRELOAD, reason="CLOAKFS_EIO_PRELOAD not built")
+
+LONG1 = "long-one-" + "x" * 190  # stored with a sidecar (a long name)
+LONG2 = "long-two-" + "y" * 190
+LONG3 = "long-three-" + "z" * 190
+
+
+def snapshot(top):
+    """the plaintext tree below top: path -> kind and bytes, xattrs"""
+    out = {}
+    for root, dirs, files in os.walk(top):
+        for n in sorted(dirs + files):
+            p = os.path.join(root, n)
+            rel = os.path.relpath(p, top)
+            if os.path.islink(p):
+                out[rel] = ("link", os.readlink(p))
+                continue
+            xattrs = tuple(sorted((k, os.getxattr(p, k)) for k in os.listxattr(p)
+                                  if k.startswith("user.")))
+            if os.path.isdir(p):
+                out[rel] = ("dir", xattrs)
+            else:
+                with open(p, "rb") as f:
+                    out[rel] = ("file", f.read(), xattrs)
+    return out
+
+
+def differs(got, want):
+    """a short account of how tree got differs from want"""
+    lines = []
+    for k in sorted(set(got) | set(want)):
+        if got.get(k) != want.get(k):
+            g, w = got.get(k), want.get(k)
+            if g and w and g[0] == "file" == w[0] and g[1] != w[1]:
+                first = next((i for i in range(min(len(g[1]), len(w[1])))
+                              if g[1][i] != w[1][i]), None)
+                lines.append("%s: %d bytes, want %d; first difference at %s"
+                             % (k, len(g[1]), len(w[1]), first))
+            else:
+                lines.append("%s: %s, want %s" % (k, repr(g)[:80], repr(w)[:80]))
+    return "; ".join(lines[:6])
+
+
+# ---- the operations: setup(top) makes the tree, op(top) changes it ----------
+
+def setup_files(t):
+    write_file(os.path.join(t, "f10000"), content(1, 10000))
+    write_file(os.path.join(t, "f5000"), content(2, 5000))
+
+
+def pwrite_at(path, data, off):
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        assert os.pwrite(fd, data, off) == len(data)
+    finally:
+        os.close(fd)
+
+
+def setup_names(t):
+    os.mkdir(os.path.join(t, "a"))
+    os.mkdir(os.path.join(t, "b"))
+    write_file(os.path.join(t, "a", LONG1), content(3, 3000))
+    write_file(os.path.join(t, "b", LONG2), content(4, 100))
+    os.mkdir(os.path.join(t, "a", "full"))
+    write_file(os.path.join(t, "a", "full", "in"), b"inside")
+    os.mkdir(os.path.join(t, "a", "empty"))
+
+
+def setup_xattr(t):
+    write_file(os.path.join(t, "x"), content(5, 700))
+    os.setxattr(os.path.join(t, "x"), "user.old", content(6, 300))
+
+
+OPS = {
+    "truncate-shrink": (setup_files, lambda t: os.truncate(os.path.join(t, "f10000"), 5000)),
+    "truncate-shrink-tiny": (setup_files, lambda t: os.truncate(os.path.join(t, "f10000"), 7)),
+    "truncate-grow": (setup_files, lambda t: os.truncate(os.path.join(t, "f5000"), 20000)),
+    "write-partial-units": (setup_files,
+                            lambda t: pwrite_at(os.path.join(t, "f10000"), content(7, 100), 4000)),
+    "write-reshaping-tail": (setup_files,
+                             lambda t: pwrite_at(os.path.join(t, "f5000"), content(8, 3000), 4990)),
+    "rename-long-replacing": (setup_names, lambda t: os.rename(
+        os.path.join(t, "a", LONG1), os.path.join(t, "b", LONG2))),
+    "rename-long-to-short": (setup_names, lambda t: os.rename(
+        os.path.join(t, "a", LONG1), os.path.join(t, "b", "short"))),
+    "rename-exchange-long": (setup_names, lambda t: renameat2(
+        os.path.join(t, "a", LONG1), os.path.join(t, "b", LONG2), 2)),
+    "rename-dir-over-empty": (setup_names, lambda t: os.rename(
+        os.path.join(t, "a", "full"), os.path.join(t, "a", "empty"))),
+    "link-long": (setup_names, lambda t: os.link(
+        os.path.join(t, "a", LONG1), os.path.join(t, "b", LONG3))),
+    "setxattr-new": (setup_xattr, lambda t: os.setxattr(
+        os.path.join(t, "x"), "user.new", content(9, 200))),
+    "setxattr-replace": (setup_xattr, lambda t: os.setxattr(
+        os.path.join(t, "x"), "user.old", content(10, 50))),
+}
+
+
+class Walk:
+    """a mounted volume under the shim, a tree t/ in it, and the shim's control"""
+
+    def __init__(self, v, mount):
+        self.v = v
+        self.ctl = os.path.join(v.top, "eio.ctl")
+        self.env = preload_env(EIO_PRELOAD, CLOAKFS_EIO_CTL=self.ctl)
+        self.mount = mount
+        self.runs = 0
+
+    @property
+    def top(self):
+        return self.v.path("t")
+
+    def fresh(self, setup):
+        shutil.rmtree(self.top, ignore_errors=True)
+        os.mkdir(self.top)
+        setup(self.top)
+
+    def arm(self, kind, n):
+        self.runs += 1
+        with open(self.ctl + ".tmp", "w") as f:
+            f.write("%s:run%d:%d:%s/\n" % (kind, self.runs, n, self.v.cipherdir))
+        os.rename(self.ctl + ".tmp", self.ctl)
+
+    def disarm(self):
+        """the rule off; whether its N-th call came (the count reached n)"""
+        os.unlink(self.ctl)
+        try:
+            with open(self.ctl + ".steps") as f:
+                return int(f.read())
+        except FileNotFoundError:
+            return 0
+        finally:
+            if os.path.exists(self.ctl + ".steps"):
+                os.unlink(self.ctl + ".steps")
+
+    def remount_checked(self, cleanup_failed=False):
+        """remount; fsck finds the volume clean. cleanup_failed: the call
+        succeeded but a step after its change failed: the removal of a
+        long name's old sidecar, which cannot be undone and is only
+        reported, so that one leftover (sidecar-orphan, which --repair
+        removes) is allowed"""
+        self.v.umount()
+        if cleanup_failed and FSCK:
+            r = subprocess.run([FSCK, "--json", "--passfile", self.v.passfile, self.v.cipherdir],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            found = {f["class"] for f in json.loads(r.stdout)["findings"]}
+            assert found <= {"sidecar-orphan"}, "fsck exit %d:\n%s" % (r.returncode, r.stdout)
+            if found:
+                r = subprocess.run([FSCK, "--repair", "--passfile", self.v.passfile,
+                                    self.v.cipherdir], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+                assert r.returncode in (0, 1), r.stdout
+        fsck_clean(self.v)
+        self.mount(self)
+
+    def new_state(self, setup, op):
+        self.fresh(setup)
+        old = snapshot(self.top)
+        op(self.top)
+        new = snapshot(self.top)
+        assert new != old, "the operation changes nothing"
+        return old, new
+
+    def check(self, name, n, ok, err, old, new, want_errno):
+        got = snapshot(self.top)
+        where = "%s, step %d" % (name, n)
+        if ok:
+            assert got == new, "%s: succeeded, but the tree is not the new one: %s" % (
+                where, differs(got, new))
+        else:
+            assert err.errno == want_errno, "%s: %s" % (where, err)
+            assert got == old, "%s: failed (%s), the tree is not the old one: %s%s" % (
+                where, err.strerror, differs(got, old),
+                " (it is the new one)" if got == new else "")
+
+
+def mount_with(env):
+    def mount(w):
+        w.v.mount(env=env)
+    return mount
+
+
+def walk_eio(w, name):
+    setup, op = OPS[name]
+    old, new = w.new_state(setup, op)
+    for n in range(1, 60):
+        w.fresh(setup)
+        w.arm("step", n)
+        ok, err = True, None
+        try:
+            op(w.top)
+        except OSError as e:
+            ok, err = False, e
+        reached = w.disarm() >= n
+        w.remount_checked(ok and reached)
+        w.check(name, n, ok, err, old, new, errno.EIO)
+        if ok and not reached:
+            return n - 1
+    raise AssertionError("%s: still failing after 60 steps" % name)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_every_step_failing(volume_factory, name):
+    v = volume_factory("speck128-xts", mount=False)
+    w = Walk(v, None)
+    w.mount = mount_with(w.env)
+    w.mount(w)
+    steps = walk_eio(w, name)
+    assert steps >= 1, "%s: no step reached the backing store" % name
+    print("%s: %d steps walked" % (name, steps))
+
+
+def walk_lock(w, name, denv):
+    setup, op = OPS[name]
+    old, new = w.new_state(setup, op)
+    for n in range(1, 60):
+        w.fresh(setup)
+        paused = w.ctl + ".paused"
+        w.arm("pause", n)
+        result = {}
+
+        def run():
+            try:
+                op(w.top)
+                result["ok"] = True
+            except OSError as e:
+                result["err"] = e
+        t = threading.Thread(target=run)
+        t.start()
+        while t.is_alive() and not os.path.exists(paused):
+            t.join(0.02)
+        locked = os.path.exists(paused)
+        if locked:
+            keytool(denv, "lock", w.v.cipherdir)
+            wait_state(denv, w.v.mnt, "locked")
+            os.unlink(paused)
+        t.join(60)
+        assert not t.is_alive(), "%s, step %d: the operation hangs" % (name, n)
+        w.disarm()
+        if locked:
+            keytool(denv, "unlock", "--passfile", w.v.passfile, w.v.cipherdir)
+        w.remount_checked()
+        w.check(name, n, "ok" in result, result.get("err"), old, new, errno.EACCES)
+        if not locked:
+            return n - 1
+    raise AssertionError("%s: still pausing after 60 steps" % name)
+
+
+@pytest.mark.skipif(not CLOAKFSD or not KEYTOOL, reason="built without cloakfsd / cloakfs-keytool")
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_keys_locked_between_steps(volume_factory, env, name):
+    daemon_env = env
+    v = volume_factory("speck128-xts", mount=False)
+    keytool(daemon_env, "unlock", "--passfile", v.passfile, v.cipherdir)
+    w = Walk(v, None)
+    menv = dict(daemon_env, **{k: w.env[k] for k in ("LD_PRELOAD", "CLOAKFS_EIO_CTL",
+                                                     "ASAN_OPTIONS")})
+
+    def mount(w):
+        mount_from_daemon(w.v, menv)
+    w.mount = mount
+    w.mount(w)
+    v.allowed_stderr = [r"locked", r"key daemon"]
+    steps = walk_lock(w, name, daemon_env)
+    assert steps >= 1, "%s: no step reached the backing store" % name
+    print("%s: locked before each of %d steps" % (name, steps))

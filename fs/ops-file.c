@@ -330,12 +330,13 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 		err = filestate_load(r.fs, in);
 		if (!err)
 			err = fileio_size(&in->file->cf, &size);
-		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > size)
-			err = fileio_truncate(&in->file->cf, end);
-		/* reserve the ciphertext blocks; unwritten ones read as holes */
+		/* reserve the ciphertext blocks (unwritten ones read as holes)
+		 * before the size changes: a full disk leaves the old size */
 		if (!err)
 			err = fileio_reserve(in->file->fd, (uint64_t)off,
 					     (uint64_t)len);
+		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > size)
+			err = fileio_truncate(&in->file->cf, end);
 		filestate_unlock(in);
 	}
 	request_reply(&r, err);

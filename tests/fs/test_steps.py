@@ -88,6 +88,14 @@ def pwrite_at(path, data, off):
         os.close(fd)
 
 
+def fallocate(path, off, length):
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.posix_fallocate(fd, off, length)
+    finally:
+        os.close(fd)
+
+
 def setup_names(t):
     os.mkdir(os.path.join(t, "a"))
     os.mkdir(os.path.join(t, "b"))
@@ -111,6 +119,7 @@ OPS = {
     "truncate-shrink": (setup_files, lambda t: os.truncate(os.path.join(t, "f10000"), 5000)),
     "truncate-shrink-tiny": (setup_files, lambda t: os.truncate(os.path.join(t, "f10000"), 7)),
     "truncate-grow": (setup_files, lambda t: os.truncate(os.path.join(t, "f5000"), 20000)),
+    "fallocate-grow": (setup_files, lambda t: fallocate(os.path.join(t, "f5000"), 0, 20000)),
     "write-partial-units": (setup_files,
                             lambda t: pwrite_at(os.path.join(t, "f10000"), content(7, 100), 4000)),
     "write-reshaping-tail": (setup_files,

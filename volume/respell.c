@@ -54,25 +54,88 @@ static int respell_copy(struct vkeyring *kr, int rootfd, size_t bs,
 	return err;
 }
 
-/* src's copy (tmp, in dst's directory) takes dst's name; src goes */
+/* exchange two names (RENAME_EXCHANGE): its own undo */
+static int exchange(int d1, const char *n1, int d2, const char *n2)
+{
+	return renameat2(d1, n1, d2, n2, RENAME_EXCHANGE) == 0 ? 0 : -errno;
+}
+
+/*
+ * src's copy (tmp, in dst's directory) takes dst's name; src goes. An
+ * existing dst is exchanged with the copy, so it stays under tmp until
+ * src is gone: when src cannot be unlinked it is exchanged back (a new
+ * name is unlinked again) and nothing has changed. tmp then holds what
+ * the caller removes (the old dst, or the copy), or is "".
+ */
 static int respell_move(const struct vrespell_entry *src,
 			const struct vrespell_entry *dst, char *tmp,
 			unsigned int flags)
 {
-	int err = 0;
+	const char *name = dst->name->name;
+	struct stat st;
+	int err, kept = 0, fresh = 0; /* dst kept under tmp; dst was new */
 
-	if (flags & RENAME_NOREPLACE)
-		err = dirops_rename_noreplace(dst->dfd, tmp, dst->dfd,
-					      dst->name->name);
-	else if (renameat(dst->dfd, tmp, dst->dfd, dst->name->name) != 0)
+	if (!(flags & RENAME_NOREPLACE) &&
+	    fstatat(dst->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR; /* as rename(2) says */
+		err = exchange(dst->dfd, tmp, dst->dfd, name);
+		kept = !err;
+		if (err == -EINVAL || err == -ENOSYS) /* no exchange here */
+			err = renameat(dst->dfd, tmp, dst->dfd, name) == 0 ? 0 : -errno;
+	} else if ((flags & RENAME_NOREPLACE) || errno == ENOENT) {
+		err = dirops_rename_noreplace(dst->dfd, tmp, dst->dfd, name);
+		fresh = !err;
+	} else {
 		err = -errno;
+	}
 	if (err)
 		return err;
-	*tmp = '\0';
-	if (unlinkat(src->dfd, src->name->name, 0) != 0)
-		return -errno; /* the copy stands beside the source */
+	if (!kept)
+		*tmp = '\0'; /* the copy has dst's name */
+	if (unlinkat(src->dfd, src->name->name, 0) != 0) {
+		err = -errno;
+		/* undone: dst back, or the new name gone (keeps err) */
+		if (kept)
+			(void)exchange(dst->dfd, tmp, dst->dfd, name);
+		else if (fresh)
+			(void)unlinkat(dst->dfd, name, 0);
+		return err;
+	}
 	vdir_name_forget(src->dfd, src->name);
 	return 0;
+}
+
+/*
+ * RENAME_EXCHANGE: the two entries exchanged, then each copy exchanged
+ * with the entry it stands for, which ends under the copy's temporary
+ * name (removed by the caller). Every step is an exchange: a failing one
+ * is undone by exchanging back the ones before it.
+ */
+static int respell_exchange(const struct vrespell_entry *src,
+			    const struct vrespell_entry *dst, const char *tsrc,
+			    const char *tdst)
+{
+	struct xstep {
+		int d1;
+		const char *n1;
+		int d2;
+		const char *n2;
+	} step[3] = { { src->dfd, src->name->name, dst->dfd, dst->name->name } };
+	int n = 1, i, err = 0;
+
+	if (*tsrc)
+		step[n++] = (struct xstep){ dst->dfd, tsrc, dst->dfd,
+					    dst->name->name };
+	if (*tdst)
+		step[n++] = (struct xstep){ src->dfd, tdst, src->dfd,
+					    src->name->name };
+	for (i = 0; !err && i < n; i++)
+		err = exchange(step[i].d1, step[i].n1, step[i].d2, step[i].n2);
+	/* i is one past the failed step: undo those before it */
+	for (i -= 2; err && i >= 0; i--)
+		(void)exchange(step[i].d1, step[i].n1, step[i].d2, step[i].n2);
+	return err;
 }
 
 int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
@@ -93,21 +156,12 @@ int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
 		err = respell_copy(kr, rootfd, bs, dst, src, tdst);
 	if (!err)
 		err = vdir_name_prepare(dst->dfd, dst->name);
-	if (!err && xchg) {
-		if (renameat2(src->dfd, src->name->name, dst->dfd,
-			      dst->name->name, RENAME_EXCHANGE) != 0)
-			err = -errno;
-		/* exchanged: each copy replaces the entry it stands for;
-		 * one that cannot leaves that entry as it was exchanged */
-		if (!err && *tsrc &&
-		    renameat(dst->dfd, tsrc, dst->dfd, dst->name->name) == 0)
-			*tsrc = '\0';
-		if (!err && *tdst &&
-		    renameat(src->dfd, tdst, src->dfd, src->name->name) == 0)
-			*tdst = '\0';
-	} else if (!err) {
+	if (!err && xchg)
+		err = respell_exchange(src, dst, tsrc, tdst);
+	else if (!err)
 		err = respell_move(src, dst, tsrc, flags);
-	}
+	/* the temporary names hold the copies (failed) or what they
+	 * replaced (done) */
 	if (*tsrc)
 		(void)unlinkat(dst->dfd, tsrc, 0);
 	if (*tdst)

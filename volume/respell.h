@@ -45,23 +45,24 @@ struct vrespell_entry {
  * interrupted upgrade, under the volume's symlink key: rootfd and the
  * cipher's block size bs), encrypted for the other directory, and made
  * there under a temporary name (dirops.h), which then takes the entry's
- * place: renamed over the destination and the source unlinked, or, for an
- * exchange, the two entries exchanged and each copy renamed over the
- * entry it stands for. The long names' sidecars are written and removed
- * with their entries (direntry.h). kr: the volume's keyring (each
- * decryption and encryption a key section of its own); version: the
- * volume's format version.
+ * place: exchanged with an existing destination (or renamed to a new
+ * name) and the source unlinked, or, for an exchange, the two entries
+ * exchanged and each copy exchanged with the entry it stands for; what
+ * ends under a temporary name is removed. The long names' sidecars are
+ * written and removed with their entries (direntry.h). kr: the volume's
+ * keyring (each decryption and encryption a key section of its own, all
+ * before the first change); version: the volume's format version.
  *
- * 0 or -errno: -EEXIST (RENAME_NOREPLACE, dst exists), -EBADMSG (a target
- * that does not decode), -EACCES (locked), -ENAMETOOLONG (a target over
- * the version-1 limit), -EINVAL (bad flags, or nothing is bound), -errno
- * of the calls. On failure no temporary name is left and nothing has
- * changed, but for two steps that cannot be taken back: a source that
- * cannot be unlinked after its copy took dst's place (both then stand;
- * -errno), and, after an exchange, a copy that cannot take its entry's
- * place (that entry stays as it was exchanged; 0 all the same). Not
- * atomic: a crash leaves at worst a temporary name (hidden; cloakfs-fsck
- * reports it).
+ * 0 or -errno: -EEXIST (RENAME_NOREPLACE, dst exists), -EISDIR (dst is a
+ * directory), -EBADMSG (a target that does not decode), -EACCES (locked),
+ * -ENAMETOOLONG (a target over the version-1 limit), -EINVAL (bad flags,
+ * or nothing is bound), -errno of the calls. On failure nothing has
+ * changed: every step is an exchange or a new name, undone when a later
+ * one fails (a source that cannot be unlinked takes the destination
+ * back), unless the undo fails too or the backing store has no
+ * RENAME_EXCHANGE (then a replaced destination cannot come back). After
+ * success a temporary name that cannot be removed may stay (hidden;
+ * cloakfs-fsck reports it), as after a crash.
  */
 int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
 		    unsigned int version, const struct vrespell_entry *src,

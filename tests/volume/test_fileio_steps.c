@@ -254,6 +254,50 @@ static void walk(struct ctx *c, const struct op *o, enum fault how)
 	CHECK(at > 1, "%s: no call to fault", c->what);
 }
 
+/*
+ * A write longer than fileio.c's piece (4 MiB) goes in pieces: whole, it
+ * reads back; with the first write of its second piece failing, it gives
+ * the bytes of the first piece, which the file then holds, and the rest
+ * of the file is as it was.
+ */
+static void pieces(struct ctx *c)
+{
+	const size_t piece = 4u << 20, len = 2 * piece + 100, off = 1000;
+	uint8_t *w = malloc(len), *back = malloc(off + len + 64);
+	struct content_file f;
+	int fd;
+	ssize_t n;
+
+	CHECK(w && back, "memory");
+	if (!w || !back)
+		goto out;
+	test_random_bytes(w, len);
+	test_random_bytes(old_data, 10000);
+	snprintf(c->what, sizeof(c->what), "pieces S=%u", c->sector);
+	for (int fault = 0; fault < 2; fault++) {
+		fd = make_old(c, 10000);
+		CHECK(fileio_open(&f, fd, c->kr, c->cipher, c->sector) == 0, "open");
+		/* a piece is one write of its units (no header, no truncate) */
+		hook = (struct hook){ fd, fault ? FAULT_EIO : FAULT_NONE, 2, 0, 0,
+				      c->kr };
+		n = fileio_write(&f, w, len, off);
+		hook.fd = -1;
+		CHECK(n == (ssize_t)(fault ? piece - off : len),
+		      "%s: fault %d: wrote %zd", c->what, fault, n);
+		CHECK(fileio_read(&f, back, off + len + 64, 0) ==
+			      (ssize_t)(off + (size_t)(n > 0 ? n : 0) >= 10000
+						? off + (size_t)n : 10000) &&
+			      memcmp(back, old_data, off) == 0 &&
+			      memcmp(back + off, w, (size_t)(n > 0 ? n : 0)) == 0,
+		      "%s: fault %d: content", c->what, fault);
+		fileio_close(&f);
+		close(fd);
+	}
+out:
+	free(w);
+	free(back);
+}
+
 int main(void)
 {
 	static const enum volume_cipher ciphers[] = {
@@ -286,6 +330,8 @@ int main(void)
 				walk(&c, &ops[k], FAULT_EIO);
 				walk(&c, &ops[k], FAULT_LOCK);
 			}
+			if (i == 0)
+				pieces(&c);
 		}
 		vkeyring_free(c.kr);
 		tested++;

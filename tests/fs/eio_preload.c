@@ -23,6 +23,10 @@
  * process (SIGKILL) right before CALL, as a power cut or kill -9 there
  * would: what it wrote so far stays, nothing after it happens.
  *
+ * Places: "at:OFFSET:SUBSTR" makes a pread of such a file fail with EIO
+ * when the bytes it asks for include OFFSET (a bad sector: whoever reads
+ * there must see the error, so a test knows that place was read).
+ *
  * Steps: "step:ID:N:SUBSTR" counts the calls that change the backing
  * store (writes, truncates, fallocate, creates, renames, links, unlinks,
  * xattr changes) on a path containing SUBSTR and makes the N-th fail
@@ -396,9 +400,40 @@ int renameat2(int olddir, const char *old, int newdir, const char *new,
 	return REAL(renameat2)(olddir, old, newdir, new, flags);
 }
 
+/* does an "at:OFFSET:SUBSTR" rule put a bad place in [off, off + len)? */
+static int bad_place(int fd, uint64_t off, size_t len)
+{
+	const char *ctl = getenv("CLOAKFS_EIO_CTL");
+	char path[4096], line[4096];
+	int cfd, hit = 0;
+	FILE *f;
+
+	if (!ctl || len == 0 || preload_fd_path(fd, path, sizeof(path)) != 0)
+		return 0;
+	cfd = open(ctl, O_RDONLY | O_CLOEXEC);
+	if (cfd < 0)
+		return 0;
+	f = fdopen(cfd, "r");
+	if (!f) {
+		close(cfd);
+		return 0;
+	}
+	while (!hit && fgets(line, sizeof(line), f)) {
+		unsigned long long at;
+		int n = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "at:%llu:%n", &at, &n) == 1 && n > 0 &&
+		    line[n] && strstr(path, line + n))
+			hit = at >= off && at - off < len;
+	}
+	fclose(f);
+	return hit;
+}
+
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
-	if (fd_is_faulty(fd, 'r')) {
+	if (fd_is_faulty(fd, 'r') || bad_place(fd, (uint64_t)off, len)) {
 		errno = EIO;
 		return -1;
 	}
@@ -407,7 +442,7 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 
 ssize_t pread64(int fd, void *buf, size_t len, off64_t off)
 {
-	if (fd_is_faulty(fd, 'r')) {
+	if (fd_is_faulty(fd, 'r') || bad_place(fd, (uint64_t)off, len)) {
 		errno = EIO;
 		return -1;
 	}

@@ -83,8 +83,13 @@ class Gluster:
         if not glusterd_running():
             run("glusterd")
             self.started_glusterd = True
+        # a glusterd that cannot listen exits: say so rather than wait
+
         deadline = time.monotonic() + COMMAND_TIMEOUT
         while run("gluster", "--mode=script", "pool", "list", check=False).returncode != 0:
+            if not glusterd_running():
+                raise RuntimeError("glusterd exited at its start (its log: "
+                                   "/var/log/glusterfs/glusterd.log)")
             if time.monotonic() > deadline:
                 raise RuntimeError("glusterd did not answer within %d s" % COMMAND_TIMEOUT)
             time.sleep(0.2)
@@ -116,6 +121,13 @@ class Gluster:
             for proc in ("glusterd", "glustershd", "glusterfsd"):
                 subprocess.run(["pkill", "-x", proc], stdout=subprocess.DEVNULL)
             subprocess.run(["pkill", "-f", "glustershd"], stdout=subprocess.DEVNULL)
+            # gone before the next start: a glusterd still exiting holds
+            # its port, and a new one would fail to listen
+            deadline = time.monotonic() + 30
+            while glusterd_running() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if glusterd_running():
+                subprocess.run(["pkill", "-9", "-x", "glusterd"], stdout=subprocess.DEVNULL)
             self.started_glusterd = False
         shutil.rmtree(self.top, ignore_errors=True)
         if errors:

@@ -106,8 +106,13 @@ def test_directory_made_on_a_is_usable_from_b(machines):
     with open(os.path.join(b, "dir", "from-b"), "wb") as f:
         f.write(b"written on B\n")
     wait_for("B's file shows on A", lambda: os.listdir(os.path.join(a, "dir")) == ["from-b"])
-    with open(os.path.join(a, "dir", "from-b"), "rb") as f:
-        assert f.read() == b"written on B\n"
+
+    def content():
+        with open(os.path.join(a, "dir", "from-b"), "rb") as f:
+            return f.read()
+    # A may have seen the file while it was empty: its size is cached
+    # for the attribute timeout (the default mount is not close-to-open)
+    wait_for("A reads what B wrote", lambda: content() == b"written on B\n")
 
 
 def test_inode_numbers_agree(machines):

@@ -33,6 +33,8 @@ struct conn {
 	pid_t pid;
 	uid_t uid;
 	bool eof;  /* the peer shut down its side; finish replies, then close */
+	uint64_t partial_since; /* ms when an unfinished frame began; 0 none */
+	uint64_t active_ms; /* accept, or the last request answered */
 	bool dead; /* close at the end of this loop turn */
 	int list_cursor; /* next key slot for LIST, or -1 */
 	uint32_t list_count;
@@ -437,12 +439,51 @@ static void pump(struct server *srv, struct conn *c)
 		}
 		dispatch(srv, c, &f);
 		consume_input(c, f.wire_len);
+		c->active_ms = now_ms();
+		c->partial_since = 0;
 	}
 	if (c->eof && !c->in_len && c->list_cursor < 0 && !c->out_len)
 		c->dead = true; /* peer done and everything answered */
+	/* the clock of an unfinished frame starts with its first byte */
+	if (!c->in_len || proto_parse(c->in, c->in_len, &f) != 0)
+		c->partial_since = 0;
+	else if (!c->partial_since)
+		c->partial_since = now_ms();
 }
 
 /* ---- connections ---- */
+
+static void sweep_dead(struct server *srv);
+
+/*
+ * At the connection limit: close the connection that has waited longest
+ * without work in hand (no subscription, nothing to send, no whole
+ * request waiting), so that idle or half-sent connections never keep a
+ * new request out. Subscribers (mounts) are kept. Whether one was closed.
+ */
+static bool evict_idle(struct server *srv)
+{
+	struct conn *oldest = NULL;
+	struct proto_frame f;
+
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		struct conn *c = srv->conns[i];
+
+		if (c->nsubs || c->out_len || c->list_cursor >= 0 ||
+		    (c->in_len && proto_parse(c->in, c->in_len, &f) != 0))
+			continue;
+		if (!oldest || c->active_ms < oldest->active_ms)
+			oldest = c;
+	}
+	if (!oldest)
+		return false;
+	log_warn("closing connection of pid %d: idle for %llu ms at the "
+		 "connection limit (%d)", (int)oldest->pid,
+		 (unsigned long long)(now_ms() - oldest->active_ms), SERVER_MAX_CONNS);
+	oldest->dead = true;
+	sweep_dead(srv);
+	return true;
+}
 
 /* best-effort one-frame answer to a peer we will not serve */
 static void refuse(int fd, uint32_t code)
@@ -482,9 +523,9 @@ static void accept_clients(struct server *srv)
 			refuse(fd, EACCES);
 			continue;
 		}
-		if (srv->nconns == SERVER_MAX_CONNS) {
-			log_warn("too many connections (%d); refused pid %d", SERVER_MAX_CONNS,
-				 (int)cred.pid);
+		if (srv->nconns == SERVER_MAX_CONNS && !evict_idle(srv)) {
+			log_warn("too many busy connections (%d); refused pid %d",
+				 SERVER_MAX_CONNS, (int)cred.pid);
 			refuse(fd, EBUSY);
 			continue;
 		}
@@ -498,6 +539,7 @@ static void accept_clients(struct server *srv)
 		c->pid = cred.pid;
 		c->uid = cred.uid;
 		c->list_cursor = -1;
+		c->active_ms = now_ms();
 		srv->conns[srv->nconns++] = c;
 		log_debug("connection from pid %d", (int)cred.pid);
 	}
@@ -536,6 +578,36 @@ static void conn_write(struct server *srv, struct conn *c)
 	}
 	consume_output(c, (size_t)n);
 	pump(srv, c);
+}
+
+/*
+ * Close every connection whose unfinished frame is older than
+ * SERVER_FRAME_DEADLINE_MS; return the ms until the next such deadline
+ * (-1: none), for poll().
+ */
+static int expire_partial(struct server *srv)
+{
+	uint64_t now = now_ms();
+	int wait = -1;
+
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		struct conn *c = srv->conns[i];
+		uint64_t due = c->partial_since + SERVER_FRAME_DEADLINE_MS;
+
+		if (!c->partial_since || c->dead)
+			continue;
+		if (due <= now) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "frame not completed within %d ms",
+				 SERVER_FRAME_DEADLINE_MS);
+			protocol_error(c, why);
+			continue;
+		}
+		if (wait < 0 || due - now < (uint64_t)wait)
+			wait = (int)(due - now);
+	}
+	return wait;
 }
 
 static void sweep_dead(struct server *srv)
@@ -606,10 +678,13 @@ static int take_signal(struct server *srv)
 int server_run(struct server *srv)
 {
 	for (;;) {
-		unsigned int n = srv->nconns;
 		uint64_t expirations;
-		int sig;
+		unsigned int n;
+		int sig, wait;
 
+		wait = expire_partial(srv);
+		sweep_dead(srv);
+		n = srv->nconns;
 		arm_timer(srv);
 		srv->pfds[PFD_LISTEN] = (struct pollfd){ srv->listen_fd, POLLIN, 0 };
 		srv->pfds[PFD_SIGNAL] = (struct pollfd){ srv->signal_fd, POLLIN, 0 };
@@ -624,7 +699,7 @@ int server_run(struct server *srv)
 				ev |= POLLOUT;
 			srv->pfds[PFD_CONNS + i] = (struct pollfd){ c->fd, ev, 0 };
 		}
-		if (poll(srv->pfds, PFD_CONNS + n, -1) < 0) {
+		if (poll(srv->pfds, PFD_CONNS + n, wait) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;

@@ -11,7 +11,11 @@
 #include "daemon/config.h"
 #include "daemon/keystore.h"
 
-#define SERVER_MAX_CONNS 256 /* connections beyond this are refused (EBUSY) */
+/* at this many, a new connection closes the oldest idle one (or is
+ * refused with EBUSY when every one is busy or subscribed) */
+#define SERVER_MAX_CONNS 256
+/* a frame must be complete this long after its first byte arrived */
+#define SERVER_FRAME_DEADLINE_MS 1500
 #define SERVER_MAX_SUBS 16   /* SUBSCRIBE and REGISTER ids per connection */
 
 struct server;

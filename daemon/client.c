@@ -23,6 +23,7 @@ struct cloakfsd_client {
 	int timeout_ms;
 	pid_t server_pid;
 	bool broken; /* a reply may be missing or half read: unusable */
+	bool answered; /* a frame came: the daemon speaks our version */
 	unsigned int ev_head, ev_count;
 	struct cloakfsd_event events[EVENT_QUEUE];
 	size_t in_len;
@@ -259,8 +260,12 @@ static int read_frame(struct cloakfsd_client *cl, int64_t deadline, struct proto
 		int r = proto_parse(cl->in, cl->in_len, f);
 		ssize_t n;
 
-		if (r > 0)
+		if (r > 0 && f->version != CLOAKFSD_PROTO_VERSION)
+			return -EPROTONOSUPPORT;
+		if (r > 0) {
+			cl->answered = true;
 			return 0;
+		}
 		if (r < 0)
 			return -EPROTO;
 		n = recv(cl->fd, cl->in + cl->in_len, sizeof(cl->in) - cl->in_len, 0);
@@ -268,12 +273,13 @@ static int read_frame(struct cloakfsd_client *cl, int64_t deadline, struct proto
 			cl->in_len += (size_t)n;
 			continue;
 		}
-		if (n == 0)
-			return -ECONNRESET;
+		/* a daemon of an older protocol closes at our first frame */
+		if (n == 0 || (n < 0 && (errno == EPIPE || errno == ECONNRESET)))
+			return cl->answered ? -ECONNRESET : -EPROTONOSUPPORT;
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN)
-			return errno == EPIPE ? -ECONNRESET : -errno;
+			return -errno;
 		n = poll(&p, 1, ms_left(deadline));
 		if (n == 0)
 			return -ETIMEDOUT;
@@ -366,6 +372,25 @@ static int simple_reply(struct cloakfsd_client *cl, const struct proto_frame *f,
 	return ret;
 }
 
+/*
+ * A request that is answered by a frame of its own type: 0 when f is one,
+ * else ERROR's -code (f consumed), or -EPROTO for an OK (no such answer)
+ */
+static int reply_of_type(struct cloakfsd_client *cl, const struct proto_frame *f,
+			 uint8_t type)
+{
+	int err;
+
+	if (f->type == type)
+		return 0;
+	err = simple_reply(cl, f, NULL);
+	if (!err) {
+		cl->broken = true;
+		err = -EPROTO;
+	}
+	return err;
+}
+
 static int request_by_id(struct cloakfsd_client *cl, uint8_t type, const uint8_t *id,
 			 uint32_t *value)
 {
@@ -382,26 +407,46 @@ static int request_by_id(struct cloakfsd_client *cl, uint8_t type, const uint8_t
 
 /* ---- requests ---- */
 
-int cloakfsd_add(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
-		 const char *path, const uint8_t *key, size_t key_len, uint32_t ttl,
-		 uint32_t *granted)
+/* plen:u16 path[plen] from a C string (NULL: empty) */
+static void put_path(struct proto_writer *w, const char *path)
 {
-	size_t path_len = path ? strlen(path) : 0;
+	size_t len = path ? strlen(path) : 0;
+
+	proto_put_u16(w, (uint16_t)len);
+	proto_put_bytes(w, path, len);
+}
+
+static bool path_ok(const char *path)
+{
+	return !path || strlen(path) <= CLOAKFSD_PATH_MAX;
+}
+
+int cloakfsd_add_at(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
+		    const char *path, const char *alias, const uint8_t *key,
+		    size_t key_len, uint32_t ttl, uint32_t *granted)
+{
 	struct proto_writer w;
 	struct proto_frame f;
 	int err;
 
-	if (key_len == 0 || key_len > CLOAKFSD_KEY_MAX || path_len > CLOAKFSD_PATH_MAX)
+	if (key_len == 0 || key_len > CLOAKFSD_KEY_MAX || !path_ok(path) || !path_ok(alias))
 		return -EINVAL;
 	proto_begin(&w, cl->out, sizeof(cl->out), CLOAKFSD_ADD);
 	proto_put_bytes(&w, id, CLOAKFSD_KEY_ID_LEN);
 	proto_put_u32(&w, ttl);
 	proto_put_u8(&w, (uint8_t)key_len);
 	proto_put_bytes(&w, key, key_len);
-	proto_put_u16(&w, (uint16_t)path_len);
-	proto_put_bytes(&w, path, path_len);
+	put_path(&w, path);
+	put_path(&w, alias);
 	err = transact(cl, proto_end(&w), &f);
 	return err ? err : simple_reply(cl, &f, granted);
+}
+
+int cloakfsd_add(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
+		 const char *path, const uint8_t *key, size_t key_len, uint32_t ttl,
+		 uint32_t *granted)
+{
+	return cloakfsd_add_at(cl, id, path, NULL, key, key_len, ttl, granted);
 }
 
 int cloakfsd_get(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
@@ -418,16 +463,10 @@ int cloakfsd_get(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LE
 	proto_begin(&w, cl->out, sizeof(cl->out), CLOAKFSD_GET);
 	proto_put_bytes(&w, id, CLOAKFSD_KEY_ID_LEN);
 	err = transact(cl, proto_end(&w), &f);
+	if (!err)
+		err = reply_of_type(cl, &f, CLOAKFSD_KEY);
 	if (err)
 		return err;
-	if (f.type != CLOAKFSD_KEY) {
-		err = simple_reply(cl, &f, NULL);
-		if (!err) { /* OK is no answer to GET */
-			cl->broken = true;
-			err = -EPROTO;
-		}
-		return err;
-	}
 	r = (struct proto_reader){ f.payload, f.payload_len, false };
 	len = proto_get_u8(&r);
 	bytes = proto_get_bytes(&r, len);
@@ -463,12 +502,25 @@ int cloakfsd_lock_all(struct cloakfsd_client *cl, uint32_t *count)
 	return request_by_id(cl, CLOAKFSD_LOCK_ALL, NULL, count);
 }
 
-static int subscribe_as(struct cloakfsd_client *cl, uint8_t type,
-			const uint8_t id[CLOAKFSD_KEY_ID_LEN], bool *held)
+int cloakfsd_subscribe_at(struct cloakfsd_client *cl,
+			  const uint8_t id[CLOAKFSD_KEY_ID_LEN], const char *path,
+			  const char *alias, bool holder, bool *held)
 {
+	struct proto_writer w;
+	struct proto_frame f;
 	uint32_t v = 0;
-	int err = request_by_id(cl, type, id, &v);
+	int err;
 
+	if (!path_ok(path) || !path_ok(alias))
+		return -EINVAL;
+	proto_begin(&w, cl->out, sizeof(cl->out),
+		    holder ? CLOAKFSD_REGISTER : CLOAKFSD_SUBSCRIBE);
+	proto_put_bytes(&w, id, CLOAKFSD_KEY_ID_LEN);
+	put_path(&w, path);
+	put_path(&w, alias);
+	err = transact(cl, proto_end(&w), &f);
+	if (!err)
+		err = simple_reply(cl, &f, &v);
 	if (!err && held)
 		*held = v != 0;
 	return err;
@@ -477,13 +529,47 @@ static int subscribe_as(struct cloakfsd_client *cl, uint8_t type,
 int cloakfsd_subscribe(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
 		       bool *held)
 {
-	return subscribe_as(cl, CLOAKFSD_SUBSCRIBE, id, held);
+	return cloakfsd_subscribe_at(cl, id, NULL, NULL, false, held);
 }
 
 int cloakfsd_register(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
 		      bool *held)
 {
-	return subscribe_as(cl, CLOAKFSD_REGISTER, id, held);
+	return cloakfsd_subscribe_at(cl, id, NULL, NULL, true, held);
+}
+
+int cloakfsd_lock_path(struct cloakfsd_client *cl, const char *path,
+		       struct cloakfsd_locked *out)
+{
+	struct proto_writer w;
+	struct proto_frame f;
+	struct proto_reader r;
+	const uint8_t *ids;
+	int err;
+
+	if (!path || path[0] != '/' || !path_ok(path))
+		return -EINVAL;
+	proto_begin(&w, cl->out, sizeof(cl->out), CLOAKFSD_LOCK_PATH);
+	put_path(&w, path);
+	err = transact(cl, proto_end(&w), &f);
+	if (!err)
+		err = reply_of_type(cl, &f, CLOAKFSD_LOCKED);
+	if (err)
+		return err;
+	r = (struct proto_reader){ f.payload, f.payload_len, false };
+	out->keys = proto_get_u16(&r);
+	out->holders = proto_get_u16(&r);
+	out->n = proto_get_u8(&r);
+	ids = proto_get_bytes(&r, (size_t)out->n * CLOAKFSD_KEY_ID_LEN);
+	if (!proto_done(&r) || !out->keys || out->n > CLOAKFSD_LOCKED_IDS ||
+	    out->n > out->keys || (out->n < out->keys && out->n < CLOAKFSD_LOCKED_IDS)) {
+		cl->broken = true;
+		err = -EPROTO;
+	} else {
+		memcpy(out->ids, ids, (size_t)out->n * CLOAKFSD_KEY_ID_LEN);
+	}
+	consume(cl, f.wire_len);
+	return err;
 }
 
 int cloakfsd_list(struct cloakfsd_client *cl,

@@ -5,7 +5,9 @@
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure: -ENOENT no such key, -EACCES the daemon refused us (wrong uid),
  * -EPERM the daemon runs as another user, -ETIMEDOUT no answer in time,
- * -ECONNRESET the daemon closed the connection, -EPROTO a malformed reply,
+ * -ECONNRESET the daemon closed the connection, -EPROTONOSUPPORT it closed
+ * the connection before any answer (what a daemon of an older protocol
+ * version does at a newer frame), -EPROTO a malformed reply,
  * -ENOTCONN the connection is unusable after an earlier timeout or
  * protocol error (close it and connect again).
  *
@@ -72,6 +74,14 @@ pid_t cloakfsd_server_pid(const struct cloakfsd_client *cl);
 int cloakfsd_add(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
 		 const char *path, const uint8_t *key, size_t key_len, uint32_t ttl,
 		 uint32_t *granted);
+/*
+ * The same, with alias (may be NULL) a second name of the volume's path
+ * (as the user gave it, lexically absolute): cloakfsd_lock_path of path or
+ * of alias then locks the key without anyone reading the volume.
+ */
+int cloakfsd_add_at(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
+		    const char *path, const char *alias, const uint8_t *key,
+		    size_t key_len, uint32_t ttl, uint32_t *granted);
 
 /*
  * Copy the key into key[0..key_cap) and its length into *key_len;
@@ -126,6 +136,35 @@ int cloakfsd_subscribe(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY
  */
 int cloakfsd_register(struct cloakfsd_client *cl, const uint8_t id[CLOAKFSD_KEY_ID_LEN],
 		      bool *held);
+
+/*
+ * cloakfsd_subscribe (holder false) or cloakfsd_register (holder true),
+ * naming the volume's directory by up to two paths (either may be NULL;
+ * the mount's resolved one and its lexically absolute one as given), so
+ * that cloakfsd_lock_path of either reaches this connection. A second
+ * call for the same id replaces its paths.
+ */
+int cloakfsd_subscribe_at(struct cloakfsd_client *cl,
+			  const uint8_t id[CLOAKFSD_KEY_ID_LEN], const char *path,
+			  const char *alias, bool holder, bool *held);
+
+/* what cloakfsd_lock_path locked */
+struct cloakfsd_locked {
+	unsigned int keys;    /* key ids locked, 1 or more */
+	unsigned int holders; /* passphrase mounts (cloakfsd_register) told */
+	unsigned int n;       /* ids below: min(keys, CLOAKFSD_LOCKED_IDS) */
+	uint8_t ids[CLOAKFSD_LOCKED_IDS][CLOAKFSD_KEY_ID_LEN];
+};
+
+/*
+ * Lock by path (an absolute path, compared byte for byte; the daemon
+ * never looks at the filesystem): every key added under path (its path or
+ * alias) is wiped, and every key id a connection subscribed or registered
+ * under path is locked as cloakfsd_remove locks it. 0 and *out, or
+ * -ENOENT when nothing names path.
+ */
+int cloakfsd_lock_path(struct cloakfsd_client *cl, const char *path,
+		       struct cloakfsd_locked *out);
 
 struct cloakfsd_event {
 	uint8_t reason; /* enum cloakfsd_event_reason */

@@ -49,6 +49,7 @@ static void wipe_entry(struct keystore *ks, struct keystore_entry *e,
 	explicit_bzero(slot_key(ks, e), CLOAKFSD_KEY_MAX);
 	memcpy(id, e->id, sizeof(id));
 	free(e->path);
+	free(e->alias);
 	memset(e, 0, sizeof(*e));
 	ks->count--;
 	if (gone)
@@ -84,12 +85,30 @@ const struct keystore_entry *keystore_slot(const struct keystore *ks, unsigned i
 	return i < KEYSTORE_MAX_KEYS && ks->entries[i].used ? &ks->entries[i] : NULL;
 }
 
+static char *copy_path(const char *path, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (copy) {
+		memcpy(copy, path, len);
+		copy[len] = '\0';
+	}
+	return copy;
+}
+
+bool keystore_names_path(const struct keystore_entry *e, const char *path, size_t len)
+{
+	return (e->path && strlen(e->path) == len && !memcmp(e->path, path, len)) ||
+	       (e->alias && strlen(e->alias) == len && !memcmp(e->alias, path, len));
+}
+
 int keystore_add(struct keystore *ks, const uint8_t *id, const char *path,
-		 size_t path_len, const uint8_t *key, size_t key_len,
-		 uint64_t expires_ms, bool *replaced)
+		 size_t path_len, const char *alias, size_t alias_len,
+		 const uint8_t *key, size_t key_len, uint64_t expires_ms,
+		 bool *replaced)
 {
 	struct keystore_entry *e = (struct keystore_entry *)keystore_find(ks, id);
-	char *copy;
+	char *copy, *alias_copy = NULL;
 
 	if (key_len == 0 || key_len > CLOAKFSD_KEY_MAX)
 		return -EINVAL;
@@ -99,17 +118,22 @@ int keystore_add(struct keystore *ks, const uint8_t *id, const char *path,
 			e = &ks->entries[i];
 	if (!e)
 		return -ENOSPC;
-	copy = malloc(path_len + 1);
-	if (!copy)
+	copy = copy_path(path, path_len);
+	if (alias_len)
+		alias_copy = copy_path(alias, alias_len);
+	if (!copy || (alias_len && !alias_copy)) {
+		free(copy);
+		free(alias_copy);
 		return -ENOMEM;
-	memcpy(copy, path, path_len);
-	copy[path_len] = '\0';
+	}
 	if (!e->used) {
 		e->used = true;
 		ks->count++;
 	}
 	free(e->path);
+	free(e->alias);
 	e->path = copy;
+	e->alias = alias_copy;
 	memcpy(e->id, id, CLOAKFSD_KEY_ID_LEN);
 	/* wipe the whole slot first so a shorter key leaves no old tail */
 	explicit_bzero(slot_key(ks, e), CLOAKFSD_KEY_MAX);

@@ -25,7 +25,8 @@ struct keystore_entry {
 	uint8_t id[CLOAKFSD_KEY_ID_LEN];
 	uint8_t key_len;
 	uint64_t expires_ms; /* 0: never */
-	char *path;          /* NUL-terminated, heap */
+	char *path;          /* NUL-terminated, heap: the volume, for listings */
+	char *alias;         /* NULL, or another name of the volume's path */
 };
 
 struct keystore {
@@ -44,12 +45,18 @@ int keystore_init(struct keystore *ks);
 void keystore_destroy(struct keystore *ks, keystore_gone_fn gone, void *arg);
 
 /*
- * Add or replace the key with this id. 0, -ENOSPC (store full), -ENOMEM.
- * *replaced says whether an older key with this id was overwritten.
+ * Add or replace the key with this id, with its volume's path and another
+ * name of that path (alias_len 0: none). 0, -ENOSPC (store full),
+ * -ENOMEM. *replaced says whether an older key with this id was
+ * overwritten.
  */
 int keystore_add(struct keystore *ks, const uint8_t *id, const char *path,
-		 size_t path_len, const uint8_t *key, size_t key_len,
-		 uint64_t expires_ms, bool *replaced);
+		 size_t path_len, const char *alias, size_t alias_len,
+		 const uint8_t *key, size_t key_len, uint64_t expires_ms,
+		 bool *replaced);
+
+/* whether e's path or alias is exactly path[0..len) (len > 0) */
+bool keystore_names_path(const struct keystore_entry *e, const char *path, size_t len);
 
 /* the entry for id, or NULL; its key bytes via keystore_key() */
 const struct keystore_entry *keystore_find(const struct keystore *ks, const uint8_t *id);

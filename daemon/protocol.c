@@ -20,6 +20,12 @@ void proto_store_u32(uint8_t *p, uint32_t v)
 
 void proto_begin(struct proto_writer *w, uint8_t *buf, size_t cap, uint8_t type)
 {
+	proto_begin_v(w, buf, cap, CLOAKFSD_PROTO_VERSION, type);
+}
+
+void proto_begin_v(struct proto_writer *w, uint8_t *buf, size_t cap, uint8_t version,
+		   uint8_t type)
+{
 	w->buf = buf;
 	w->cap = cap < CLOAKFSD_WIRE_MAX ? cap : CLOAKFSD_WIRE_MAX;
 	w->len = 0;
@@ -27,7 +33,7 @@ void proto_begin(struct proto_writer *w, uint8_t *buf, size_t cap, uint8_t type)
 	if (w->err)
 		return;
 	w->len = CLOAKFSD_FRAME_HDR;
-	w->buf[w->len++] = CLOAKFSD_PROTO_VERSION;
+	w->buf[w->len++] = version;
 	w->buf[w->len++] = type;
 }
 
@@ -121,10 +127,12 @@ int proto_parse(const uint8_t *buf, size_t len, struct proto_frame *f)
 	if (body < 2)
 		return -EPROTO;
 	/* reject a wrong version before waiting for the rest of the body */
-	if (len > CLOAKFSD_FRAME_HDR && buf[CLOAKFSD_FRAME_HDR] != CLOAKFSD_PROTO_VERSION)
+	if (len > CLOAKFSD_FRAME_HDR && (buf[CLOAKFSD_FRAME_HDR] < CLOAKFSD_PROTO_VERSION_MIN ||
+					 buf[CLOAKFSD_FRAME_HDR] > CLOAKFSD_PROTO_VERSION))
 		return -EPROTO;
 	if (len < CLOAKFSD_FRAME_HDR + (size_t)body)
 		return 0;
+	f->version = buf[CLOAKFSD_FRAME_HDR];
 	f->type = buf[CLOAKFSD_FRAME_HDR + 1];
 	f->payload = buf + CLOAKFSD_FRAME_HDR + 2;
 	f->payload_len = body - 2;

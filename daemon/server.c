@@ -26,7 +26,7 @@
  */
 #define EVENT_RESERVE (64 * CLOAKFSD_EVENT_WIRE)
 #define IN_CAP CLOAKFSD_WIRE_MAX
-#define OUT_CAP (2 * CLOAKFSD_WIRE_MAX + EVENT_RESERVE)
+#define OUT_CAP (2 * CLOAKFSD_REPLY_WIRE_MAX + EVENT_RESERVE)
 
 struct conn {
 	int fd;
@@ -36,11 +36,16 @@ struct conn {
 	uint64_t partial_since; /* ms when an unfinished frame began; 0 none */
 	uint64_t active_ms; /* accept, or the last request answered */
 	bool dead; /* close at the end of this loop turn */
+	uint8_t version; /* of the first frame: every frame after it, both ways */
 	int list_cursor; /* next key slot for LIST, or -1 */
 	uint32_t list_count;
 	unsigned int nsubs;
 	uint8_t subs[SERVER_MAX_SUBS][CLOAKFSD_KEY_ID_LEN];
 	bool holds[SERVER_MAX_SUBS]; /* REGISTER: the peer holds that key itself */
+	/* the volume's paths as the subscriber names them (NULL: none), for
+	 * LOCK_PATH; and the LOCK_PATH that last told it (server.lock_gen) */
+	char *sub_paths[SERVER_MAX_SUBS][CLOAKFSD_SUB_PATHS];
+	uint32_t told[SERVER_MAX_SUBS];
 	size_t in_len, out_len;
 	uint8_t in[IN_CAP];   /* may hold key bytes (ADD): wiped as consumed */
 	uint8_t out[OUT_CAP]; /* may hold key bytes (KEY): wiped as sent */
@@ -52,6 +57,7 @@ struct server {
 	int listen_fd, signal_fd, timer_fd;
 	uid_t self;
 	uint64_t armed_ms; /* expiry the timer is set for; 0 none or unknown */
+	uint32_t lock_gen; /* counts LOCK_PATH requests (conn.told) */
 	struct daemon_config cfg;
 	struct keystore *ks;
 	struct conn *conns[SERVER_MAX_CONNS];
@@ -108,13 +114,16 @@ static void consume_output(struct conn *c, size_t n)
 
 static bool reply_room(const struct conn *c)
 {
-	return c->out_len + CLOAKFSD_WIRE_MAX + EVENT_RESERVE <= OUT_CAP;
+	return c->out_len + CLOAKFSD_REPLY_WIRE_MAX + EVENT_RESERVE <= OUT_CAP;
 }
 
 static void conn_free(struct conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
+	for (unsigned int s = 0; s < c->nsubs; s++)
+		for (unsigned int p = 0; p < CLOAKFSD_SUB_PATHS; p++)
+			free(c->sub_paths[s][p]);
 	explicit_bzero(c, sizeof(*c));
 	free(c);
 }
@@ -130,7 +139,7 @@ static void reply_value(struct conn *c, uint8_t type, uint32_t value)
 {
 	struct proto_writer w;
 
-	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, type);
+	proto_begin_v(&w, c->out + c->out_len, OUT_CAP - c->out_len, c->version, type);
 	proto_put_u32(&w, value);
 	c->out_len += proto_end(&w);
 }
@@ -144,7 +153,8 @@ static void queue_event(struct conn *c, uint8_t reason, const uint8_t *id)
 
 	if (c->dead)
 		return;
-	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, CLOAKFSD_EVENT);
+	proto_begin_v(&w, c->out + c->out_len, OUT_CAP - c->out_len, c->version,
+		      CLOAKFSD_EVENT);
 	proto_put_u8(&w, reason);
 	proto_put_bytes(&w, id, CLOAKFSD_KEY_ID_LEN);
 	n = proto_end(&w);
@@ -158,9 +168,12 @@ static void notify(struct server *srv, const uint8_t *id, uint8_t reason)
 	for (unsigned int i = 0; i < srv->nconns; i++) {
 		struct conn *c = srv->conns[i];
 
-		for (unsigned int s = 0; s < c->nsubs; s++)
-			if (!memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN))
+		for (unsigned int s = 0; s < c->nsubs; s++) {
+			if (!memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN)) {
 				queue_event(c, reason, id);
+				c->told[s] = srv->lock_gen;
+			}
+		}
 	}
 }
 
@@ -231,9 +244,9 @@ static void handle_add(struct server *srv, struct conn *c, const struct proto_re
 	bool replaced;
 	int err;
 
-	err = keystore_add(srv->ks, q->id, q->path, q->path_len, q->key,
-			   q->key_len, ttl ? now_ms() + (uint64_t)ttl * 1000 : 0,
-			   &replaced);
+	err = keystore_add(srv->ks, q->id, q->path, q->path_len, q->alias,
+			   q->alias_len, q->key, q->key_len,
+			   ttl ? now_ms() + (uint64_t)ttl * 1000 : 0, &replaced);
 	id_hex(q->id, hex);
 	if (err) {
 		log_warn("cannot add key %s for pid %d: %s", hex, (int)c->pid, strerror(-err));
@@ -260,7 +273,8 @@ static void handle_get(struct server *srv, struct conn *c, const uint8_t *id)
 		reply_value(c, CLOAKFSD_ERROR, ENOENT);
 		return;
 	}
-	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, CLOAKFSD_KEY);
+	proto_begin_v(&w, c->out + c->out_len, OUT_CAP - c->out_len, c->version,
+		      CLOAKFSD_KEY);
 	proto_put_u8(&w, e->key_len);
 	proto_put_bytes(&w, keystore_key(srv->ks, e), e->key_len);
 	proto_put_u32(&w, seconds_left(e->expires_ms, now_ms()));
@@ -327,26 +341,146 @@ static void handle_lock_all(struct server *srv, struct conn *c)
 	reply_value(c, CLOAKFSD_OK, n);
 }
 
-/* SUBSCRIBE, or REGISTER (holder): reply whether the key is held now */
-static void handle_subscribe(struct server *srv, struct conn *c, const uint8_t *id,
-			     bool holder)
+/* the subscription's paths become the request's (version 2); false: no memory */
+static bool set_sub_paths(struct conn *c, unsigned int s, const struct proto_request *q)
 {
-	uint32_t held = keystore_find(srv->ks, id) != NULL;
+	const char *given[CLOAKFSD_SUB_PATHS] = { q->path, q->alias };
+	size_t len[CLOAKFSD_SUB_PATHS] = { q->path_len, q->alias_len };
+	char *copy[CLOAKFSD_SUB_PATHS] = { NULL };
 
-	for (unsigned int s = 0; s < c->nsubs; s++) {
-		if (!memcmp(c->subs[s], id, CLOAKFSD_KEY_ID_LEN)) {
-			c->holds[s] |= holder;
-			reply_value(c, CLOAKFSD_OK, held);
-			return;
+	if (q->version < 2)
+		return true;
+	for (unsigned int p = 0; p < CLOAKFSD_SUB_PATHS; p++) {
+		if (!len[p])
+			continue;
+		copy[p] = strndup(given[p], len[p]);
+		if (!copy[p]) {
+			for (unsigned int k = 0; k < p; k++)
+				free(copy[k]);
+			return false;
 		}
 	}
-	if (c->nsubs == SERVER_MAX_SUBS) {
+	for (unsigned int p = 0; p < CLOAKFSD_SUB_PATHS; p++) {
+		free(c->sub_paths[s][p]);
+		c->sub_paths[s][p] = copy[p];
+	}
+	return true;
+}
+
+/* SUBSCRIBE, or REGISTER (holder): reply whether the key is held now */
+static void handle_subscribe(struct server *srv, struct conn *c,
+			     const struct proto_request *q, bool holder)
+{
+	uint32_t held = keystore_find(srv->ks, q->id) != NULL;
+	unsigned int s;
+
+	for (s = 0; s < c->nsubs; s++)
+		if (!memcmp(c->subs[s], q->id, CLOAKFSD_KEY_ID_LEN))
+			break;
+	if (s == SERVER_MAX_SUBS) {
 		reply_value(c, CLOAKFSD_ERROR, ENOSPC);
 		return;
 	}
-	c->holds[c->nsubs] = holder;
-	memcpy(c->subs[c->nsubs++], id, CLOAKFSD_KEY_ID_LEN);
+	if (!set_sub_paths(c, s, q)) {
+		reply_value(c, CLOAKFSD_ERROR, ENOMEM);
+		return;
+	}
+	if (s == c->nsubs) {
+		c->holds[s] = false;
+		c->told[s] = 0;
+		memcpy(c->subs[c->nsubs++], q->id, CLOAKFSD_KEY_ID_LEN);
+	}
+	c->holds[s] |= holder;
 	reply_value(c, CLOAKFSD_OK, held);
+}
+
+static bool sub_names_path(const struct conn *c, unsigned int s, const char *path,
+			   size_t len)
+{
+	for (unsigned int p = 0; p < CLOAKFSD_SUB_PATHS; p++) {
+		const char *have = c->sub_paths[s][p];
+
+		if (have && strlen(have) == len && !memcmp(have, path, len))
+			return true;
+	}
+	return false;
+}
+
+/* what LOCK_PATH found so far, for its LOCKED reply */
+struct locked {
+	unsigned int keys, holders;
+	uint8_t ids[CLOAKFSD_LOCKED_IDS][CLOAKFSD_KEY_ID_LEN];
+};
+
+/* what REMOVE does to one id, for LOCK_PATH */
+static void lock_id(struct server *srv, struct conn *c, const uint8_t *id,
+		    const char *shown, struct locked *l)
+{
+	char hex[2 * CLOAKFSD_KEY_ID_LEN + 1];
+	bool held = keystore_remove(srv->ks, id) == 0;
+	unsigned int holders = count_holders(srv, id);
+
+	id_hex(id, hex);
+	log_info("%s key %s by path %s (%u mount(s) holding it told), for pid %d",
+		 held ? "removed" : "locked", hex, shown, holders, (int)c->pid);
+	if (l->keys < CLOAKFSD_LOCKED_IDS)
+		memcpy(l->ids[l->keys], id, CLOAKFSD_KEY_ID_LEN);
+	l->keys++;
+	l->holders += holders;
+	notify(srv, id, CLOAKFSD_EV_REMOVED);
+}
+
+/*
+ * LOCK_PATH: every key registered under the path (ADD's path or alias)
+ * and every key id a subscriber registered under it is locked as REMOVE
+ * locks it. Paths are compared as bytes: the daemon never looks at the
+ * filesystem, so a hung or swapped directory cannot stop a lock. Replies
+ * LOCKED (how many ids, how many holders told, the first ids), or ENOENT
+ * for none.
+ */
+static void handle_lock_path(struct server *srv, struct conn *c,
+			     const struct proto_request *q)
+{
+	struct locked l = { 0 };
+	struct proto_writer w;
+	char shown[256];
+	unsigned int n;
+
+	printable_path(q->path, q->path_len, shown, sizeof(shown));
+	srv->lock_gen++;
+	for (unsigned int i = 0; i < KEYSTORE_MAX_KEYS; i++) {
+		const struct keystore_entry *e = keystore_slot(srv->ks, i);
+		uint8_t id[CLOAKFSD_KEY_ID_LEN];
+
+		if (e && keystore_names_path(e, q->path, q->path_len)) {
+			memcpy(id, e->id, sizeof(id));
+			lock_id(srv, c, id, shown, &l);
+		}
+	}
+	/* mounts whose key is not (or no longer) held, told once per id */
+	for (unsigned int i = 0; i < srv->nconns; i++) {
+		struct conn *m = srv->conns[i];
+
+		for (unsigned int s = 0; s < m->nsubs; s++)
+			if (m->told[s] != srv->lock_gen &&
+			    sub_names_path(m, s, q->path, q->path_len))
+				lock_id(srv, c, m->subs[s], shown, &l);
+	}
+	if (!l.keys) {
+		log_info("lock by path %s: nothing registered under it, for pid %d",
+			 shown, (int)c->pid);
+		reply_value(c, CLOAKFSD_ERROR, ENOENT);
+		return;
+	}
+	/* at most 256 + 256 * 16 ids, each with at most 256 holders */
+	n = l.keys < CLOAKFSD_LOCKED_IDS ? l.keys : CLOAKFSD_LOCKED_IDS;
+	proto_begin_v(&w, c->out + c->out_len, OUT_CAP - c->out_len, c->version,
+		      CLOAKFSD_LOCKED);
+	proto_put_u16(&w, (uint16_t)(l.keys > UINT16_MAX ? UINT16_MAX : l.keys));
+	proto_put_u16(&w, (uint16_t)(l.holders > UINT16_MAX ? UINT16_MAX : l.holders));
+	proto_put_u8(&w, (uint8_t)n);
+	proto_put_bytes(&w, l.ids, n * CLOAKFSD_KEY_ID_LEN);
+	c->out_len += proto_end(&w);
 }
 
 /* one LIST_ENTRY (or the closing OK) per call, so output stays bounded */
@@ -365,7 +499,8 @@ static void list_step(struct server *srv, struct conn *c)
 		return;
 	}
 	path_len = strlen(e->path);
-	proto_begin(&w, c->out + c->out_len, OUT_CAP - c->out_len, CLOAKFSD_LIST_ENTRY);
+	proto_begin_v(&w, c->out + c->out_len, OUT_CAP - c->out_len, c->version,
+		      CLOAKFSD_LIST_ENTRY);
 	proto_put_bytes(&w, e->id, CLOAKFSD_KEY_ID_LEN);
 	proto_put_u32(&w, seconds_left(e->expires_ms, now_ms()));
 	proto_put_u16(&w, (uint16_t)path_len);
@@ -405,10 +540,13 @@ static void dispatch(struct server *srv, struct conn *c, const struct proto_fram
 		handle_remove(srv, c, q.id);
 		return;
 	case CLOAKFSD_SUBSCRIBE:
-		handle_subscribe(srv, c, q.id, false);
+		handle_subscribe(srv, c, &q, false);
 		return;
 	case CLOAKFSD_REGISTER:
-		handle_subscribe(srv, c, q.id, true);
+		handle_subscribe(srv, c, &q, true);
+		return;
+	case CLOAKFSD_LOCK_PATH:
+		handle_lock_path(srv, c, &q);
 		return;
 	}
 }
@@ -436,6 +574,13 @@ static void pump(struct server *srv, struct conn *c)
 				return;
 			}
 			break;
+		}
+		/* a client speaks one version; replies and events follow it */
+		if (!c->version)
+			c->version = f.version;
+		if (f.version != c->version) {
+			protocol_error(c, "protocol version changed on the connection");
+			return;
 		}
 		dispatch(srv, c, &f);
 		consume_input(c, f.wire_len);

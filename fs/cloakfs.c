@@ -27,6 +27,7 @@
 #include "base/log.h"
 #include "base/logsyslog.h"
 #include "base/nodump.h"
+#include "base/pathlex.h"
 #include "cli/exitcodes.h"
 #include "cli/passphrase.h"
 #include "crypto/secmem.h"
@@ -665,7 +666,7 @@ int main(int argc, char **argv)
 {
 	struct cloakfs_options o;
 	struct cloakfs fs;
-	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX],
+	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX], viewdir[PATH_MAX],
 		confpath[PATH_MAX];
 	unsigned long fd_limit;
 	unsigned int fd_cache;
@@ -709,6 +710,9 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	fs.cipherdir = absdir;
+	/* the cipherdir as given, for cloakfsd's lock by path (keywatch.h) */
+	if (path_lexical_abs(o.cipherdir, viewdir, sizeof(viewdir)) == 0)
+		fs.cipherdir_view = viewdir;
 	fs.mountpoint = absmnt;
 	atomic_store(&fs.readahead_kb, o.readahead_kb);
 	fs.timeout = ATTR_TIMEOUT;

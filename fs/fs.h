@@ -35,6 +35,7 @@ struct cloakfs {
 	const struct volume_cipher_info *cipher;
 	struct content_geom geom;
 	const char *cipherdir;     /* as given (messages) */
+	const char *cipherdir_view; /* as given, lexically absolute; or NULL */
 	const char *mountpoint;    /* absolute */
 
 	/* the kernel's read-ahead window in KiB, still to set: taken (and

@@ -30,6 +30,20 @@ struct keywatch {
 	atomic_int stop;
 };
 
+/*
+ * subscribe (or register, holder) naming the cipherdir both ways, so that
+ * cloakfs-keytool lock DIR reaches this mount without reading DIR
+ */
+static int follow(struct cloakfs *fs, struct cloakfsd_client *cl, bool holder,
+		  bool *held)
+{
+	const char *view = fs->cipherdir_view;
+
+	return cloakfsd_subscribe_at(cl, fs->cfg.key_id, fs->cipherdir,
+				     view && strcmp(view, fs->cipherdir) ? view : NULL,
+				     holder, held);
+}
+
 /* get the key over an open connection and install it */
 static int fetch_on(struct cloakfs *fs, struct cloakfsd_client *cl)
 {
@@ -113,7 +127,7 @@ static struct cloakfsd_client *resubscribe(struct keywatch *w)
 
 	if (err)
 		return NULL;
-	err = cloakfsd_subscribe(cl, w->fs->cfg.key_id, &held);
+	err = follow(w->fs, cl, false, &held);
 	if (err) {
 		cloakfsd_close(cl);
 		return NULL;
@@ -132,7 +146,7 @@ int keywatch_register(struct cloakfs *fs, struct cloakfsd_client **out)
 
 	if (err)
 		return err;
-	err = cloakfsd_register(cl, fs->cfg.key_id, NULL);
+	err = follow(fs, cl, true, NULL);
 	if (err) {
 		cloakfsd_close(cl);
 		return err;
@@ -167,7 +181,7 @@ static void *watch(void *arg)
 	w->holder = NULL;
 	/* the key was just fetched: subscribe without fetching again */
 	if (!w->own_key && cloakfsd_connect(NULL, 0, WATCH_TIMEOUT_MS, &cl) == 0 &&
-	    (cloakfsd_subscribe(cl, w->fs->cfg.key_id, &held) != 0 || !held)) {
+	    (follow(w->fs, cl, false, &held) != 0 || !held)) {
 		if (!held)
 			lock_volume(w, "the key left the key daemon");
 		cloakfsd_close(cl);

@@ -5,7 +5,9 @@
  * thread subscribes to the key id; when the key is removed, expires, is
  * locked or the daemon goes away, the mount's keys are wiped (keyring.h)
  * and the kernel's cached file pages dropped; when the key comes back,
- * the mount unlocks again.
+ * the mount unlocks again. Both kinds name the cipherdir when they
+ * subscribe (resolved, and as given: fs.h cipherdir_view), so that
+ * cloakfs-keytool lock DIR finds the mount by DIR's path alone.
  *
  * A mount unlocked with a passphrase does not hand its key over: it
  * registers the key id (cloakfsd_register), so that cloakfs-keytool lock

@@ -6,13 +6,19 @@
  * volume's absolute path for listings; a mount fetches it by key id.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
+#include <unistd.h>
 
 #include "base/mountinfo.h"
+#include "base/pathlex.h"
 #include "cli/decimal.h"
 #include "crypto/secmem.h"
 #include "daemon/client.h"
@@ -20,6 +26,22 @@
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
+
+/* how long lock DIR waits for DIR's config when no path matched */
+#define LOCK_CONFIG_DEADLINE_MS 1500
+
+/* strerror, but saying what a daemon of an older protocol looks like */
+static const char *daemon_strerror(int err)
+{
+	static char msg[200];
+
+	if (err != -EPROTONOSUPPORT)
+		return strerror(-err);
+	snprintf(msg, sizeof(msg), "it closed the connection without answering: "
+		 "an older cloakfsd that does not speak protocol %d? Stop it (its "
+		 "keys are wiped) and unlock again", CLOAKFSD_PROTO_VERSION);
+	return msg;
+}
 
 /* a connection, or the exit code of a message saying why not */
 static int connect_daemon(bool autostart, struct cloakfsd_client **cl, int *err)
@@ -41,7 +63,7 @@ static int connect_daemon(bool autostart, struct cloakfsd_client **cl, int *err)
 				"and no cloakfsd program found to start (set "
 				"CLOAKFSD_PROGRAM or install it)", sock);
 	return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: %s", sock,
-			strerror(-*err));
+			daemon_strerror(*err));
 }
 
 static bool daemon_absent(int err)
@@ -83,7 +105,8 @@ static int run_unlock(const struct kt_args *a)
 	const char *dir = a->args[0];
 	struct cloakfsd_client *cl = NULL;
 	struct volume_config cfg;
-	char path[PATH_MAX], abs[PATH_MAX], id[2 * VOLCONF_KEY_ID_SIZE + 1], left[32];
+	char path[PATH_MAX], abs[PATH_MAX], lex[PATH_MAX];
+	char id[2 * VOLCONF_KEY_ID_SIZE + 1], left[32];
 	uint8_t *vmk = NULL;
 	uint32_t ttl, granted;
 	int rc, err, slot;
@@ -100,6 +123,10 @@ static int run_unlock(const struct kt_args *a)
 	if (strlen(abs) > CLOAKFSD_PATH_MAX)
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s: path too long for the key "
 				"daemon", abs);
+	/* lock DIR finds the key by either name without reading DIR */
+	if (path_lexical_abs(dir, lex, sizeof(lex)) != 0 || !strcmp(lex, abs) ||
+	    strlen(lex) > CLOAKFSD_PATH_MAX)
+		lex[0] = '\0';
 	/* reach the daemon before asking for the passphrase */
 	rc = connect_daemon(true, &cl, &err);
 	if (rc)
@@ -107,11 +134,11 @@ static int run_unlock(const struct kt_args *a)
 	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
 	if (rc)
 		goto out;
-	err = cloakfsd_add(cl, cfg.key_id, abs, vmk, VOLCONF_VMK_SIZE, ttl,
-			   &granted);
+	err = cloakfsd_add_at(cl, cfg.key_id, abs, lex[0] ? lex : NULL, vmk,
+			      VOLCONF_VMK_SIZE, ttl, &granted);
 	if (err) {
 		rc = kt_error(CLOAKFS_EXIT_DAEMON, "%s: the key daemon did not take "
-			      "the key: %s", dir, strerror(-err));
+			      "the key: %s", dir, daemon_strerror(err));
 		goto out;
 	}
 	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
@@ -162,17 +189,140 @@ static int lock_all(void)
 	cloakfsd_close(cl);
 	if (err)
 		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon: lock all: %s",
-				strerror(-err));
+				daemon_strerror(err));
 	printf("locked %u key%s held by the key daemon, and every mount that "
 	       "registered its own key with it\n", count, count == 1 ? "" : "s");
 	return 0;
 }
 
+/* "DIR: locked (key id X)", and how many passphrase mounts were told */
+static void print_locked(const char *dir, const char *what, const char *ids,
+			 unsigned int holders)
+{
+	if (holders == 0)
+		printf("%s: locked (%s %s)\n", dir, what, ids);
+	else
+		printf("%s: locked (%s %s; %u mount%s unlocked with a passphrase "
+		       "told to wipe %s keys)\n", dir, what, ids, holders,
+		       holders == 1 ? "" : "s", holders == 1 ? "its" : "their");
+}
+
+/* lock's connection (none: "not unlocked"): 0 or an exit code */
+static int lock_connect(const char *dir, struct cloakfsd_client **cl)
+{
+	int err, rc = connect_daemon(false, cl, &err);
+
+	if (rc && daemon_absent(err))
+		return kt_error(CLOAKFS_EXIT_NOT_UNLOCKED, "%s: not unlocked (no "
+				"key daemon is running)", dir);
+	return rc;
+}
+
+/*
+ * DIR's key id from its config, read in a child process so that a hung
+ * store cannot hold the answer: past LOCK_CONFIG_DEADLINE_MS the child is
+ * killed and left behind (it dies when the store lets it go). 0 and id;
+ * -ETIMEDOUT; or the exit code of the child's message (no config, ...).
+ */
+static int key_id_within_deadline(const struct kt_args *a, const char *dir,
+				  uint8_t id[VOLCONF_KEY_ID_SIZE])
+{
+	struct pollfd pfd = { -1, POLLIN, 0 };
+	int p[2], status = 0, rc;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return kt_error(CLOAKFS_EXIT_ERROR, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		rc = errno;
+		close(p[0]);
+		close(p[1]);
+		return kt_error(CLOAKFS_EXIT_ERROR, "fork: %s", strerror(rc));
+	}
+	if (pid == 0) {
+		struct volume_config cfg;
+		char path[PATH_MAX];
+
+		close(p[0]);
+		rc = kt_read_config(a, dir, path, &cfg);
+		if (!rc && write(p[1], cfg.key_id, VOLCONF_KEY_ID_SIZE) !=
+			   VOLCONF_KEY_ID_SIZE)
+			rc = CLOAKFS_EXIT_ERROR;
+		fflush(NULL);
+		_exit(rc);
+	}
+	close(p[1]);
+	pfd.fd = p[0];
+	do
+		rc = poll(&pfd, 1, LOCK_CONFIG_DEADLINE_MS);
+	while (rc < 0 && errno == EINTR);
+	if (rc <= 0) {
+		kill(pid, SIGKILL);
+		(void)waitpid(pid, &status, WNOHANG);
+		close(p[0]);
+		return -ETIMEDOUT;
+	}
+	n = read(p[0], id, VOLCONF_KEY_ID_SIZE);
+	close(p[0]);
+	/* it wrote or failed: either way it is exiting, not waiting on DIR */
+	if (waitpid(pid, &status, 0) != pid)
+		status = 0;
+	if (n == VOLCONF_KEY_ID_SIZE)
+		return 0;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	return rc ? rc : kt_error(CLOAKFS_EXIT_ERROR, "%s: reading its config "
+				  "failed", dir);
+}
+
+/* the fallback: no path matched, so lock the key id DIR's config names */
+static int lock_by_config(const struct kt_args *a, const char *dir, const char *lex)
+{
+	struct cloakfsd_client *cl;
+	uint8_t key_id[VOLCONF_KEY_ID_SIZE];
+	char id[2 * VOLCONF_KEY_ID_SIZE + 1];
+	int rc, err;
+
+	rc = key_id_within_deadline(a, dir, key_id);
+	if (rc == -ETIMEDOUT)
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: nothing is registered with "
+				"the key daemon under %s, and its config did not "
+				"answer within %d ms (a hung backing store?): not "
+				"locked; '%s lock --all' locks every volume without "
+				"reading any", dir, lex, LOCK_CONFIG_DEADLINE_MS,
+				KT_PROG);
+	if (rc)
+		return rc;
+	kt_hex(key_id, sizeof(key_id), id);
+	rc = lock_connect(dir, &cl);
+	if (rc)
+		return rc;
+	err = cloakfsd_remove(cl, key_id);
+	cloakfsd_close(cl);
+	if (err == -ENOENT)
+		return kt_error(CLOAKFS_EXIT_NOT_UNLOCKED, "%s: not unlocked (the "
+				"key daemon holds no key %s and no mount registered "
+				"it)", dir, id);
+	if (err < 0)
+		return kt_error(CLOAKFS_EXIT_DAEMON, "%s: key daemon: %s", dir,
+				daemon_strerror(err));
+	print_locked(dir, "key id", id, (unsigned int)err);
+	return 0;
+}
+
+/*
+ * lock DIR: first by DIR's path alone (lexically absolute, never looked
+ * at), which the daemon matches against what unlock and the mounts
+ * registered; only when nothing matched, by the key id in DIR's config.
+ */
 static int run_lock(const struct kt_args *a)
 {
 	struct cloakfsd_client *cl;
-	struct volume_config cfg;
-	char path[PATH_MAX], id[2 * VOLCONF_KEY_ID_SIZE + 1];
+	struct cloakfsd_locked locked;
+	/* up to CLOAKFSD_LOCKED_IDS ids in hex, ", " between, " and N more" */
+	char lex[PATH_MAX], ids[CLOAKFSD_LOCKED_IDS * (2 * CLOAKFSD_KEY_ID_LEN + 2) + 32] = "";
 	const char *dir;
 	int rc, err;
 
@@ -186,31 +336,29 @@ static int run_lock(const struct kt_args *a)
 		return kt_error(CLOAKFS_EXIT_USAGE, "lock: give CIPHERDIR or --all "
 				"(try %s lock --help)", KT_PROG);
 	dir = a->args[0];
-	rc = kt_read_config(a, dir, path, &cfg);
+	err = path_lexical_abs(dir, lex, sizeof(lex));
+	if (err || strlen(lex) > CLOAKFSD_PATH_MAX)
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir,
+				strerror(err ? -err : ENAMETOOLONG));
+	rc = lock_connect(dir, &cl);
 	if (rc)
 		return rc;
-	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
-	rc = connect_daemon(false, &cl, &err);
-	if (rc && daemon_absent(err))
-		return kt_error(CLOAKFS_EXIT_NOT_UNLOCKED, "%s: not unlocked (no "
-				"key daemon is running)", dir);
-	if (rc)
-		return rc;
-	err = cloakfsd_remove(cl, cfg.key_id);
+	err = cloakfsd_lock_path(cl, lex, &locked);
+	/* closed before the fallback's child: it must not hold the connection */
 	cloakfsd_close(cl);
 	if (err == -ENOENT)
-		return kt_error(CLOAKFS_EXIT_NOT_UNLOCKED, "%s: not unlocked (the "
-				"key daemon holds no key %s and no mount registered "
-				"it)", dir, id);
+		return lock_by_config(a, dir, lex);
 	if (err < 0)
 		return kt_error(CLOAKFS_EXIT_DAEMON, "%s: key daemon: %s", dir,
-				strerror(-err));
-	if (err == 0)
-		printf("%s: locked (key id %s)\n", dir, id);
-	else
-		printf("%s: locked (key id %s; %d mount%s unlocked with a "
-		       "passphrase told to wipe %s keys)\n", dir, id, err,
-		       err == 1 ? "" : "s", err == 1 ? "its" : "their");
+				daemon_strerror(err));
+	for (unsigned int i = 0; i < locked.n; i++) {
+		if (i)
+			strcat(ids, ", ");
+		kt_hex(locked.ids[i], CLOAKFSD_KEY_ID_LEN, ids + strlen(ids));
+	}
+	if (locked.n < locked.keys)
+		sprintf(ids + strlen(ids), " and %u more", locked.keys - locked.n);
+	print_locked(dir, locked.keys == 1 ? "key id" : "key ids", ids, locked.holders);
 	return 0;
 }
 
@@ -219,9 +367,14 @@ const struct kt_command kt_cmd_lock = {
 	.synopsis = "CIPHERDIR | --all",
 	.summary = "make cloakfsd forget a volume's key (or every key)",
 	.help =
-		"Remove the volume's key from the key daemon, which wipes it. Every\n"
-		"mount of the volume that follows the daemon wipes its keys and\n"
-		"refuses names and file contents until the volume is unlocked again:\n"
+		"Remove the volume's key from the key daemon, which wipes it. The\n"
+		"volume is found by CIPHERDIR's path (made absolute as text, never\n"
+		"read), as unlock and the mounts registered it, so a hung store or a\n"
+		"config copied from another volume cannot stop the lock; only when\n"
+		"nothing is registered under it is its config read (1.5 s at most).\n"
+		"Every mount of the volume that follows the daemon wipes its keys\n"
+		"and refuses names and file contents until the volume is unlocked\n"
+		"again:\n"
 		"mounts that took the key from the daemon, and mounts unlocked with a\n"
 		"passphrase, which register with a running daemon (within 2 s of it\n"
 		"starting) without handing their key over. Not reached: mounts made\n"
@@ -313,7 +466,7 @@ static int run_status(const struct kt_args *a)
 	cloakfsd_close(cl);
 	if (n < 0)
 		return kt_error(CLOAKFS_EXIT_DAEMON, "key daemon at %s: list: %s",
-				sock, strerror(-n));
+				sock, daemon_strerror(n));
 	printf("%d key%s held\n", n, n == 1 ? "" : "s");
 	rc = list_mounts();
 	if (rc)

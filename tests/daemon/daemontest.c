@@ -323,12 +323,18 @@ int td_send(int fd, const void *buf, size_t len)
 
 int td_send_frame(int fd, uint8_t type, const void *payload, size_t len)
 {
+	return td_send_frame_v(fd, 1, type, payload, len);
+}
+
+int td_send_frame_v(int fd, uint8_t version, uint8_t type, const void *payload,
+		    size_t len)
+{
 	uint8_t buf[CLOAKFSD_WIRE_MAX + 64];
 
 	if (len + 6 > sizeof(buf))
 		return -EINVAL;
 	proto_store_u32(buf, (uint32_t)(len + 2));
-	buf[4] = CLOAKFSD_PROTO_VERSION;
+	buf[4] = version;
 	buf[5] = type;
 	if (len)
 		memcpy(buf + 6, payload, len);
@@ -369,8 +375,8 @@ int td_recv_frame(int fd, uint8_t *buf, size_t cap, size_t *len, int timeout_ms)
 	if (err)
 		return err;
 	body = proto_load_u32(hdr);
-	if (body < 2 || body > CLOAKFSD_FRAME_MAX || hdr[4] != CLOAKFSD_PROTO_VERSION ||
-	    body - 2 > cap)
+	if (body < 2 || body > CLOAKFSD_FRAME_MAX || hdr[4] < CLOAKFSD_PROTO_VERSION_MIN ||
+	    hdr[4] > CLOAKFSD_PROTO_VERSION || body - 2 > cap)
 		return -EPROTO;
 	err = recv_exact(fd, buf, body - 2, timeout_ms);
 	if (err)

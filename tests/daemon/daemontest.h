@@ -53,10 +53,15 @@ int td_drop_to(int uid);
 /* raw connection (blocking): fd or -errno */
 int td_connect(const char *sock);
 int td_send(int fd, const void *buf, size_t len);
-/* a whole frame: 0 or -errno */
+/* a whole frame of protocol version 1 (the payloads the tests build by
+ * hand are version 1's, which the daemon still serves): 0 or -errno */
 int td_send_frame(int fd, uint8_t type, const void *payload, size_t len);
+/* the same in the given version */
+int td_send_frame_v(int fd, uint8_t version, uint8_t type, const void *payload,
+		    size_t len);
 /*
- * Receive one frame within timeout_ms: its type (>= 0) with the payload in
+ * Receive one frame (of any version the daemon speaks) within timeout_ms:
+ * its type (>= 0) with the payload in
  * buf[0..*len), or -ETIMEDOUT, -ECONNRESET (EOF or reset), -EPROTO.
  */
 int td_recv_frame(int fd, uint8_t *buf, size_t cap, size_t *len, int timeout_ms);

@@ -90,8 +90,8 @@ static void test_malformed(int witness)
 	size_t n, pn;
 	char path_nul[8] = "/a\0b";
 
-	n = frame(buf, 18, 2, CLOAKFSD_GET, witness_id, 16);
-	check_bad(witness, "version 2", buf, n, false);
+	n = frame(buf, 18, CLOAKFSD_PROTO_VERSION + 1, CLOAKFSD_GET, witness_id, 16);
+	check_bad(witness, "a version above the daemon's", buf, n, false);
 	n = frame(buf, 18, 0, CLOAKFSD_GET, witness_id, 16);
 	check_bad(witness, "version 0", buf, n, false);
 	n = frame(buf, CLOAKFSD_FRAME_MAX + 1, 1, CLOAKFSD_GET, NULL, 0);

@@ -7,12 +7,15 @@ cloakfsd on a socket in the test's directory."""
 import errno
 import os
 import re
+import shutil
+import signal
 import subprocess
 import time
 
 import pytest
 
-from conftest import CLOAKFS, CLOAKFSD, KEYTOOL, Volume, expect_errno, read_file, write_file
+from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, MKVOL, Volume, expect_errno, read_file,
+                      write_file)
 
 pytestmark = pytest.mark.skipif(not CLOAKFSD or not KEYTOOL,
                                 reason="built without cloakfsd / cloakfs-keytool")
@@ -207,5 +210,134 @@ def test_passphrase_when_daemon_lacks_key(env):
         assert os.path.ismount(v.mnt)
         write_file(v.path("f"), b"by passphrase")
         assert subprocess.run(["fusermount3", "-u", v.mnt]).returncode == 0
+    finally:
+        v.destroy()
+
+
+def timed_keytool(env, *args, timeout=10):
+    """run the keytool: (exit code, output, seconds taken); a keytool that
+    does not answer in timeout counts as exit code None"""
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run([KEYTOOL] + list(args), env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+        return r.returncode, r.stdout.decode(), time.monotonic() - t0
+    except subprocess.TimeoutExpired:
+        return None, "(no answer in %d s)" % timeout, time.monotonic() - t0
+
+
+def test_lock_by_path_on_a_stopped_backing_store(env):
+    """lock DIR answers within 2 s when DIR lies on a FUSE store whose
+    process is stopped (as a hung network store), and the mount on top is
+    locked: the key is found by the path unlock and the mount registered,
+    DIR is never read. The backing store is a cloakfs mount of its own
+    (passphrase, no cloakfsd)."""
+    store = Volume("speck128-xts", tag="backing")
+    vol = Volume("aes256-xts", tag="on-backing")
+    stopped = False
+    fd = -1
+    try:
+        store.mount()
+        # vol's ciphertext inside the store; its mountpoint outside it, so
+        # that nothing the test does on vol walks through the stopped store
+        vol.cipherdir = store.path("cipher")
+        os.mkdir(vol.cipherdir)
+        subprocess.run([MKVOL, vol.cipher, vol.cipherdir, vol.passfile], check=True)
+        os.mkdir(store.path("not-a-volume"))
+        keytool(env, "unlock", "--passfile", vol.passfile, vol.cipherdir)
+        mount_from_daemon(vol, env)
+        write_file(vol.path("f"), b"plaintext" * 500)
+        fd = os.open(vol.path("f"), os.O_RDONLY)
+        assert os.pread(fd, 9, 0) == b"plaintext"
+
+        os.kill(store.proc.pid, signal.SIGSTOP)
+        stopped = True
+        # nothing registered under that path: the config fallback gives up
+        # in bounded time, with a message, and locks nothing
+        rc, out, took = timed_keytool(env, "lock", store.path("not-a-volume"))
+        assert rc == 1 and took < 2.0, (rc, took, out)
+        assert "did not answer" in out and "lock --all" in out, out
+        rc, out, took = timed_keytool(env, "lock", vol.cipherdir)
+        assert rc == 0 and took < 2.0, (rc, took, out)
+        assert "locked" in out, out
+        os.kill(store.proc.pid, signal.SIGCONT)
+        stopped = False
+        eventually_locked(fd)
+        expect_errno(errno.EACCES, os.listdir, vol.mnt)
+        wait_state(env, vol.mnt, "locked")
+        vol.allowed_stderr = [r"locked"]
+    finally:
+        if stopped:
+            os.kill(store.proc.pid, signal.SIGCONT)
+        if fd >= 0:
+            os.close(fd)
+        try:
+            vol.destroy()
+        finally:
+            store.destroy()
+
+
+def test_lock_by_path_with_a_swapped_config(env):
+    """another volume's cloakfs.conf copied into DIR does not turn lock DIR
+    against that other volume, nor leave DIR's mount serving plaintext:
+    the path decides, the config is not read"""
+    a = Volume("aes256-xts", tag="swap-a")
+    b = Volume("speck128-xts", tag="swap-b")
+    fd = -1
+    try:
+        for v in (a, b):
+            keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+            mount_from_daemon(v, env)
+            write_file(v.path("f"), b"secret of " + v.cipher.encode())
+        fd = os.open(a.path("f"), os.O_RDONLY)
+        shutil.copyfile(os.path.join(b.cipherdir, "cloakfs.conf"),
+                        os.path.join(a.cipherdir, "cloakfs.conf"))
+        rc, out, took = timed_keytool(env, "lock", a.cipherdir)
+        assert rc == 0 and took < 2.0, (rc, took, out)
+        eventually_locked(fd)
+        expect_errno(errno.EACCES, os.listdir, a.mnt)
+        # b, whose config it now is, stays unlocked
+        assert read_file(b.path("f")) == b"secret of speck128-xts"
+        assert status_of(env, b.mnt)[0][0] == "unlocked"
+        a.allowed_stderr = [r"locked"]
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            a.destroy()
+        finally:
+            b.destroy()
+
+
+def test_lock_by_relative_path_and_nothing_registered(env, tmp_path):
+    """a relative DIR names the same path as the absolute one unlock
+    registered; a directory nothing registered fails clearly (exit 8)"""
+    v = Volume("speck64-xts", tag="relative")
+    try:
+        keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+        mount_from_daemon(v, env)
+        write_file(v.path("f"), b"x" * 100)
+        r = subprocess.run([KEYTOOL, "lock", "cipher/./../cipher"], env=env, cwd=v.top,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=10)
+        assert r.returncode == 0, r.stdout.decode()
+        assert re.match(r"cipher/\./\.\./cipher: locked \(key id [0-9a-f]{32}\)$",
+                        r.stdout.decode()), r.stdout.decode()
+
+        def locked():
+            try:
+                os.listdir(v.mnt)
+            except PermissionError:
+                return
+            raise AssertionError("still unlocked")
+        eventually(locked)
+        v.allowed_stderr = [r"locked"]
+        v.umount()
+        # unmounted and locked: nothing is registered under the path, and
+        # the config names a key the daemon does not hold
+        rc, out, _ = timed_keytool(env, "lock", v.cipherdir)
+        assert rc == 8 and "not unlocked" in out, (rc, out)
+        rc, out, _ = timed_keytool(env, "lock", str(tmp_path))
+        assert rc != 0 and str(tmp_path) in out, (rc, out)
     finally:
         v.destroy()

@@ -59,7 +59,8 @@ static int expected_parse(const uint8_t *buf, size_t len)
 	       (uint32_t)buf[2] << 8 | buf[3];
 	if (body > CLOAKFSD_FRAME_MAX)
 		return -EMSGSIZE;
-	if (body < 2 || (len > CLOAKFSD_FRAME_HDR && buf[4] != CLOAKFSD_PROTO_VERSION))
+	if (body < 2 || (len > CLOAKFSD_FRAME_HDR && (buf[4] < CLOAKFSD_PROTO_VERSION_MIN ||
+						       buf[4] > CLOAKFSD_PROTO_VERSION)))
 		return -EPROTO;
 	return len >= CLOAKFSD_FRAME_HDR + (size_t)body ? 1 : 0;
 }
@@ -72,16 +73,26 @@ static void check_reencode(const struct proto_request *q, const uint8_t *wire,
 	struct proto_writer w;
 	size_t n;
 
-	proto_begin(&w, buf, sizeof(buf), q->type);
-	if (q->type == CLOAKFSD_ADD) {
+	proto_begin_v(&w, buf, sizeof(buf), q->version, q->type);
+	if (q->id)
 		proto_put_bytes(&w, q->id, CLOAKFSD_KEY_ID_LEN);
+	if (q->type == CLOAKFSD_ADD) {
 		proto_put_u32(&w, q->ttl);
 		proto_put_u8(&w, (uint8_t)q->key_len);
 		proto_put_bytes(&w, q->key, q->key_len);
+	}
+	/* version 2: ADD, SUBSCRIBE, REGISTER name two paths, LOCK_PATH one */
+	if (q->version >= 2 && q->type != CLOAKFSD_GET && q->type != CLOAKFSD_REMOVE &&
+	    q->type != CLOAKFSD_LIST && q->type != CLOAKFSD_LOCK_ALL) {
 		proto_put_u16(&w, (uint16_t)q->path_len);
 		proto_put_bytes(&w, q->path, q->path_len);
-	} else if (q->id) {
-		proto_put_bytes(&w, q->id, CLOAKFSD_KEY_ID_LEN);
+		if (q->type != CLOAKFSD_LOCK_PATH) {
+			proto_put_u16(&w, (uint16_t)q->alias_len);
+			proto_put_bytes(&w, q->alias, q->alias_len);
+		}
+	} else if (q->type == CLOAKFSD_ADD) {
+		proto_put_u16(&w, (uint16_t)q->path_len);
+		proto_put_bytes(&w, q->path, q->path_len);
 	}
 	n = proto_end(&w);
 	if (n != wire_len || memcmp(buf, wire, n))
@@ -111,8 +122,8 @@ static void apply(const struct proto_request *q)
 
 	switch (q->type) {
 	case CLOAKFSD_ADD:
-		rc = keystore_add(&ks, q->id, q->path, q->path_len, q->key,
-				  q->key_len, q->ttl, &replaced);
+		rc = keystore_add(&ks, q->id, q->path, q->path_len, q->alias,
+				  q->alias_len, q->key, q->key_len, q->ttl, &replaced);
 		if (rc == -ENOSPC && held == KEYSTORE_MAX_KEYS)
 			break;
 		if (rc)
@@ -122,7 +133,8 @@ static void apply(const struct proto_request *q)
 		    memcmp(keystore_key(&ks, e), q->key, q->key_len) ||
 		    strlen(e->path) != q->path_len ||
 		    memcmp(e->path, q->path, q->path_len) ||
-		    ks.count != held + !replaced)
+		    (q->alias_len && !keystore_names_path(e, q->alias, q->alias_len)) ||
+		    (!q->alias_len && e->alias) || ks.count != held + !replaced)
 			fuzz_fail("ADD did not store what it was given");
 		break;
 	case CLOAKFSD_GET:
@@ -147,6 +159,10 @@ static void apply(const struct proto_request *q)
 	case CLOAKFSD_LOCK_ALL:
 		if (keystore_clear(&ks, NULL, NULL) != held || ks.count)
 			fuzz_fail("LOCK_ALL left keys");
+		break;
+	case CLOAKFSD_LOCK_PATH:
+		if (q->version < 2 || !q->path_len || q->path[0] != '/')
+			fuzz_fail("LOCK_PATH decoded without an absolute path");
 		break;
 	default:
 		fuzz_fail("decoder accepted an unknown type");

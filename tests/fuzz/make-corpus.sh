@@ -62,6 +62,11 @@ ID2 = bytes(range(16))
 def add(id_, key, path, ttl=0):
     return frame(1, id_ + struct.pack(">IB", ttl, len(key)) + key +
                  struct.pack(">H", len(path)) + path)
+def p2(path):
+    return struct.pack(">H", len(path)) + path
+def add2(id_, key, path, alias, ttl=0):
+    return frame(1, id_ + struct.pack(">IB", ttl, len(key)) + key + p2(path) +
+                 p2(alias), version=2)
 seeds = {
     "get-example": frame(2, ID),                  # docs/daemon-protocol.md
     "add-get-list-remove": add(ID, bytes(32), b"/home/u/vol") + frame(2, ID) +
@@ -72,8 +77,14 @@ seeds = {
     "register-remove-lock": frame(7, ID2) + frame(7, ID2) + frame(3, ID2) +
         add(ID2, b"k" * 64, b"/v") + frame(5) + frame(3, ID2),
     "truncated": add(ID, bytes(32), b"/x")[:-3],
-    "oversize": struct.pack(">I", 4353) + b"\x01\x02",
-    "bad-version": frame(2, ID, version=2),
+    "oversize": struct.pack(">I", 8449) + b"\x02\x02",
+    "bad-version": frame(2, ID, version=3),
+    # version 2: ADD with an alias, SUBSCRIBE and REGISTER with paths, LOCK_PATH
+    "v2-add-subscribe-lock-path": add2(ID, bytes(32), b"/real/vol", b"/home/u/vol") +
+        frame(6, ID + p2(b"/m/real") + p2(b"/m/given"), version=2) +
+        frame(7, ID2 + p2(b"") + p2(b""), version=2) +
+        frame(8, p2(b"/home/u/vol"), version=2) + frame(8, p2(b"rel"), version=2),
+    "v2-mixed-version": frame(4, version=2) + frame(4),
     "unknown-type": frame(0x82, b"\x20" + bytes(32) + b"\0\0\x0e\x10"),
 }
 for name, data in seeds.items():

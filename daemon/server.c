@@ -600,6 +600,25 @@ static void pump(struct server *srv, struct conn *c)
 
 static void sweep_dead(struct server *srv);
 
+/* best-effort ERROR frame, for a peer we will not serve (further) */
+static void send_error(int fd, uint8_t version, uint32_t code)
+{
+	uint8_t buf[16];
+	struct proto_writer w;
+	size_t n;
+
+	proto_begin_v(&w, buf, sizeof(buf), version, CLOAKFSD_ERROR);
+	proto_put_u32(&w, code);
+	n = proto_end(&w);
+	(void)!send(fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static void refuse(int fd, uint32_t code)
+{
+	send_error(fd, CLOAKFSD_PROTO_VERSION, code);
+	close(fd);
+}
+
 /*
  * At the connection limit: close the connection that has waited longest
  * without work in hand (no subscription, nothing to send, no whole
@@ -625,23 +644,12 @@ static bool evict_idle(struct server *srv)
 	log_warn("closing connection of pid %d: idle for %llu ms at the "
 		 "connection limit (%d)", (int)oldest->pid,
 		 (unsigned long long)(now_ms() - oldest->active_ms), SERVER_MAX_CONNS);
+	/* an answer for its next (or half-sent) request: "busy", not a mystery */
+	send_error(oldest->fd, oldest->version ? oldest->version : CLOAKFSD_PROTO_VERSION,
+		   EBUSY);
 	oldest->dead = true;
 	sweep_dead(srv);
 	return true;
-}
-
-/* best-effort one-frame answer to a peer we will not serve */
-static void refuse(int fd, uint32_t code)
-{
-	uint8_t buf[16];
-	struct proto_writer w;
-	size_t n;
-
-	proto_begin(&w, buf, sizeof(buf), CLOAKFSD_ERROR);
-	proto_put_u32(&w, code);
-	n = proto_end(&w);
-	(void)!send(fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-	close(fd);
 }
 
 static void accept_clients(struct server *srv)

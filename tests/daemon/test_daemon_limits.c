@@ -124,6 +124,16 @@ static void test_flood(size_t send_bytes, const char *what)
 	sub = subscriber();
 	flood(fds, send_bytes);
 	lock_and_status(what);
+	if (!send_bytes) {
+		uint8_t buf[CLOAKFSD_FRAME_MAX];
+		size_t len = 0;
+		int type = fds[0] >= 0 ? td_recv_frame(fds[0], buf, sizeof(buf), &len, 2000) : -1;
+
+		/* the oldest idle one went, told why */
+		CHECK(type == CLOAKFSD_ERROR && len == 4 && proto_load_u32(buf) == EBUSY &&
+		      td_closed_by_daemon(fds[0], 2000), "%s: the oldest closed with "
+		      "ERROR 16 (frame type %d)", what, type);
+	}
 	if (sub >= 0) {
 		subscriber_told(sub, what);
 		close(sub);

@@ -28,7 +28,7 @@ _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
 
 /* how long lock DIR waits for DIR's config when no path matched */
-#define LOCK_CONFIG_DEADLINE_MS 1500
+#define LOCK_CONFIG_DEADLINE_MS 1000
 
 /* strerror, but saying what a daemon of an older protocol looks like */
 static const char *daemon_strerror(int err)
@@ -371,7 +371,7 @@ const struct kt_command kt_cmd_lock = {
 		"volume is found by CIPHERDIR's path (made absolute as text, never\n"
 		"read), as unlock and the mounts registered it, so a hung store or a\n"
 		"config copied from another volume cannot stop the lock; only when\n"
-		"nothing is registered under it is its config read (1.5 s at most).\n"
+		"nothing is registered under it is its config read (1 s at most).\n"
 		"Every mount of the volume that follows the daemon wipes its keys\n"
 		"and refuses names and file contents until the volume is unlocked\n"
 		"again:\n"

@@ -33,13 +33,14 @@ export CLOAKFS_CRYPTO_CONFIG=""
 unset CLOAKFS_CRYPTO
 
 tests=(${CLOAKFS_TSAN_TESTS:-test_daemon_basic test_daemon_protocol test_daemon_peer
-	fs-posix fs-ciphertext fs-cli fs-daemon fs-fsx})
+	test_daemon_limits test_daemon_lockpath fs-posix fs-ciphertext fs-cli fs-daemon fs-fsx})
 # what those tests run (ninja targets)
 targets=(fs/cloakfs daemon/cloakfsd tools/cloakfs-keytool tools/cloakfs-fsck
 	tests/fs/fs_mkvol tests/fs/fs_fsx tests/fs/fs_keydump tests/fs/fsck_forge
 	tests/fs/libfs_eio_preload.so tests/fs/libfs_crash_preload.so
 	tests/daemon/test_daemon_basic tests/daemon/test_daemon_protocol
-	tests/daemon/test_daemon_peer)
+	tests/daemon/test_daemon_peer tests/daemon/test_daemon_limits
+	tests/daemon/test_daemon_lockpath)
 
 if [ -f "$tsan/build.ninja" ]; then
 	meson setup --reconfigure "$tsan" >/dev/null

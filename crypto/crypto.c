@@ -343,7 +343,7 @@ int crypto_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen)
 	case CRYPTO_TYPE_AEAD:
 		if (keylen != d->u.aead->keysize)
 			return -EINVAL;
-		err = d->u.aead->setkey(tfm->ctx, key, keylen);
+		err = d->u.aead->setkey(tfm, key, keylen);
 		break;
 	case CRYPTO_TYPE_HASH:
 		if (d->u.hash && !d->u.hash->setkey)
@@ -559,8 +559,8 @@ int crypto_aead_encrypt(struct crypto_tfm *tfm, const uint8_t *nonce,
 			const uint8_t *src, size_t len, uint8_t *tag)
 {
 	need(tfm, CRYPTO_TYPE_AEAD);
-	tfm->drv->u.aead->encrypt(tfm->ctx, nonce, aad, aadlen, dst, src, len, tag);
-	return 0;
+	return tfm->drv->u.aead->encrypt(tfm, nonce, aad, aadlen, dst, src, len,
+					 tag);
 }
 
 int crypto_aead_decrypt(struct crypto_tfm *tfm, const uint8_t *nonce,
@@ -568,7 +568,7 @@ int crypto_aead_decrypt(struct crypto_tfm *tfm, const uint8_t *nonce,
 			const uint8_t *src, size_t len, const uint8_t *tag)
 {
 	need(tfm, CRYPTO_TYPE_AEAD);
-	return tfm->drv->u.aead->decrypt(tfm->ctx, nonce, aad, aadlen, dst, src,
+	return tfm->drv->u.aead->decrypt(tfm, nonce, aad, aadlen, dst, src,
 					 len, tag);
 }
 

@@ -15,6 +15,7 @@
 #include "crypto/arch/x86/camellia-x86-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/arch/x86/chacha20poly1305-x86-glue.h"
+#include "crypto/arch/x86/poly1305-x86-glue.h"
 #include "crypto/polyval/polyval.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/arch/arm/sm4-ce-glue.h"
@@ -39,6 +40,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sm4_x86_register,
 	camellia_x86_register,
 	chacha20_x86_register,
+	poly1305_x86_register,
 	chacha20poly1305_x86_register,
 	speck_neon_register,
 	aes_ce_register,

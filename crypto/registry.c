@@ -17,6 +17,7 @@
 /* storage for drivers the registry builds itself (template instances) */
 struct instance {
 	struct skcipher_alg alg;
+	struct aead_alg aead;
 	char alg_name[48];
 	char driver_name[64];
 	char base_name[96];
@@ -304,9 +305,20 @@ static const struct {
 	unsigned int nchildren;
 	int (*fits)(unsigned int slot, const struct crypto_driver *d);
 	int (*alg_name)(char *out, size_t len, const struct crypto_driver *const *c);
+	/* one of the two, by the instance's type */
 	int (*init)(struct skcipher_alg *alg, const struct crypto_driver *const *c);
+	int (*init_aead)(struct aead_alg *alg, const struct crypto_driver *const *c);
+	/*
+	 * 0: instances only where a driver folder registers them
+	 * (crypto_register_template_as), e.g. rfc7539 over the x86 chacha20
+	 * and poly1305 drivers of the same ISA, not every mixed pair
+	 */
+	int automatic;
 } templates[] = {
-	{ "hctr2_base", "hctr2", 2, hctr2_fits, hctr2_alg_name, hctr2_template_init },
+	{ "hctr2_base", "hctr2", 2, hctr2_fits, hctr2_alg_name,
+	  hctr2_template_init, NULL, 1 },
+	{ "rfc7539", "rfc7539", 2, rfc7539_fits, rfc7539_alg_name,
+	  NULL, rfc7539_template_init, 0 },
 };
 
 /* the instance's driver name: short name, then each child's, a template
@@ -326,6 +338,12 @@ static int multi_driver_name(char *out, size_t len, size_t t,
 }
 
 int crypto_register_template(struct crypto_registry *reg, const char *spec)
+{
+	return crypto_register_template_as(reg, spec, NULL);
+}
+
+int crypto_register_template_as(struct crypto_registry *reg, const char *spec,
+				const char *driver_name)
 {
 	const struct crypto_driver *c[CRYPTO_MAX_CHILDREN] = { NULL };
 	struct crypto_name nm;
@@ -366,10 +384,15 @@ int crypto_register_template(struct crypto_registry *reg, const char *spec)
 		return -ENOSPC;
 	in = &instances[ninstances];
 	memset(in, 0, sizeof(*in));
-	err = templates[t].init(&in->alg, c);
+	err = templates[t].init_aead ? templates[t].init_aead(&in->aead, c) :
+				       templates[t].init(&in->alg, c);
 	if (!err)
 		err = templates[t].alg_name(in->alg_name, sizeof(in->alg_name), c);
-	if (!err)
+	if (!err && driver_name &&
+	    (size_t)snprintf(in->driver_name, sizeof(in->driver_name), "%s",
+			     driver_name) >= sizeof(in->driver_name))
+		err = -ENAMETOOLONG;
+	else if (!err && !driver_name)
 		err = multi_driver_name(in->driver_name, sizeof(in->driver_name), t, c);
 	if (err)
 		return err;
@@ -394,8 +417,13 @@ int crypto_register_template(struct crypto_registry *reg, const char *spec)
 	drv.driver_name = in->driver_name;
 	drv.base_name = in->base_name;
 	drv.priority = prio / weight;
-	drv.type = CRYPTO_TYPE_SKCIPHER;
-	drv.u.skcipher = &in->alg;
+	if (templates[t].init_aead) {
+		drv.type = CRYPTO_TYPE_AEAD;
+		drv.u.aead = &in->aead;
+	} else {
+		drv.type = CRYPTO_TYPE_SKCIPHER;
+		drv.u.skcipher = &in->alg;
+	}
 	err = crypto_register_driver(reg, &drv);
 	if (!err)
 		ninstances++;
@@ -491,6 +519,8 @@ int crypto_instantiate_templates(struct crypto_registry *reg)
 	for (size_t t = 0; t < ARRAY_SIZE(templates); t++) {
 		const struct crypto_driver *c[CRYPTO_MAX_CHILDREN] = { NULL };
 
+		if (!templates[t].automatic)
+			continue;
 		err = instantiate_multi(reg, t, n, c, 0);
 		if (err)
 			return err;

@@ -270,23 +270,23 @@ static int test_aead_vec(struct crypto_driver *drv, struct crypto_tfm *tfm,
 		goto out;
 	}
 	out = malloc(b.ptlen + 1);
-	if (!out || a->setkey(tfm->ctx, b.key, b.klen)) {
+	if (!out || a->setkey(tfm, b.key, b.klen)) {
 		fail(drv, "vector %u: setkey failed", idx);
 		goto out;
 	}
-	a->encrypt(tfm->ctx, b.iv, b.aad, b.aadlen, out, b.pt, b.ptlen, tag);
-	if (memcmp(out, b.ct, b.ptlen) || memcmp(tag, b.tag, b.taglen)) {
+	if (a->encrypt(tfm, b.iv, b.aad, b.aadlen, out, b.pt, b.ptlen, tag) ||
+	    memcmp(out, b.ct, b.ptlen) || memcmp(tag, b.tag, b.taglen)) {
 		fail(drv, "vector %u: encryption mismatch", idx);
 		goto out;
 	}
-	if (a->decrypt(tfm->ctx, b.iv, b.aad, b.aadlen, out, out, b.ptlen, b.tag) ||
+	if (a->decrypt(tfm, b.iv, b.aad, b.aadlen, out, out, b.ptlen, b.tag) ||
 	    memcmp(out, b.pt, b.ptlen)) {
 		fail(drv, "vector %u: decryption mismatch", idx);
 		goto out;
 	}
 	memcpy(tag, b.tag, b.taglen);
 	tag[0] ^= 1;
-	if (a->decrypt(tfm->ctx, b.iv, b.aad, b.aadlen, out, b.ct, b.ptlen, tag) !=
+	if (a->decrypt(tfm, b.iv, b.aad, b.aadlen, out, b.ct, b.ptlen, tag) !=
 	    -EBADMSG) {
 		fail(drv, "vector %u: forged tag accepted", idx);
 		goto out;

@@ -154,8 +154,25 @@ static int chacha20_skcipher_crypt(const struct crypto_tfm *tfm, uint8_t *iv,
 	return 0;
 }
 
+/* crypt_ks0 (crypto/internal/alg.h): block 0 for the AEAD, then the data */
+static int chacha20_skcipher_crypt_ks0(const struct crypto_tfm *tfm, uint8_t *iv,
+				       uint8_t *ks0, uint8_t *dst,
+				       const uint8_t *src, size_t len)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+
+	chacha20_init_state(state, tfm->ctx, iv);
+	chacha20_block(state, ks0);
+	state[12]++;
+	chacha20_crypt(state, dst, src, len);
+	store_le32(iv, state[12]);
+	wipe(state, sizeof(state));
+	return 0;
+}
+
 static const struct skcipher_alg chacha20_generic_alg =
-	CHACHA20_SKCIPHER_ALG(chacha20_skcipher_crypt);
+	CHACHA20_SKCIPHER_ALG_KS0(chacha20_skcipher_crypt,
+				  chacha20_skcipher_crypt_ks0);
 
 static const struct crypto_driver chacha20_generic_driver = {
 	.alg_name = "chacha20",

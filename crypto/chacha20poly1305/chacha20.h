@@ -57,10 +57,12 @@ int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 
 /*
  * The skcipher_alg (crypto/internal/alg.h) of a "chacha20" driver whose
- * encryption, the same XOR as its decryption, is cryptfn; the rest is
- * shared.
+ * encryption, the same XOR as its decryption, is cryptfn, and whose
+ * crypt_ks0 (keystream block 0 and the data after it, for the AEAD
+ * template) is ks0fn or NULL; the rest is shared.
  */
-#define CHACHA20_SKCIPHER_ALG(cryptfn)                                       \
+#define CHACHA20_SKCIPHER_ALG(cryptfn) CHACHA20_SKCIPHER_ALG_KS0(cryptfn, NULL)
+#define CHACHA20_SKCIPHER_ALG_KS0(cryptfn, ks0fn)                            \
 	{                                                                    \
 		.blocksize = 1,                                              \
 		.ivsize = CHACHA20_IV_SIZE,                                  \
@@ -70,6 +72,7 @@ int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 		.setkey = chacha20_skcipher_setkey,                          \
 		.encrypt = cryptfn,                                          \
 		.decrypt = cryptfn,                                          \
+		.crypt_ks0 = ks0fn,                                          \
 	}
 
 /* the "chacha20-generic" driver and its vectors (chacha20poly1305_generic_register calls it) */

@@ -1,144 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * AEAD_CHACHA20_POLY1305 (RFC 8439, section 2.8) over the ChaCha20 and
- * Poly1305 cores: "rfc7539-chacha20-poly1305-generic".
- *
- * One-time Poly1305 key = first 32 bytes of ChaCha20 block 0; the data is
- * ChaCha20 from block 1; the tag is Poly1305 over aad | pad16 | ciphertext
- * | pad16 | le64(aadlen) | le64(len). Decryption computes and compares
- * the tag (in constant time) over the ciphertext before producing any
- * plaintext; on a mismatch dst is zeroed and -EBADMSG returned.
+ * AEAD_CHACHA20_POLY1305 (RFC 8439, section 2.8) in portable C:
+ * "rfc7539-chacha20-poly1305-generic", the rfc7539 template
+ * (crypto/templates/rfc7539.c) over chacha20-generic and
+ * poly1305-generic, and the AEAD's vectors, which every instance of the
+ * template passes (the SIMD ones: chacha20poly1305-x86-glue.c).
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/poly1305.h"
-#include "crypto/internal/alg.h"
-#include "crypto/internal/ct.h"
 #include "crypto/internal/registry.h"
-#include "crypto/internal/util.h"
-
-#define AEAD_TAG_SIZE 16
-/* P_MAX of RFC 8439 2.8: 2^32 - 1 blocks, the 32-bit counter starts at 1 */
-#define AEAD_MAX_BLOCKS 0xffffffffu
-
-static const uint8_t zero_pad[POLY1305_BLOCK_SIZE];
-
-static int aead_setkey(void *ctx, const uint8_t *key, size_t keylen)
-{
-	if (keylen != CHACHA20_KEY_SIZE)
-		return -EINVAL;
-	chacha20_setkey(ctx, key);
-	return 0;
-}
-
-/*
- * Set state to the data keystream (block 1) for nonce, and start mac with
- * the one-time key from block 0, already fed with aad and its padding.
- */
-static void aead_start(const struct chacha20_key *key, const uint8_t *nonce,
-		       const uint8_t *aad, size_t aadlen, size_t len,
-		       uint32_t state[CHACHA20_STATE_WORDS],
-		       struct poly1305_ctx *mac)
-{
-	uint8_t iv[CHACHA20_IV_SIZE];
-	uint8_t block0[CHACHA20_BLOCK_SIZE];
-
-	/*
-	 * A longer message would reuse keystream when the counter wraps.
-	 * Written on the index of the last block so that it is no
-	 * always-false comparison where size_t is 32 bits.
-	 */
-	if (len && (len - 1) / CHACHA20_BLOCK_SIZE >= AEAD_MAX_BLOCKS) {
-		fprintf(stderr, "rfc7539(chacha20,poly1305): message of %zu bytes "
-			"exceeds the RFC 8439 limit\n", len);
-		abort();
-	}
-	memset(iv, 0, 4);
-	memcpy(iv + 4, nonce, CHACHA20_NONCE_SIZE);
-	chacha20_init_state(state, key, iv);
-	chacha20_block(state, block0);
-	state[12] = 1;
-
-	poly1305_init(mac, block0);
-	explicit_bzero(block0, sizeof(block0));
-	poly1305_update(mac, aad, aadlen);
-	poly1305_update(mac, zero_pad, (0 - aadlen) % POLY1305_BLOCK_SIZE);
-}
-
-static void aead_finish(struct poly1305_ctx *mac, size_t aadlen, size_t len,
-			uint8_t tag[AEAD_TAG_SIZE])
-{
-	uint8_t lengths[16];
-
-	poly1305_update(mac, zero_pad, (0 - len) % POLY1305_BLOCK_SIZE);
-	store_le64(lengths, aadlen);
-	store_le64(lengths + 8, len);
-	poly1305_update(mac, lengths, sizeof(lengths));
-	poly1305_final(mac, tag);
-}
-
-static void aead_encrypt(const void *ctx, const uint8_t *nonce,
-			 const uint8_t *aad, size_t aadlen, uint8_t *dst,
-			 const uint8_t *src, size_t len, uint8_t *tag)
-{
-	uint32_t state[CHACHA20_STATE_WORDS];
-	struct poly1305_ctx mac;
-
-	aead_start(ctx, nonce, aad, aadlen, len, state, &mac);
-	chacha20_crypt(state, dst, src, len);
-	poly1305_update(&mac, dst, len);
-	aead_finish(&mac, aadlen, len, tag);
-	explicit_bzero(state, sizeof(state));
-}
-
-static int aead_decrypt(const void *ctx, const uint8_t *nonce,
-			const uint8_t *aad, size_t aadlen, uint8_t *dst,
-			const uint8_t *src, size_t len, const uint8_t *tag)
-{
-	uint32_t state[CHACHA20_STATE_WORDS];
-	struct poly1305_ctx mac;
-	uint8_t expected[AEAD_TAG_SIZE];
-	uint32_t ok;
-
-	aead_start(ctx, nonce, aad, aadlen, len, state, &mac);
-	poly1305_update(&mac, src, len);
-	aead_finish(&mac, aadlen, len, expected);
-	ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
-	explicit_bzero(expected, sizeof(expected));
-	/* the outcome is public; only its computation must be constant time */
-	if (!ok) {
-		explicit_bzero(state, sizeof(state));
-		memset(dst, 0, len);
-		return -EBADMSG;
-	}
-	chacha20_crypt(state, dst, src, len);
-	explicit_bzero(state, sizeof(state));
-	return 0;
-}
-
-static const struct aead_alg chacha20poly1305_generic_alg = {
-	.keysize = CHACHA20_KEY_SIZE,
-	.noncesize = CHACHA20_NONCE_SIZE,
-	.tagsize = AEAD_TAG_SIZE,
-	.ctxsize = sizeof(struct chacha20_key),
-	.setkey = aead_setkey,
-	.encrypt = aead_encrypt,
-	.decrypt = aead_decrypt,
-};
-
-static const struct crypto_driver chacha20poly1305_generic_driver = {
-	.alg_name = "rfc7539(chacha20,poly1305)",
-	.driver_name = "rfc7539-chacha20-poly1305-generic",
-	.priority = 100,
-	.flags = CRYPTO_F_CONST_TIME,
-	.type = CRYPTO_TYPE_AEAD,
-	.u.aead = &chacha20poly1305_generic_alg,
-};
 
 static const struct aead_testvec chacha20poly1305_rfc8439_tv[] = {
 	{ /* RFC 8439 2.8.2: "sunscreen", sender id 7 */
@@ -218,10 +89,11 @@ int chacha20poly1305_generic_register(struct crypto_registry *reg)
 {
 	int err = chacha20_generic_register(reg);
 
-	if (err)
-		return err;
-	err = crypto_register_driver(reg, &chacha20poly1305_generic_driver);
-	if (err)
-		return err;
-	return crypto_register_testvecs(reg, &chacha20poly1305_testvecs);
+	if (!err)
+		err = poly1305_generic_register(reg);
+	if (!err)
+		err = crypto_register_template_as(reg,
+			"rfc7539(chacha20-generic,poly1305-generic)",
+			"rfc7539-chacha20-poly1305-generic");
+	return err ? err : crypto_register_testvecs(reg, &chacha20poly1305_testvecs);
 }

@@ -9,10 +9,13 @@
  * bits over its nominal width) and fully reduced only in emit, by
  * computing h - p and selecting with a mask.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "crypto/chacha20poly1305/poly1305.h"
+#include "crypto/internal/alg.h"
 #include "crypto/internal/ct.h"
+#include "crypto/internal/registry.h"
 #include "crypto/internal/util.h"
 
 /* r clamp (RFC 8439, section 2.5): 0x0ffffffc0ffffffc0ffffffc0fffffff */
@@ -315,7 +318,8 @@ void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *data, size_t len)
 	}
 }
 
-void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE])
+/* the tag of the message so far; ctx is left as it is */
+static void poly1305_tag(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE])
 {
 	uint8_t h[16];
 	uint64_t lo, hi, s0, s1, sum;
@@ -338,7 +342,77 @@ void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE])
 	hi += s1 + (((lo & s0) | ((lo | s0) & ~sum)) >> 63);
 	store_le64(tag, sum);
 	store_le64(tag + 8, hi);
+	wipe(h, sizeof(h));
+}
 
-	explicit_bzero(h, sizeof(h));
+void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE])
+{
+	poly1305_tag(ctx, tag);
 	explicit_bzero(ctx, sizeof(*ctx));
+}
+
+/* ---- the "poly1305" keyed hash, shared by every driver ------------------ */
+
+int poly1305_hash_setkey(void *state, const uint8_t *key, size_t keylen,
+			 const struct poly1305_core_ops *ops)
+{
+	struct poly1305_hash_state *st = state;
+
+	if (keylen != POLY1305_KEY_SIZE)
+		return -EINVAL;
+	memcpy(st->key, key, POLY1305_KEY_SIZE);
+	st->ops = ops;
+	poly1305_init_ops(&st->mac, key, ops);
+	return 0;
+}
+
+void poly1305_hash_init(void *state)
+{
+	struct poly1305_hash_state *st = state;
+
+	poly1305_init_ops(&st->mac, st->key, st->ops);
+}
+
+void poly1305_hash_update(void *state, const uint8_t *data, size_t len)
+{
+	poly1305_update(&((struct poly1305_hash_state *)state)->mac, data, len);
+}
+
+/*
+ * The message's traces go as the accumulator restarts under the kept key
+ * (the hash API's final), not by a wipe of the whole state: its owner
+ * wipes that once (the AEAD template, crypto_free).
+ */
+void poly1305_hash_final(void *state, uint8_t *out)
+{
+	struct poly1305_hash_state *st = state;
+
+	poly1305_tag(&st->mac, out);
+	wipe(st->mac.buf, sizeof(st->mac.buf));
+	poly1305_init_ops(&st->mac, st->key, st->ops);
+}
+
+static int poly1305_generic_hash_setkey(void *state, const uint8_t *key,
+					size_t keylen)
+{
+	return poly1305_hash_setkey(state, key, keylen, &poly1305_generic_core);
+}
+
+static const struct hash_alg poly1305_generic_alg =
+	POLY1305_HASH_ALG(poly1305_generic_hash_setkey);
+
+static const struct crypto_driver poly1305_generic_driver = {
+	.alg_name = "poly1305",
+	.driver_name = "poly1305-generic",
+	.priority = 100,
+	.flags = CRYPTO_F_CONST_TIME,
+	.type = CRYPTO_TYPE_HASH,
+	.u.hash = &poly1305_generic_alg,
+};
+
+int poly1305_generic_register(struct crypto_registry *reg)
+{
+	int err = crypto_register_driver(reg, &poly1305_generic_driver);
+
+	return err ? err : poly1305_register_testvecs(reg);
 }

@@ -63,4 +63,44 @@ void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *data, size_t len);
 /* writes the tag and wipes ctx */
 void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE]);
 
+/*
+ * The "poly1305" drivers: a keyed hash (crypto/internal/alg.h) whose key
+ * is the 32-byte one-time key r || s, the one-time-MAC child of the
+ * rfc7539 AEAD template. The state keeps the key and the block function
+ * so that init, and final, start another message under them (the hash
+ * API's reuse after final; a real one-time key is never reused), as
+ * polyval's; its owner wipes it.
+ */
+struct poly1305_hash_state {
+	struct poly1305_ctx mac;
+	const struct poly1305_core_ops *ops;
+	uint8_t key[POLY1305_KEY_SIZE];
+};
+
+/* setkey of a driver whose block function is ops: 0, or -EINVAL */
+int poly1305_hash_setkey(void *state, const uint8_t *key, size_t keylen,
+			 const struct poly1305_core_ops *ops);
+void poly1305_hash_init(void *state);
+void poly1305_hash_update(void *state, const uint8_t *data, size_t len);
+void poly1305_hash_final(void *state, uint8_t *out);
+
+/* the hash_alg of a "poly1305" driver whose setkey is setkeyfn */
+#define POLY1305_HASH_ALG(setkeyfn)                                          \
+	{                                                                    \
+		.digestsize = POLY1305_TAG_SIZE,                             \
+		.blocksize = POLY1305_BLOCK_SIZE,                            \
+		.statesize = sizeof(struct poly1305_hash_state),             \
+		.keysizes = { POLY1305_KEY_SIZE },                           \
+		.setkey = setkeyfn,                                          \
+		.init = poly1305_hash_init,                                  \
+		.update = poly1305_hash_update,                              \
+		.final = poly1305_hash_final,                                \
+	}
+
+struct crypto_registry;
+
+/* "poly1305-generic" and the RFC 8439 Poly1305 vectors (poly1305-testvecs.c) */
+int poly1305_generic_register(struct crypto_registry *reg);
+int poly1305_register_testvecs(struct crypto_registry *reg);
+
 #endif

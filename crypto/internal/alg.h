@@ -99,6 +99,17 @@ struct skcipher_alg {
 			  uint8_t *tweak);
 	void (*xts_crypt)(const struct crypto_tfm *tfm, int enc, uint8_t *tweak,
 			  uint8_t *dst, const uint8_t *src, size_t len);
+	/*
+	 * Optional, stream ciphers (chacha20): ks0 = the keystream block at
+	 * the IV's counter (64 bytes for chacha20), then dst = src ^ the
+	 * keystream from the next block on, the IV advanced past both. The
+	 * AEAD templates take a one-time key (RFC 8439) or a tag mask (GCM's
+	 * E(J0)) from that first block; a core may compute it inside the
+	 * pass over the first data. NULL: the template encrypts a zero block
+	 * first, then the data.
+	 */
+	int (*crypt_ks0)(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *ks0,
+			 uint8_t *dst, const uint8_t *src, size_t len);
 };
 
 /*
@@ -119,20 +130,25 @@ struct hash_alg {
 	void (*final)(void *state, uint8_t *out); /* wipes the state */
 };
 
-/* Authenticated encryption with associated data (RFC 8439). */
+/*
+ * Authenticated encryption with associated data (RFC 8439). Given the
+ * transform, as skcipher_alg, so that a template instance reaches its
+ * children (tfm->drv->children).
+ */
 struct aead_alg {
 	unsigned int keysize;
 	unsigned int noncesize;
 	unsigned int tagsize;
 	size_t ctxsize;
-	int (*setkey)(void *ctx, const uint8_t *key, size_t keylen);
-	void (*encrypt)(const void *ctx, const uint8_t *nonce, const uint8_t *aad,
-			size_t aadlen, uint8_t *dst, const uint8_t *src, size_t len,
-			uint8_t *tag);
+	int (*setkey)(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
+	/* 0, or a child's -errno (dst then zeroed) */
+	int (*encrypt)(const struct crypto_tfm *tfm, const uint8_t *nonce,
+		       const uint8_t *aad, size_t aadlen, uint8_t *dst,
+		       const uint8_t *src, size_t len, uint8_t *tag);
 	/* -EBADMSG on a bad tag; dst is then wiped (never released unverified) */
-	int (*decrypt)(const void *ctx, const uint8_t *nonce, const uint8_t *aad,
-		       size_t aadlen, uint8_t *dst, const uint8_t *src, size_t len,
-		       const uint8_t *tag);
+	int (*decrypt)(const struct crypto_tfm *tfm, const uint8_t *nonce,
+		       const uint8_t *aad, size_t aadlen, uint8_t *dst,
+		       const uint8_t *src, size_t len, const uint8_t *tag);
 };
 
 #endif

@@ -63,6 +63,16 @@ int hctr2_template_init(struct skcipher_alg *alg,
 			const struct crypto_driver *const *children);
 
 /*
+ * templates/rfc7539.c: rfc7539(chacha20,poly1305), the RFC 8439 AEAD over
+ * a chacha20 skcipher driver (slot 0) and a poly1305 keyed-hash driver
+ * (slot 1), through the AEAD engine of templates/aead.c; as hctr2's.
+ */
+int rfc7539_fits(unsigned int slot, const struct crypto_driver *d);
+int rfc7539_alg_name(char *out, size_t len, const struct crypto_driver *const *children);
+int rfc7539_template_init(struct aead_alg *alg,
+			  const struct crypto_driver *const *children);
+
+/*
  * templates/hmac.c: the HMAC instance over drv->child (a hash driver);
  * hmac_fits: whether the template takes hash h (unkeyed, block and digest
  * within its buffers)

@@ -117,6 +117,16 @@ int crypto_register_modes(struct crypto_registry *reg,
 int crypto_register_template(struct crypto_registry *reg, const char *spec);
 
 /*
+ * The same under the driver name driver_name instead of the one built
+ * from the children ("rfc7539-chacha20-poly1305-avx2"). The templates
+ * the registry does not instantiate over every fitting combination
+ * (rfc7539: registry.c) get their instances this way, from the folder
+ * of their children's drivers.
+ */
+int crypto_register_template_as(struct crypto_registry *reg, const char *spec,
+				const char *driver_name);
+
+/*
  * Constant-time SIMD block-cipher drivers and their bulk hooks: for each
  * of c[0..n), register the cipher driver, then over it the instances ecb-, cbc-, cfb-, ctr-
  * and xts-<driver_name> with the hooks, all at the driver's priority and

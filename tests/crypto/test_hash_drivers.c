@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every driver of every hash algorithm (ghash, hmac(sha512), polyval,
- * sha512) against the
+ * Every driver of every hash algorithm (ghash, hmac(sha512), poly1305,
+ * polyval, sha512) against the
  * generic driver of the same algorithm, each forced by name: every length
  * to 1 KiB in one call and in random pieces, every two-piece split of the
  * lengths to two blocks and one, random lengths to 64 KiB in random
@@ -39,6 +39,7 @@ struct hash_algo {
 static const struct hash_algo algs[] = {
 	{ "ghash", 16, 2 },
 	{ "hmac(sha512)", 128, 1 },
+	{ "poly1305", 16, 2 },
 	{ "polyval", 16, 2 },
 	{ "sha512", 128, 0 },
 };

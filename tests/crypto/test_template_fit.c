@@ -8,7 +8,10 @@
  * Templates with several children: the kernel-style name parser, the
  * fit check of each child of hctr2_base, its instances only where
  * vectors exist, and the lookup by the base name
- * "hctr2_base(xctr(aes),polyval)".
+ * "hctr2_base(xctr(aes),polyval)"; the fit of rfc7539's children, its
+ * instances only where a driver folder names them, and an instance over
+ * the generic children giving the bytes of the best one, tag checked
+ * before any plaintext is released.
  */
 #include <errno.h>
 #include <string.h>
@@ -75,6 +78,12 @@ static const struct {
 	/* unknown template or child */
 	{ "hctr3_base(xctr-toy16-fit-test,polyval-generic)", -ENOENT },
 	{ "hctr2_base(xctr-toy16-fit-test,polyval-nosuch)", -ENOENT },
+	/* rfc7539: a stream that is chacha20, a MAC that is poly1305 */
+	{ "rfc7539(chacha20-generic,poly1305-generic)", 0 },
+	{ "rfc7539(poly1305-generic,chacha20-generic)", -EINVAL },
+	{ "rfc7539(chacha20-generic,polyval-generic)", -EINVAL },
+	{ "rfc7539(xctr-toy16-fit-test,poly1305-generic)", -EINVAL },
+	{ "rfc7539(chacha20-generic)", -EINVAL },
 };
 static int multi_err[sizeof(multi_specs) / sizeof(multi_specs[0])];
 
@@ -181,8 +190,70 @@ static void check_base_name(void)
 	      err == -ELIBBAD, "hctr2 over a toy cipher without vectors usable (%d)", err);
 }
 
+/*
+ * The rfc7539 instance this test registered (under the children's name)
+ * against the best driver of the algorithm: across the engine's paths
+ * (one call on the stack, block 0 with the first piece, 4 KiB pieces)
+ * the same ciphertext and tag; a flipped tag bit gives -EBADMSG and a
+ * zeroed dst, in place too.
+ */
+static void check_rfc7539(void)
+{
+	static const size_t lens[] = { 0, 1, 16, 63, 64, 65, 959, 960, 961, 1023,
+				       1024, 1025, 4095, 4096, 4097, 9000 };
+	uint8_t key[32], nonce[12], aad[37], tag[16], rtag[16];
+	static uint8_t src[9000], a[9000], b[9000];
+	struct crypto_tfm *t, *r;
+	int err, err2;
+
+	t = crypto_alloc(NULL, "rfc7539-chacha20-generic-poly1305-generic", &err);
+	r = crypto_alloc("rfc7539(chacha20,poly1305)", NULL, &err2);
+	CHECK(t && r, "rfc7539 instances: %d, %d", err, err2);
+	if (!t || !r) {
+		crypto_free(t);
+		crypto_free(r);
+		return;
+	}
+	test_random_bytes(key, sizeof(key));
+	test_random_bytes(nonce, sizeof(nonce));
+	test_random_bytes(aad, sizeof(aad));
+	test_random_bytes(src, sizeof(src));
+	CHECK(crypto_setkey(t, key, 32) == 0 && crypto_setkey(r, key, 32) == 0,
+	      "rfc7539 setkey");
+	for (size_t i = 0; i < ARRAY_SIZE(lens); i++) {
+		size_t n = lens[i], alen = i % 3 ? sizeof(aad) - i : 0;
+		int ok;
+
+		CHECK(crypto_aead_encrypt(t, nonce, aad, alen, a, src, n, tag) == 0 &&
+		      crypto_aead_encrypt(r, nonce, aad, alen, b, src, n, rtag) == 0,
+		      "rfc7539 encrypt %zu", n);
+		CHECK(!memcmp(a, b, n) && !memcmp(tag, rtag, 16),
+		      "rfc7539 over the generic children differs from %s at %zu bytes",
+		      crypto_tfm_driver_name(r), n);
+		tag[i % 16] ^= 0x10;
+		err = crypto_aead_decrypt(t, nonce, aad, alen, b, a, n, tag);
+		ok = 1;
+		for (size_t k = 0; k < n; k++)
+			ok &= b[k] == 0;
+		CHECK(err == -EBADMSG && ok, "rfc7539 forged tag at %zu: %d, dst %s",
+		      n, err, ok ? "zeroed" : "not zeroed");
+		err = crypto_aead_decrypt(t, nonce, aad, alen, a, a, n, tag);
+		ok = 1;
+		for (size_t k = 0; k < n; k++)
+			ok &= a[k] == 0;
+		CHECK(err == -EBADMSG && ok, "rfc7539 forged tag in place at %zu", n);
+		tag[i % 16] ^= 0x10;
+		CHECK(crypto_aead_encrypt(t, nonce, aad, alen, a, src, n, tag) == 0 &&
+		      crypto_aead_decrypt(t, nonce, aad, alen, a, a, n, tag) == 0 &&
+		      !memcmp(a, src, n), "rfc7539 round trip at %zu", n);
+	}
+	crypto_free(t);
+	crypto_free(r);
+}
+
 int main(void)
 {
+	test_seed();
 	CHECK(crypto_add_registrar(register_toys) == 0, "add registrar");
 	CHECK(crypto_init() == 0, "crypto_init with unfitting children: %s",
 	      crypto_init_error());
@@ -210,7 +281,15 @@ int main(void)
 	      !listed("hctr2-camellia-generic-polyval-generic") &&
 	      !listed("hctr2-speck128-generic-polyval-generic"),
 	      "hctr2 offered over a cipher without hctr2 vectors");
+	CHECK(listed("rfc7539-chacha20-generic-poly1305-generic") &&
+	      listed("rfc7539-chacha20-poly1305-generic"),
+	      "rfc7539 instances missing");
+	/* not instantiated over every pair: the registered ones only */
+	CHECK(!listed("rfc7539-chacha20-avx512-poly1305-avx2") &&
+	      !listed("rfc7539-chacha20-ssse3-poly1305-generic"),
+	      "rfc7539 instantiated over a pair no driver folder named");
 	check_parser();
 	check_base_name();
+	check_rfc7539();
 	return test_finish("test_template_fit");
 }

@@ -17,18 +17,136 @@
 
 #if defined(__x86_64__) && defined(CLOAKFS_CHACHA_X86_CORES)
 
+#include <string.h>
+
 #include "crypto/arch/x86/chacha20-x86.h"
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/alg.h"
 #include "crypto/internal/util.h"
 
+/*
+ * crypt_ks0 (crypto/internal/alg.h): keystream block 0 (the AEAD
+ * template's Poly1305 key) with the first data, as the fused AEAD
+ * drivers this replaced computed it (docs/crypto.md):
+ *  - block 0 and a message of up to onepass_bytes - 64 bytes go through
+ *    a single pass on a stack copy (zero block | message), padded to the
+ *    whole group of the pass the core takes for that total (a core fed a
+ *    partial group goes through a stack copy of a whole one): a pass is
+ *    bound by the latency of the rounds, so the two cost one;
+ *  - longer: the core's block-0 function, which from 1 KiB on computes
+ *    block 0 row-wise inside the round loop of the first 16 data blocks.
+ */
+struct chacha20_ks0_impl {
+	chacha20_xor_fn *onepass;
+	/* the whole group of onepass's pass for total bytes */
+	size_t (*onepass_round)(size_t total);
+	size_t onepass_bytes;
+	void (*block0)(uint32_t state[16], uint8_t block0[64], uint8_t *dst,
+		       const uint8_t *src, size_t len);
+};
+
+static int chacha20_ks0(const struct chacha20_ks0_impl *impl,
+			const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *ks0,
+			uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+
+	chacha20_init_state(state, tfm->ctx, iv);
+	if (len <= impl->onepass_bytes - CHACHA20_BLOCK_SIZE) {
+		_Alignas(64) uint8_t buf[CHACHA20_AVX512_ONEPASS_BYTES];
+		size_t n = impl->onepass_round(CHACHA20_BLOCK_SIZE + len);
+		uint32_t next = state[12] + 1 + (uint32_t)((len + 63) / 64);
+
+		memset(buf, 0, CHACHA20_BLOCK_SIZE);
+		if (len) /* src may be NULL then */
+			memcpy(buf + CHACHA20_BLOCK_SIZE, src, len);
+		memset(buf + CHACHA20_BLOCK_SIZE + len, 0,
+		       n - CHACHA20_BLOCK_SIZE - len);
+		impl->onepass(state, buf, buf, n);
+		memcpy(ks0, buf, CHACHA20_BLOCK_SIZE);
+		if (len)
+			memcpy(dst, buf + CHACHA20_BLOCK_SIZE, len);
+		wipe_blocks(buf, n);
+		/* one step per block started, not per block of the group */
+		state[12] = next;
+	} else {
+		impl->block0(state, ks0, dst, src, len);
+	}
+	store_le32(iv, state[12]);
+	wipe(state, sizeof(state));
+	return 0;
+}
+
+/* chacha20_xor_avx2's passes up to its one-pass size: 2 or 8 blocks */
+static size_t onepass_round_avx2(size_t total)
+{
+	return total <= 2 * CHACHA20_BLOCK_SIZE ? 2 * CHACHA20_BLOCK_SIZE :
+						  8 * CHACHA20_BLOCK_SIZE;
+}
+
+/*
+ * The avx512 driver's one pass: the core that is fastest for the total
+ * on Zen 4 (measured, 80 to 1024 bytes): the AVX-512 row-wise passes up
+ * to 4 blocks, the AVX2 8-block pass for 5 to 8 (the AVX-512 one is a
+ * 16-block pass: ~830-970 cycles there against ~640-870), AVX-512 16
+ * blocks above.
+ */
+static void chacha20_onepass_avx512(uint32_t state[16], uint8_t *dst,
+				    const uint8_t *src, size_t len)
+{
+	if (len > 4 * CHACHA20_BLOCK_SIZE && len <= CHACHA20_AVX2_ONEPASS_BYTES)
+		chacha20_xor_avx2(state, dst, src, len);
+	else
+		chacha20_xor_avx512(state, dst, src, len);
+}
+
+/* the groups of those passes: 2, 4, 8 (AVX2), 16 blocks */
+static size_t onepass_round_avx512(size_t total)
+{
+	if (total <= 2 * CHACHA20_BLOCK_SIZE)
+		return 2 * CHACHA20_BLOCK_SIZE;
+	if (total <= 4 * CHACHA20_BLOCK_SIZE)
+		return 4 * CHACHA20_BLOCK_SIZE;
+	if (total <= 8 * CHACHA20_BLOCK_SIZE)
+		return 8 * CHACHA20_BLOCK_SIZE;
+	return 16 * CHACHA20_BLOCK_SIZE;
+}
+
+static const struct chacha20_ks0_impl chacha20_ks0_avx2_impl = {
+	.onepass = chacha20_xor_avx2,
+	.onepass_round = onepass_round_avx2,
+	.onepass_bytes = CHACHA20_AVX2_ONEPASS_BYTES,
+	.block0 = chacha20_xor_block0_avx2,
+};
+
+static const struct chacha20_ks0_impl chacha20_ks0_avx512_impl = {
+	.onepass = chacha20_onepass_avx512,
+	.onepass_round = onepass_round_avx512,
+	.onepass_bytes = CHACHA20_AVX512_ONEPASS_BYTES,
+	.block0 = chacha20_xor_block0_avx512,
+};
+
+static int chacha20_ks0_avx2(const struct crypto_tfm *tfm, uint8_t *iv,
+			     uint8_t *ks0, uint8_t *dst, const uint8_t *src,
+			     size_t len)
+{
+	return chacha20_ks0(&chacha20_ks0_avx2_impl, tfm, iv, ks0, dst, src, len);
+}
+
+static int chacha20_ks0_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
+			       uint8_t *ks0, uint8_t *dst, const uint8_t *src,
+			       size_t len)
+{
+	return chacha20_ks0(&chacha20_ks0_avx512_impl, tfm, iv, ks0, dst, src, len);
+}
+
 /* one skcipher_alg per core, its entry point encryption and decryption */
 static const struct skcipher_alg chacha20_ssse3_alg =
 	CHACHA20_SKCIPHER_ALG(chacha20_crypt_ssse3);
 static const struct skcipher_alg chacha20_avx2_alg =
-	CHACHA20_SKCIPHER_ALG(chacha20_crypt_avx2);
+	CHACHA20_SKCIPHER_ALG_KS0(chacha20_crypt_avx2, chacha20_ks0_avx2);
 static const struct skcipher_alg chacha20_avx512_alg =
-	CHACHA20_SKCIPHER_ALG(chacha20_crypt_avx512);
+	CHACHA20_SKCIPHER_ALG_KS0(chacha20_crypt_avx512, chacha20_ks0_avx512);
 
 static const struct crypto_driver chacha20_x86_drivers[] = {
 	{ .alg_name = "chacha20", .driver_name = "chacha20-ssse3",

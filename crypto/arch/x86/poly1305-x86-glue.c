@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "crypto/arch/x86/poly1305-x86.h"
+#include "crypto/internal/alg.h"
 #include "crypto/internal/ct.h"
+#include "crypto/internal/registry.h"
 #include "crypto/internal/util.h"
 
 #define M26 0x3ffffffull
@@ -241,5 +243,47 @@ const struct poly1305_core_ops poly1305_avx512ifma_core = {
 	.blocks = ifma_blocks,
 	.emit = x86_emit,
 };
+
+static int poly1305_avx2_setkey(void *state, const uint8_t *key, size_t keylen)
+{
+	return poly1305_hash_setkey(state, key, keylen, &poly1305_avx2_core);
+}
+
+static int poly1305_ifma_setkey(void *state, const uint8_t *key, size_t keylen)
+{
+	return poly1305_hash_setkey(state, key, keylen, &poly1305_avx512ifma_core);
+}
+
+static const struct hash_alg poly1305_avx2_alg =
+	POLY1305_HASH_ALG(poly1305_avx2_setkey);
+static const struct hash_alg poly1305_ifma_alg =
+	POLY1305_HASH_ALG(poly1305_ifma_setkey);
+
+static const struct crypto_driver poly1305_x86_drivers[] = {
+	{ .alg_name = "poly1305", .driver_name = "poly1305-avx2",
+	  .priority = 600, .features = CPU_FEAT_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_HASH,
+	  .u.hash = &poly1305_avx2_alg },
+	/* the core is built with -mavx2 -mavx512f -mavx512ifma */
+	{ .alg_name = "poly1305", .driver_name = "poly1305-avx512ifma",
+	  .priority = 800,
+	  .features = CPU_FEAT_AVX512F | CPU_FEAT_AVX512IFMA | CPU_FEAT_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_HASH,
+	  .u.hash = &poly1305_ifma_alg },
+};
+
+int poly1305_x86_register(struct crypto_registry *reg)
+{
+	return crypto_register_drivers(reg, poly1305_x86_drivers,
+				       ARRAY_SIZE(poly1305_x86_drivers));
+}
+
+#else /* not x86-64, or built without the cores: nothing to register */
+
+int poly1305_x86_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
 
 #endif /* __x86_64__ && CLOAKFS_CHACHA_X86_CORES */

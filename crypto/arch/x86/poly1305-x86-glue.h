@@ -12,6 +12,15 @@
 
 #include "crypto/chacha20poly1305/poly1305.h"
 
+struct crypto_registry;
+
+/*
+ * The "poly1305" drivers over them: poly1305-avx2 (600) and
+ * poly1305-avx512ifma (800); 0 or -errno, nothing registered on builds
+ * without the cores.
+ */
+int poly1305_x86_register(struct crypto_registry *reg);
+
 #if defined(__x86_64__) && defined(CLOAKFS_CHACHA_X86_CORES)
 extern const struct poly1305_core_ops poly1305_avx2_core;
 extern const struct poly1305_core_ops poly1305_avx512ifma_core;

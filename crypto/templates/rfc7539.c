@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rfc7539(chacha20,poly1305): AEAD_CHACHA20_POLY1305 (RFC 8439, section
+ * 2.8) as a template over two children, as the kernel's rfc7539: a
+ * "chacha20" skcipher driver (the stream; its 16-byte IV is the 32-bit
+ * little-endian block counter then the 96-bit nonce, the counter written
+ * back) and a "poly1305" keyed-hash driver (the one-time MAC). The
+ * construction is written here once, for the generic and the SIMD
+ * drivers alike:
+ *   the first 32 bytes of keystream block 0 (counter 0) key Poly1305;
+ *   the data is XORed with the keystream from block 1 on;
+ *   tag = Poly1305(aad | pad16 | ciphertext | pad16 | le64(aadlen) |
+ *   le64(len)).
+ * Decryption computes the tag over the ciphertext and compares it in
+ * constant time before any plaintext reaches dst; on a mismatch dst is
+ * zeroed and -EBADMSG returned.
+ *
+ * The construction is the AEAD engine's (aead.c) with RFC 8439's framing
+ * below: the one-time key from block 0, byte lengths, the MAC as the tag.
+ * The 96-bit nonce follows a zero block counter in the child's IV.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/internal/core.h"
+#include "crypto/internal/util.h"
+#include "crypto/templates/aead.h"
+
+#define RFC7539_KS0 64
+#define RFC7539_KEY 32
+#define RFC7539_NONCE 12
+#define RFC7539_IV 16
+/* P_MAX of RFC 8439 2.8: 2^32 - 1 blocks, the 32-bit counter starts at 1 */
+#define RFC7539_MAX_BLOCKS 0xffffffffu
+
+/* the stream child run on this context (its key comes first) */
+static struct crypto_tfm aead_stream_tfm(const struct crypto_tfm *tfm)
+{
+	const struct crypto_driver *s = tfm->drv->children[0];
+
+	return (struct crypto_tfm){
+		.drv = s,
+		.ctx = tfm->ctx,
+		.ctxsize = s->u.skcipher->ctxsize,
+		.keyed = 1,
+	};
+}
+
+/* ---- RFC 8439: the one-time key from block 0, byte lengths ------------ */
+
+static int rfc7539_mac_key(const struct hash_alg *mac, const void *mac_ctx,
+			   void *mst, const uint8_t *ks0)
+{
+	(void)mac_ctx;
+	return mac->setkey(mst, ks0, RFC7539_KEY);
+}
+
+static void rfc7539_lengths(uint8_t out[AEAD_MAC_BLOCK], size_t aadlen, size_t len)
+{
+	store_le64(out, aadlen);
+	store_le64(out + 8, len);
+}
+
+static void rfc7539_tag(uint8_t *tag, const uint8_t *mac_out, const uint8_t *ks0)
+{
+	(void)ks0;
+	memcpy(tag, mac_out, AEAD_TAG_SIZE);
+}
+
+static const struct aead_framing rfc7539_framing = {
+	.ks0len = RFC7539_KS0,
+	.mac_key = rfc7539_mac_key,
+	.lengths = rfc7539_lengths,
+	.tag = rfc7539_tag,
+};
+
+/*
+ * One message's start: the length checked against RFC 8439's limit, the
+ * child's IV for the 96-bit nonce (block counter 0, then the nonce), the
+ * stream child on this context.
+ */
+static struct crypto_tfm rfc7539_begin(const struct crypto_tfm *tfm,
+				       const uint8_t *nonce, size_t len,
+				       uint8_t iv[RFC7539_IV])
+{
+	/*
+	 * A longer message would reuse keystream when the counter wraps.
+	 * Written on the index of the last block so that it is no
+	 * always-false comparison where size_t is 32 bits.
+	 */
+	if (len && (len - 1) / RFC7539_KS0 >= RFC7539_MAX_BLOCKS) {
+		fprintf(stderr, "%s: message of %zu bytes exceeds the RFC 8439 limit\n",
+			tfm->drv->alg_name, len);
+		abort();
+	}
+	memset(iv, 0, 4);
+	memcpy(iv + 4, nonce, RFC7539_NONCE);
+	return aead_stream_tfm(tfm);
+}
+
+static int rfc7539_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen)
+{
+	struct crypto_tfm s = aead_stream_tfm(tfm);
+
+	return s.drv->u.skcipher->setkey(&s, key, keylen);
+}
+
+static int rfc7539_encrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			   const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			   const uint8_t *src, size_t len, uint8_t *tag)
+{
+	uint8_t iv[RFC7539_IV];
+	struct crypto_tfm s = rfc7539_begin(tfm, nonce, len, iv);
+
+	return aead_seal(&rfc7539_framing, &s, tfm->drv->children[1], NULL, iv, aad,
+			 aadlen, dst, src, len, tag);
+}
+
+static int rfc7539_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			   const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			   const uint8_t *src, size_t len, const uint8_t *tag)
+{
+	uint8_t iv[RFC7539_IV];
+	struct crypto_tfm s = rfc7539_begin(tfm, nonce, len, iv);
+
+	return aead_open(&rfc7539_framing, &s, tfm->drv->children[1], NULL, iv, aad,
+			 aadlen, dst, src, len, tag);
+}
+
+int rfc7539_fits(unsigned int slot, const struct crypto_driver *d)
+{
+	if (slot == 0) {
+		const struct skcipher_alg *a = d->u.skcipher;
+
+		/* a stream cipher with chacha20's key and IV */
+		return d->type == CRYPTO_TYPE_SKCIPHER && a &&
+		       !strcmp(d->alg_name, "chacha20") && a->blocksize == 1 &&
+		       a->min_len == 0 && a->ivsize == RFC7539_IV &&
+		       a->keysizes[0] == RFC7539_KEY && !a->keysizes[1];
+	}
+	if (slot == 1) {
+		const struct hash_alg *h = d->u.hash;
+
+		/* a one-time MAC keyed from block 0 */
+		return d->type == CRYPTO_TYPE_HASH && h && h->setkey &&
+		       !strcmp(d->alg_name, "poly1305") &&
+		       h->keysizes[0] == RFC7539_KEY &&
+		       h->digestsize == AEAD_TAG_SIZE &&
+		       h->statesize <= AEAD_MAX_MAC_STATE;
+	}
+	return 0;
+}
+
+int rfc7539_alg_name(char *out, size_t len, const struct crypto_driver *const *children)
+{
+	int n = snprintf(out, len, "rfc7539(%s,%s)", children[0]->alg_name,
+			 children[1]->alg_name);
+
+	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
+}
+
+int rfc7539_template_init(struct aead_alg *alg,
+			  const struct crypto_driver *const *children)
+{
+	alg->keysize = RFC7539_KEY;
+	alg->noncesize = RFC7539_NONCE;
+	alg->tagsize = AEAD_TAG_SIZE;
+	alg->ctxsize = children[0]->u.skcipher->ctxsize;
+	alg->setkey = rfc7539_setkey;
+	alg->encrypt = rfc7539_encrypt;
+	alg->decrypt = rfc7539_decrypt;
+	return 0;
+}

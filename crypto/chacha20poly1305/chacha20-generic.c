@@ -104,6 +104,22 @@ void chacha20_block(const uint32_t state[CHACHA20_STATE_WORDS],
 	explicit_bzero(x, sizeof(x));
 }
 
+void hchacha20(uint8_t out[CHACHA20_KEY_SIZE], const struct chacha20_key *key,
+	       const uint8_t nonce[HCHACHA20_NONCE_SIZE])
+{
+	uint32_t in[CHACHA20_STATE_WORDS], x[CHACHA20_STATE_WORDS];
+
+	chacha20_init_state(in, key, nonce);
+	chacha20_core(in, x);
+	/* the rounds' output without the feed-forward: words 0-3, 12-15 */
+	for (int i = 0; i < 4; i++) {
+		store_le32(out + 4 * i, x[i] - in[i]);
+		store_le32(out + 16 + 4 * i, x[12 + i] - in[12 + i]);
+	}
+	wipe(in, sizeof(in));
+	wipe(x, sizeof(x));
+}
+
 void chacha20_crypt(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
 		    const uint8_t *src, size_t len)
 {

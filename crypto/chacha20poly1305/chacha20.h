@@ -43,6 +43,15 @@ void chacha20_block(const uint32_t state[CHACHA20_STATE_WORDS],
 		    uint8_t out[CHACHA20_BLOCK_SIZE]);
 
 /*
+ * HChaCha20 (draft-irtf-cfrg-xchacha-03, section 2.2): the subkey of
+ * XChaCha20 from key and the first 16 bytes of its 24-byte nonce, which
+ * take the places of the counter and nonce in the state.
+ */
+#define HCHACHA20_NONCE_SIZE 16
+void hchacha20(uint8_t out[CHACHA20_KEY_SIZE], const struct chacha20_key *key,
+	       const uint8_t nonce[HCHACHA20_NONCE_SIZE]);
+
+/*
  * dst = src ^ keystream from state's block counter on. The counter
  * (state[12]) advances by one per block started, ceil(len / 64), modulo
  * 2^32 as in the RFC and the kernel. dst == src is allowed.

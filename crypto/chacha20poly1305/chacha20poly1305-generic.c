@@ -11,20 +11,24 @@
 #include "crypto/chacha20poly1305/poly1305.h"
 #include "crypto/internal/registry.h"
 
+/* RFC 8439 2.8.2's plaintext, draft-irtf-cfrg-xchacha's too */
+#define SUNSCREEN                              \
+	"4c616469657320616e642047656e746c"     \
+	"656d656e206f662074686520636c6173"     \
+	"73206f66202739393a20496620492063"     \
+	"6f756c64206f6666657220796f75206f"     \
+	"6e6c79206f6e652074697020666f7220"     \
+	"746865206675747572652c2073756e73"     \
+	"637265656e20776f756c642062652069"     \
+	"742e"
+
 static const struct aead_testvec chacha20poly1305_rfc8439_tv[] = {
 	{ /* RFC 8439 2.8.2: "sunscreen", sender id 7 */
 		.key = "808182838485868788898a8b8c8d8e8f"
 		       "909192939495969798999a9b9c9d9e9f",
 		.nonce = "070000004041424344454647",
 		.aad = "50515253c0c1c2c3c4c5c6c7",
-		.ptext = "4c616469657320616e642047656e746c"
-			 "656d656e206f662074686520636c6173"
-			 "73206f66202739393a20496620492063"
-			 "6f756c64206f6666657220796f75206f"
-			 "6e6c79206f6e652074697020666f7220"
-			 "746865206675747572652c2073756e73"
-			 "637265656e20776f756c642062652069"
-			 "742e",
+		.ptext = SUNSCREEN,
 		.ctext = "d31a8d34648e60db7b86afbc53ef7ec2"
 			 "a4aded51296e08fea9e2b5a736ee62d6"
 			 "3dbea45e8ca9671282fafb69da92728b"
@@ -78,11 +82,39 @@ static const struct aead_testvec chacha20poly1305_rfc8439_tv[] = {
 	},
 };
 
-static const struct crypto_testvecs chacha20poly1305_testvecs = {
-	.alg_name = "rfc7539(chacha20,poly1305)",
-	.source = "RFC 8439 section 2.8.2 and appendix A.5",
-	.count = ARRAY_SIZE(chacha20poly1305_rfc8439_tv),
-	.aead = chacha20poly1305_rfc8439_tv,
+/* draft-irtf-cfrg-xchacha-03 A.3.1 (libsodium's output for it too) */
+static const struct aead_testvec xchacha20poly1305_draft_tv[] = {
+	{
+		.key = "808182838485868788898a8b8c8d8e8f"
+		       "909192939495969798999a9b9c9d9e9f",
+		.nonce = "404142434445464748494a4b4c4d4e4f5051525354555657",
+		.aad = "50515253c0c1c2c3c4c5c6c7",
+		.ptext = SUNSCREEN,
+		.ctext = "bd6d179d3e83d43b9576579493c0e939"
+			 "572a1700252bfaccbed2902c21396cbb"
+			 "731c7f1b0b4aa6440bf3a82f4eda7e39"
+			 "ae64c6708c54c216cb96b72e1213b452"
+			 "2f8c9ba40db5d945b11b69b982c1bb9e"
+			 "3f3fac2bc369488f76b2383565d3fff9"
+			 "21f9664c97637da9768812f615c68b13"
+			 "b52e",
+		.tag = "c0875924c1c7987947deafd8780acf49",
+	},
+};
+
+static const struct crypto_testvecs chacha20poly1305_aead_testvecs[] = {
+	{
+		.alg_name = "rfc7539(chacha20,poly1305)",
+		.source = "RFC 8439 section 2.8.2 and appendix A.5",
+		.count = ARRAY_SIZE(chacha20poly1305_rfc8439_tv),
+		.aead = chacha20poly1305_rfc8439_tv,
+	},
+	{
+		.alg_name = "xchacha20poly1305",
+		.source = "draft-irtf-cfrg-xchacha-03 appendix A.3.1",
+		.count = ARRAY_SIZE(xchacha20poly1305_draft_tv),
+		.aead = xchacha20poly1305_draft_tv,
+	},
 };
 
 int chacha20poly1305_generic_register(struct crypto_registry *reg)
@@ -95,5 +127,11 @@ int chacha20poly1305_generic_register(struct crypto_registry *reg)
 		err = crypto_register_template_as(reg,
 			"rfc7539(chacha20-generic,poly1305-generic)",
 			"rfc7539-chacha20-poly1305-generic");
-	return err ? err : crypto_register_testvecs(reg, &chacha20poly1305_testvecs);
+	if (!err)
+		err = crypto_register_template_as(reg,
+			"xchacha20poly1305(chacha20-generic,poly1305-generic)",
+			"xchacha20poly1305-generic");
+	return err ? err : crypto_register_testvec_sets(reg,
+				chacha20poly1305_aead_testvecs,
+				ARRAY_SIZE(chacha20poly1305_aead_testvecs));
 }

@@ -71,6 +71,11 @@ int rfc7539_fits(unsigned int slot, const struct crypto_driver *d);
 int rfc7539_alg_name(char *out, size_t len, const struct crypto_driver *const *children);
 int rfc7539_template_init(struct aead_alg *alg,
 			  const struct crypto_driver *const *children);
+/* the XChaCha20-Poly1305 variant over the same children: "xchacha20poly1305" */
+int xchacha_fits(unsigned int slot, const struct crypto_driver *d);
+int xchacha_alg_name(char *out, size_t len, const struct crypto_driver *const *children);
+int xchacha_template_init(struct aead_alg *alg,
+			  const struct crypto_driver *const *children);
 
 /*
  * templates/hmac.c: the HMAC instance over drv->child (a hash driver);

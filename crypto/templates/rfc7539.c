@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/core.h"
 #include "crypto/internal/util.h"
 #include "crypto/templates/aead.h"
@@ -32,6 +33,8 @@
 #define RFC7539_KEY 32
 #define RFC7539_NONCE 12
 #define RFC7539_IV 16
+/* XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03, section 2.3) */
+#define XCHACHA_NONCE 24
 /* P_MAX of RFC 8439 2.8: 2^32 - 1 blocks, the 32-bit counter starts at 1 */
 #define RFC7539_MAX_BLOCKS 0xffffffffu
 
@@ -129,6 +132,64 @@ static int rfc7539_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
 			 aadlen, dst, src, len, tag);
 }
 
+/*
+ * xchacha20poly1305: the same construction under the subkey
+ * HChaCha20(key, nonce[0..16]) with the 96-bit nonce 0^32 ||
+ * nonce[16..24]; the subkey keys a stack copy of the stream child's
+ * context (a struct chacha20_key: xchacha_fits), wiped after the message.
+ */
+struct xchacha_msg {
+	alignas(CRYPTO_CTX_ALIGN) struct chacha20_key sub;
+	struct crypto_tfm stream;
+	uint8_t iv[RFC7539_IV];
+};
+
+static int xchacha_begin(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			 size_t len, struct xchacha_msg *m)
+{
+	uint8_t n12[RFC7539_NONCE], subkey[RFC7539_KEY];
+	int err;
+
+	memset(n12, 0, 4);
+	memcpy(n12 + 4, nonce + HCHACHA20_NONCE_SIZE, 8);
+	m->stream = rfc7539_begin(tfm, n12, len, m->iv);
+	hchacha20(subkey, tfm->ctx, nonce);
+	m->stream.ctx = &m->sub;
+	err = m->stream.drv->u.skcipher->setkey(&m->stream, subkey, sizeof(subkey));
+	wipe(subkey, sizeof(subkey));
+	return err;
+}
+
+static int xchacha_encrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			   const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			   const uint8_t *src, size_t len, uint8_t *tag)
+{
+	struct xchacha_msg m;
+	int err = xchacha_begin(tfm, nonce, len, &m);
+
+	if (!err)
+		err = aead_seal(&rfc7539_framing, &m.stream, tfm->drv->children[1],
+				NULL, m.iv, aad, aadlen, dst, src, len, tag);
+	wipe(&m.sub, sizeof(m.sub));
+	return err;
+}
+
+static int xchacha_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			   const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			   const uint8_t *src, size_t len, const uint8_t *tag)
+{
+	struct xchacha_msg m;
+	int err = xchacha_begin(tfm, nonce, len, &m);
+
+	if (!err)
+		err = aead_open(&rfc7539_framing, &m.stream, tfm->drv->children[1],
+				NULL, m.iv, aad, aadlen, dst, src, len, tag);
+	else if (len)
+		memset(dst, 0, len);
+	wipe(&m.sub, sizeof(m.sub));
+	return err;
+}
+
 int rfc7539_fits(unsigned int slot, const struct crypto_driver *d)
 {
 	if (slot == 0) {
@@ -172,4 +233,28 @@ int rfc7539_template_init(struct aead_alg *alg,
 	alg->encrypt = rfc7539_encrypt;
 	alg->decrypt = rfc7539_decrypt;
 	return 0;
+}
+
+/* the stream child's context must be a ChaCha20 key, which HChaCha20 reads */
+int xchacha_fits(unsigned int slot, const struct crypto_driver *d)
+{
+	return rfc7539_fits(slot, d) &&
+	       (slot || d->u.skcipher->ctxsize == sizeof(struct chacha20_key));
+}
+
+int xchacha_alg_name(char *out, size_t len, const struct crypto_driver *const *children)
+{
+	(void)children;
+	return snprintf(out, len, "xchacha20poly1305") >= (int)len ? -EINVAL : 0;
+}
+
+int xchacha_template_init(struct aead_alg *alg,
+			  const struct crypto_driver *const *children)
+{
+	int err = rfc7539_template_init(alg, children);
+
+	alg->noncesize = XCHACHA_NONCE;
+	alg->encrypt = xchacha_encrypt;
+	alg->decrypt = xchacha_decrypt;
+	return err;
 }

@@ -24,6 +24,7 @@ static const char *const required_algs[] = {
 	"ecb(camellia)", "ecb(sm4)", "ghash", "hctr2(aes)", "hmac(sha512)", "poly1305",
 	"polyval",
 	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
+	"xchacha20poly1305",
 	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
 	"xts(speck64)",
 };

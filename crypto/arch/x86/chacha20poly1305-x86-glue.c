@@ -32,6 +32,11 @@ static const struct {
 	 */
 	{ "rfc7539(chacha20-avx512,poly1305-avx512ifma)",
 	  "rfc7539-chacha20-poly1305-avx512" },
+	/* XChaCha20-Poly1305 over the same pairs */
+	{ "xchacha20poly1305(chacha20-avx2,poly1305-avx2)",
+	  "xchacha20poly1305-avx2" },
+	{ "xchacha20poly1305(chacha20-avx512,poly1305-avx512ifma)",
+	  "xchacha20poly1305-avx512" },
 };
 
 int chacha20poly1305_x86_register(struct crypto_registry *reg)

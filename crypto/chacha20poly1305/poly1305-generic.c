@@ -272,9 +272,9 @@ const struct poly1305_core_ops poly1305_generic_core = {
 	.emit = poly1305_generic_emit,
 };
 
-void poly1305_init_ops(struct poly1305_ctx *ctx,
-		       const uint8_t key[POLY1305_KEY_SIZE],
-		       const struct poly1305_core_ops *ops)
+static void poly1305_init_ops(struct poly1305_ctx *ctx,
+			      const uint8_t key[POLY1305_KEY_SIZE],
+			      const struct poly1305_core_ops *ops)
 {
 	ctx->ops = ops;
 	ops->setkey(&ctx->core, key);
@@ -282,12 +282,8 @@ void poly1305_init_ops(struct poly1305_ctx *ctx,
 	ctx->buflen = 0;
 }
 
-void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE])
-{
-	poly1305_init_ops(ctx, key, &poly1305_generic_core);
-}
-
-void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *data, size_t len)
+static void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *data,
+			    size_t len)
 {
 	size_t n;
 
@@ -343,12 +339,6 @@ static void poly1305_tag(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE
 	store_le64(tag, sum);
 	store_le64(tag + 8, hi);
 	wipe(h, sizeof(h));
-}
-
-void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE])
-{
-	poly1305_tag(ctx, tag);
-	explicit_bzero(ctx, sizeof(*ctx));
 }
 
 /* ---- the "poly1305" keyed hash, shared by every driver ------------------ */

@@ -5,7 +5,7 @@
  * Split as in the kernel's lib/crypto: the buffering and the final "+ s"
  * live here (poly1305-generic.c); the arithmetic on whole 16-byte blocks
  * lives behind struct poly1305_core_ops, so a SIMD core can replace it
- * (poly1305_init_ops) without touching the AEAD. The generic core uses
+ * (a "poly1305" driver's setkey passes its ops to poly1305_hash_setkey). The generic core uses
  * 44-bit limbs with 128-bit products where the compiler has unsigned
  * __int128, else 26-bit limbs with 64-bit products; both are constant
  * time (no branch or index on the key, the message or the accumulator).
@@ -53,15 +53,6 @@ struct poly1305_ctx {
 	size_t buflen;
 };
 
-/* key = r || s, 32 bytes; the generic core */
-void poly1305_init(struct poly1305_ctx *ctx, const uint8_t key[POLY1305_KEY_SIZE]);
-/* the same with another block function */
-void poly1305_init_ops(struct poly1305_ctx *ctx,
-		       const uint8_t key[POLY1305_KEY_SIZE],
-		       const struct poly1305_core_ops *ops);
-void poly1305_update(struct poly1305_ctx *ctx, const uint8_t *data, size_t len);
-/* writes the tag and wipes ctx */
-void poly1305_final(struct poly1305_ctx *ctx, uint8_t tag[POLY1305_TAG_SIZE]);
 
 /*
  * The "poly1305" drivers: a keyed hash (crypto/internal/alg.h) whose key

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Poly1305 block functions for x86-64 (internal to this folder): pass
- * them to poly1305_init_ops() (poly1305.h). Each keeps h and r in radix
+ * them to poly1305_hash_setkey() (poly1305.h). Each keeps h and r in radix
  * 2^44, runs of 16 blocks or more through its SIMD core (the powers of r
  * are computed on the first such run) and shorter ones in scalar C, so
  * any split of the input gives the generic result. Callers must check

@@ -10,8 +10,9 @@
  * vectors exist, and the lookup by the base name
  * "hctr2_base(xctr(aes),polyval)"; the fit of rfc7539's children, its
  * instances only where a driver folder names them, and an instance over
- * the generic children giving the bytes of the best one, tag checked
- * before any plaintext is released.
+ * the generic children, and one over a chacha20 driver without
+ * crypt_ks0, giving the bytes of the best one, tag checked before any
+ * plaintext is released.
  */
 #include <errno.h>
 #include <string.h>
@@ -87,6 +88,31 @@ static const struct {
 };
 static int multi_err[sizeof(multi_specs) / sizeof(multi_specs[0])];
 
+/*
+ * chacha20-generic without crypt_ks0, so that an rfc7539 instance over
+ * it takes the engine's other path (block 0 encrypted alone first)
+ */
+static struct skcipher_alg chacha20_noks0;
+
+static int register_noks0(struct crypto_registry *reg)
+{
+	const struct crypto_driver *g = registry_find_driver("chacha20-generic");
+	struct crypto_driver d;
+	int err;
+
+	if (!g)
+		return -ENOENT;
+	chacha20_noks0 = *g->u.skcipher;
+	chacha20_noks0.crypt_ks0 = NULL;
+	d = *g;
+	d.driver_name = "chacha20-noks0-test";
+	d.priority = 1;
+	d.u.skcipher = &chacha20_noks0;
+	err = crypto_register_driver(reg, &d);
+	return err ? err : crypto_register_template_as(reg,
+		"rfc7539(chacha20-noks0-test,poly1305-generic)", "rfc7539-noks0-test");
+}
+
 static int register_toys(struct crypto_registry *reg)
 {
 	const struct crypto_driver drivers[] = {
@@ -116,7 +142,7 @@ static int register_toys(struct crypto_registry *reg)
 			.mode = "ctr", .child_driver = "toy16-fit-test" });
 	for (size_t i = 0; !err && i < ARRAY_SIZE(multi_specs); i++)
 		multi_err[i] = crypto_register_template(reg, multi_specs[i].spec);
-	return err;
+	return err ? err : register_noks0(reg);
 }
 
 static int listed(const char *driver)
@@ -197,7 +223,7 @@ static void check_base_name(void)
  * the same ciphertext and tag; a flipped tag bit gives -EBADMSG and a
  * zeroed dst, in place too.
  */
-static void check_rfc7539(void)
+static void check_rfc7539(const char *driver)
 {
 	static const size_t lens[] = { 0, 1, 16, 63, 64, 65, 959, 960, 961, 1023,
 				       1024, 1025, 4095, 4096, 4097, 9000 };
@@ -206,7 +232,7 @@ static void check_rfc7539(void)
 	struct crypto_tfm *t, *r;
 	int err, err2;
 
-	t = crypto_alloc(NULL, "rfc7539-chacha20-generic-poly1305-generic", &err);
+	t = crypto_alloc(NULL, driver, &err);
 	r = crypto_alloc("rfc7539(chacha20,poly1305)", NULL, &err2);
 	CHECK(t && r, "rfc7539 instances: %d, %d", err, err2);
 	if (!t || !r) {
@@ -228,7 +254,7 @@ static void check_rfc7539(void)
 		      crypto_aead_encrypt(r, nonce, aad, alen, b, src, n, rtag) == 0,
 		      "rfc7539 encrypt %zu", n);
 		CHECK(!memcmp(a, b, n) && !memcmp(tag, rtag, 16),
-		      "rfc7539 over the generic children differs from %s at %zu bytes",
+		      "%s differs from %s at %zu bytes", driver,
 		      crypto_tfm_driver_name(r), n);
 		tag[i % 16] ^= 0x10;
 		err = crypto_aead_decrypt(t, nonce, aad, alen, b, a, n, tag);
@@ -290,6 +316,7 @@ int main(void)
 	      "rfc7539 instantiated over a pair no driver folder named");
 	check_parser();
 	check_base_name();
-	check_rfc7539();
+	check_rfc7539("rfc7539-chacha20-generic-poly1305-generic");
+	check_rfc7539("rfc7539-noks0-test");
 	return test_finish("test_template_fit");
 }

@@ -13,8 +13,8 @@
  *    where the 4-block zmm pass takes ~420 and a scalar block ~370. The
  *    same trick did not speed up the 4-block pass (it adds operations,
  *    and zmm ones are double-pumped on Zen 4).
- * For the AEAD: the two-block keystream (chacha20_keystream2_avx512) and
- * block 0 inside the first 16-block pass (chacha20_xor_block0_avx512).
+ * For the AEAD: block 0 inside the first 16-block pass
+ * (chacha20_xor_block0_avx512).
  * See chacha20-x86.h.
  */
 #include <immintrin.h>
@@ -171,13 +171,6 @@ static void chacha_2blocks_ymm(const uint32_t st[16], uint8_t *dst,
 	R_XOR_STORE(96, _mm256_permute2x128_si256(c, d, 0x31));
 }
 
-static const uint8_t pair_zero[128];
-
-void chacha20_keystream2_avx512(const uint32_t state[16], uint8_t out[128])
-{
-	chacha_2blocks_ymm(state, out, pair_zero);
-}
-
 typedef __m128i Xvec;
 #define X_ADD(a, b) _mm_add_epi32((a), (b))
 #define X_XOR(a, b) _mm_xor_si128((a), (b))
@@ -213,6 +206,8 @@ static void chacha_16blocks_prev_zmm(const uint32_t st[16], uint8_t *dst,
 	X_STORE(prev + 48, X_ADD(d, r3));
 	Z_FINISH16(x, st, Z_LANES0, 0);
 }
+
+static const uint8_t pair_zero[128];
 
 void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 				uint8_t *dst, const uint8_t *src, size_t len)
@@ -284,13 +279,6 @@ void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 	} else if (len) {
 		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len);
 	}
-}
-
-void chacha20_xor_keystream_avx512(uint8_t *dst, const uint8_t *src,
-				   const uint8_t *ks, size_t len)
-{
-	for (size_t i = 0; i < len; i += 64)
-		Z_STORE(dst + i, Z_XOR(Z_LOAD(src + i), Z_LOAD(ks + i)));
 }
 
 int chacha20_crypt_avx512(const struct crypto_tfm *tfm, uint8_t *iv,

@@ -76,20 +76,6 @@ void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 				uint8_t *dst, const uint8_t *src, size_t len);
 
 /*
- * The keystream of blocks state[12] and state[12] + 1 (counter modulo
- * 2^32) in one row-wise pass (AVX-512F + VL); state is not changed. The
- * AEAD's block 0 when nothing else can share its pass (a lone block is
- * bound by the latency of the rounds: ~300 cycles on Zen 4, against
- * ~370 for the scalar chacha20_block()).
- */
-/* dst = src ^ ks, len a multiple of 64: an AEAD decryption's first
- * keystream, applied after the tag check */
-void chacha20_xor_keystream_avx512(uint8_t *dst, const uint8_t *src,
-				   const uint8_t *ks, size_t len);
-
-void chacha20_keystream2_avx512(const uint32_t state[16], uint8_t out[128]);
-
-/*
  * The 32-block core of chacha20_xor_avx512 (chacha20-avx512-x86_64.S):
  * dst = src ^ 2 KiB of keystream from state[12]; state is not changed.
  */

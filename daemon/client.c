@@ -197,11 +197,6 @@ void cloakfsd_set_timeout(struct cloakfsd_client *cl, int timeout_ms)
 	cl->timeout_ms = timeout_ms > 0 ? timeout_ms : CLOAKFSD_TIMEOUT_DEFAULT_MS;
 }
 
-int cloakfsd_fd(const struct cloakfsd_client *cl)
-{
-	return cl->fd;
-}
-
 pid_t cloakfsd_server_pid(const struct cloakfsd_client *cl)
 {
 	return cl->server_pid;

@@ -58,8 +58,6 @@ void cloakfsd_close(struct cloakfsd_client *cl);
 
 /* per-request timeout (<= 0: the default) */
 void cloakfsd_set_timeout(struct cloakfsd_client *cl, int timeout_ms);
-/* the socket, for poll() (POLLIN: an event may be waiting) */
-int cloakfsd_fd(const struct cloakfsd_client *cl);
 /* the daemon's pid (SO_PEERCRED) */
 pid_t cloakfsd_server_pid(const struct cloakfsd_client *cl);
 

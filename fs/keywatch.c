@@ -10,10 +10,10 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "crypto/secmem.h"
 #include "daemon/client.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
-#include "volume/secmem.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 

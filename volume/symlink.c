@@ -219,13 +219,6 @@ static int read_stored(int rootfd, const char *text, char *buf,
 	return (int)n;
 }
 
-int vsymlink_read_stored(int rootfd, const char *text, char *buf, size_t size)
-{
-	if (size < NAMES_TARGET_MAX_ENCODED + 1)
-		return -ENOSPC;
-	return read_stored(rootfd, text, buf, NULL);
-}
-
 /* vsymlink_decode, saying why in v (may be NULL) */
 static int decode(struct vkeyring *kr, int rootfd, const char *text,
 		  size_t len, char out[VSYMLINK_MAX_PLAIN + 1],

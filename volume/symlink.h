@@ -81,14 +81,6 @@ int vsymlink_decode(struct vkeyring *kr, int rootfd, const char *text,
 int vsymlink_pin(int dirfd, const char *name);
 void vsymlink_unpin(int rootfd, int pin);
 
-/*
- * Read the stored target named by the reference text into buf (at least
- * NAMES_TARGET_MAX_ENCODED + 1 bytes): its length, or -EBADMSG (missing,
- * not a regular file, wrong hash, short enough to sit in the symlink).
- */
-int vsymlink_read_stored(int rootfd, const char *text, char *buf,
-			 size_t size);
-
 /* ---- for cloakfs-fsck, which judges the store (docs/fsck.md) ---------- */
 
 /* why a version-2 text does not decode */

@@ -34,6 +34,9 @@
  * wait, after creating "$CTL.paused", until that file is gone, and then
  * go on (a test locks the keys meanwhile). The count starts again when ID
  * changes; "$CTL.steps" holds it, so a test knows whether the N-th came.
+ * The path forms of these calls (open with O_CREAT or O_TRUNC, creat,
+ * rename, unlink, rmdir, mkdir, symlink, link, the l- and f- xattr calls)
+ * count too: a tool such as cloakfs-keytool or cloakfs-fsck uses them.
  */
 /* define pread and pread64 each under its own name */
 #undef _FILE_OFFSET_BITS
@@ -195,6 +198,17 @@ static pthread_mutex_t step_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char step_id[128];
 static long step_count;
 
+/* create path as a flag file: the raw syscall, since open() with O_CREAT
+ * is one of the calls counted */
+static void flag_create(const char *path, int flags)
+{
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, path,
+			      flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		close(fd);
+}
+
 /* "$CTL<suffix>" into buf */
 static void ctl_file(char *buf, size_t cap, const char *suffix)
 {
@@ -220,7 +234,8 @@ static int step_hook2(const char *path, const char *path2)
 	c = ++step_count;
 	ctl_file(file, sizeof(file), ".steps");
 	len = snprintf(num, sizeof(num), "%ld\n", c);
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, file,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		/* the raw call: write() is one of the calls counted */
 		(void)!syscall(SYS_write, fd, num, (size_t)len);
@@ -231,7 +246,7 @@ static int step_hook2(const char *path, const char *path2)
 		return 0;
 	if (strcmp(r.kind, "pause") == 0) {
 		ctl_file(file, sizeof(file), ".paused");
-		close(open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+		flag_create(file, 0);
 		while (access(file, F_OK) == 0)
 			usleep(20000);
 		return 0;
@@ -585,4 +600,97 @@ int removexattr(const char *path, const char *name)
 {
 	STEP(step_at(AT_FDCWD, path));
 	return REAL(removexattr)(path, name);
+}
+
+/* ---- the path forms, as the tools call them -------------------------------- */
+
+static int open_common(const char *path, int flags, mode_t mode,
+		       int (*real)(const char *, int, ...))
+{
+	if ((flags & (O_CREAT | O_TRUNC)) && !(flags & O_PATH))
+		STEP(step_at(AT_FDCWD, path));
+	return real(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	return open_common(path, flags, mode, REAL(open));
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	return open_common(path, flags, mode, REAL(open64));
+}
+
+int creat(const char *path, mode_t mode)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(creat)(path, mode);
+}
+
+int rename(const char *old, const char *new)
+{
+	STEP(step_at2(AT_FDCWD, old, AT_FDCWD, new));
+	return REAL(rename)(old, new);
+}
+
+int unlink(const char *path)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(unlink)(path);
+}
+
+int rmdir(const char *path)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(rmdir)(path);
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(mkdir)(path, mode);
+}
+
+int symlink(const char *target, const char *path)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(symlink)(target, path);
+}
+
+int link(const char *old, const char *new)
+{
+	STEP(step_at2(AT_FDCWD, old, AT_FDCWD, new));
+	return REAL(link)(old, new);
+}
+
+int lsetxattr(const char *path, const char *name, const void *val, size_t len,
+	      int flags)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(lsetxattr)(path, name, val, len, flags);
+}
+
+int lremovexattr(const char *path, const char *name)
+{
+	STEP(step_at(AT_FDCWD, path));
+	return REAL(lremovexattr)(path, name);
+}
+
+int fremovexattr(int fd, const char *name)
+{
+	STEP(step_fd(fd));
+	return REAL(fremovexattr)(fd, name);
 }

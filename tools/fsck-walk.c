@@ -60,6 +60,12 @@ struct dir {
 	bool names_lost;   /* the nonce was missing or damaged */
 	bool hold;         /* its nonce and copy differ and nothing tells which
 			    * is right: nothing in it is moved or renamed */
+	char *fresh_why;   /* both lost, repairing: the fresh nonce (d->nonce)
+			    * is written once every entry has left (why: the
+			    * finding's detail, reported then) */
+	bool fresh_present; /* ... and a damaged .cloakfs.dir is there */
+	bool fresh_blocked; /* ... an entry could not be moved: not written */
+	size_t fresh_users;
 	struct item *items;
 	size_t n, next;
 };
@@ -598,29 +604,25 @@ static void check_nonce(struct walk *w, struct dir *d)
 		/* both lost: a fresh nonce, the names go to lost+found with
 		 * their ciphertext names in the repair note */
 		d->names_lost = true;
-		if (may_repair) {
-			act = FA_FAILED;
-			if (names_dirnonce_new(nonce) == 0 &&
-			    set_names(w, d, nonce) == 0) {
-				if (fsck_put_dirnonce(f, d->fd, nonce,
-						      st.file != -ENOENT, done,
-						      sizeof(done)) == 0)
-					act = FA_FIXED;
-				else
-					drop_names(w, d);
-			}
-			if (act == FA_FIXED)
-				snprintf(what, sizeof(what), "a new %s; the %zu "
-					 "names under the old one go to "
-					 "lost+found%s%s", NAMES_DIRNONCE_FILE,
-					 users, done[0] ? "; " : "", done);
-			else
-				snprintf(what, sizeof(what), "%s", done);
+		/* the fresh nonce is written after the names under the old
+		 * one left (put_fresh_nonce): one written before would make
+		 * those a stopped repair leaves decode to garbage, some of
+		 * it well-formed, on the next run */
+		if (may_repair && names_dirnonce_new(nonce) == 0 &&
+		    set_names(w, d, nonce) == 0) {
+			d->fresh_why = strdup(why);
+			d->fresh_present = st.file != -ENOENT;
+			d->fresh_users = users;
+			if (d->fresh_why)
+				goto out;
+			drop_names(w, d);
 		}
 		fsck_report(f, st.file == -ENOENT ? FC_DIRNONCE_MISSING
-			    : FC_DIRNONCE_BAD, d->in_lf, path, w->c.s, act, what,
+			    : FC_DIRNONCE_BAD, d->in_lf, path, w->c.s,
+			    may_repair ? FA_FAILED : FA_NONE, NULL,
 			    "%s (%zu names)", why, users);
 	}
+out:
 	explicit_bzero(nonce, sizeof(nonce));
 }
 
@@ -694,6 +696,7 @@ static void finish_entry(struct walk *w, struct dir *d, struct item *it,
 			act = rc ? FA_FAILED : FA_QUARANTINED;
 			if (rc)
 				snprintf(what, sizeof(what), "%s", strerror(-rc));
+			d->fresh_blocked |= rc != 0;
 		}
 	}
 	fsck_report(f, it->bad, d->in_lf, path, w->c.s, act, what, "%s",
@@ -907,6 +910,36 @@ static int take_back(struct walk *w, struct dir *d, int child)
 	return 0;
 }
 
+/* both nonces were lost: the fresh one, now that the names under the
+ * old one are in lost+found (a name left: not yet, the next run) */
+static void put_fresh_nonce(struct walk *w, struct dir *d)
+{
+	struct fsck *f = w->f;
+	enum fsck_action act = FA_FAILED;
+	char done[NAMES_MAX_PLAIN + 160] = "", what[NAMES_MAX_PLAIN + 256];
+
+	if (!d->fresh_why)
+		return;
+	if (d->fresh_blocked || f->operational_error)
+		snprintf(what, sizeof(what), "not written: not every name "
+			 "under the old one left (run --repair again)");
+	else if (fsck_put_dirnonce(f, d->fd, d->nonce, d->fresh_present,
+				   done, sizeof(done)) == 0)
+		act = FA_FIXED;
+	if (act == FA_FIXED)
+		snprintf(what, sizeof(what), "a new %s; the %zu names under "
+			 "the old one went to lost+found%s%s",
+			 NAMES_DIRNONCE_FILE, d->fresh_users, done[0] ? "; " : "",
+			 done);
+	else if (done[0])
+		snprintf(what, sizeof(what), "%s", done);
+	fsck_report(f, d->fresh_present ? FC_DIRNONCE_BAD : FC_DIRNONCE_MISSING,
+		    d->in_lf, plain_path(w, d, NULL), w->c.s, act, what,
+		    "%s (%zu names)", d->fresh_why, d->fresh_users);
+	free(d->fresh_why);
+	d->fresh_why = NULL;
+}
+
 /* done with the top directory; back to its parent's entry for it */
 static void pop_dir(struct walk *w)
 {
@@ -914,6 +947,7 @@ static void pop_dir(struct walk *w)
 	int fd = d->fd;
 	bool root = d->is_root;
 
+	put_fresh_nonce(w, d);
 	if (root) {
 		/* every symlink was seen; lost+found is still open */
 		fsck_targets_check(w->f);

@@ -23,6 +23,8 @@ import pytest
 
 from conftest import KEYTOOL, preload_env, write_file
 from test_faults import FSCK, content
+from test_fsck import (LF, LONG, STORE, Damaged, link_of, long_name, references,
+                       store_template, template)  # noqa: F401 (fixtures)
 from test_steps import differs, snapshot
 
 EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
@@ -187,3 +189,201 @@ def test_upgrade_every_step_failing(volume_factory):
     assert version_of(v) == 2 and temp_names(v) == []
     assert not os.path.exists(os.path.join(v.cipherdir, "cloakfs.targets"))  # v1 max fits inline
     print("upgrade: %d steps walked, %d of them stopped it" % (n - 1, stopped))
+
+
+# ---- cloakfs-fsck --repair ------------------------------------------------
+
+def read_all(top):
+    """snapshot(), but an entry that does not read is "EIO" (quarantined
+    damage stays damage)"""
+    out = {}
+    for root, dirs, files in os.walk(top):
+        for n in sorted(dirs + files):
+            p = os.path.join(root, n)
+            rel = os.path.relpath(p, top)
+            try:
+                st = os.lstat(p)
+                if stat.S_ISLNK(st.st_mode):
+                    out[rel] = ("link", os.readlink(p))
+                elif stat.S_ISDIR(st.st_mode):
+                    out[rel] = ("dir",)
+                elif stat.S_ISREG(st.st_mode):
+                    with open(p, "rb") as f:
+                        out[rel] = ("file", f.read())
+                else:
+                    out[rel] = ("special", stat.S_IFMT(st.st_mode))
+            except OSError as e:
+                out[rel] = ("EIO", e.errno)
+    return out
+
+
+def in_lf(rel):
+    return rel == LF or rel.startswith(LF + "/")
+
+
+def is_note(rel):
+    return os.path.basename(rel).startswith("fsck-repair-")
+
+
+def lf_values(tree):
+    """what lost+found holds, as a sorted list: names there are numbered
+    as they come, so only the values count; and directories not at all:
+    a root whose fresh nonce a stopped repair did not write yet has its
+    lost+found under that nonce, which the next run moves into the new
+    lost+found as it is, one level deeper (docs/fsck.md)"""
+    return sorted(repr(v) for k, v in tree.items() if in_lf(k) and v[0] != "dir")
+
+
+def damaged_tree(d, may_fail=False):
+    """the tree the mount shows; may_fail: None when it refuses the
+    volume (a root whose nonce is lost)"""
+    try:
+        v = d.mount()
+    except AssertionError:
+        if not may_fail:
+            raise
+        d.vol = None
+        return None
+    v.allowed_stderr = [r"."]  # the mount reports the damage it meets
+    try:
+        # the notes, named by the time of their run, are no entry compared
+        return {k: x for k, x in read_all(v.mnt).items() if not is_note(k)}
+    finally:
+        v.umount()
+        d.vol = None
+
+
+def check_kept(before, got, where):
+    """every file and symlink target readable before is still there: at
+    its path, or in lost+found"""
+    if before is None:
+        return  # nothing was readable
+    assert got is not None, "%s: the volume no longer mounts" % where
+    kept = {v for k, v in got.items() if in_lf(k)}
+    for k, v in before.items():
+        if v[0] in ("file", "link") and got.get(k) != v:
+            assert v in kept, "%s: %s (%s) is gone: %s" % (where, k, repr(v)[:60],
+                                                            differs(got, before))
+
+
+def walk_repair(d, pristine, after_rc):
+    """fail the n-th change of --repair, n = 1, 2, ...: returns (steps, how
+    many stopped the repair)"""
+    before = damaged_tree(d, may_fail=True)
+    w = Walker(d.top, d.cipherdir)
+    argv = [FSCK, "--json", "--repair", "--passfile", d.passfile, d.cipherdir]
+    r, _ = w.run(argv)
+    assert r.returncode in (0, 1, 4), r.stderr
+    want = damaged_tree(d)
+    rc, rep, err = fsck_json(d)
+    assert rc == after_rc, (rc, rep["findings"], err)
+    stopped = 0
+    for n in range(1, MAX_STEPS):
+        restore(d, pristine)
+        r, reached = w.run(argv, n)
+        where = "repair, step %d (exit %d)" % (n, r.returncode)
+        if not reached:
+            assert r.returncode in (0, 1, 4), (where, r.stderr)
+            got = damaged_tree(d)
+            assert got == want, "%s: not as the first run: %s" % (where, differs(got, want))
+            return n - 1, stopped
+        stopped += r.returncode not in (0, 1)
+        got = damaged_tree(d, may_fail=before is None)
+        check_kept(before, got, where)
+        # a second run, with no fault, finishes the job
+        r2, _ = w.run(argv)
+        assert r2.returncode in (0, 1, 4), (where, r2.stderr)
+        rc, rep, err = fsck_json(d)
+        assert rc == after_rc, (where, rc, rep["findings"], err)
+        if after_rc == 0:
+            assert all(x["severity"] != "error" for x in rep["findings"]), (where, rep)
+        got = damaged_tree(d)
+        outside = {k: v for k, v in got.items() if not in_lf(k)}
+        assert outside == {k: v for k, v in want.items() if not in_lf(k)}, (
+            "%s, rerun: %s" % (where, differs(got, want)))
+        assert lf_values(got) == lf_values(want), "%s, rerun: lost+found %s, want %s" % (
+            where, lf_values(got), lf_values(want))
+    raise AssertionError("repair: still failing after %d steps" % MAX_STEPS)
+
+
+def damage_dirnonce(d):
+    os.removexattr(d.c("docs"), "user.cloakfs.dir")
+    os.unlink(os.path.join(d.c("docs"), ".cloakfs.dir"))
+
+
+def damage_sidecar(d):
+    side = d.c(LONG) + ".name"
+    os.chmod(side, 0o600)
+    write_file(side, os.path.basename(d.c("docs/report.txt")).encode())
+
+
+def damage_wrong_form(d):
+    enc = os.path.basename(d.c("docs/report.txt"))
+    ln = os.path.join(d.c("docs"), long_name(enc))
+    os.rename(d.c("docs/report.txt"), ln)
+    write_file(ln + ".name", enc.encode())
+
+
+def damage_symlink_moved(d):
+    enc = os.path.basename(d.c("docs/link"))
+    ln = os.path.join(d.c("docs"), long_name(enc))
+    os.symlink(d.forge("symlink", d.t.cmap["docs"], "elsewhere"), ln)
+    write_file(ln + ".name", enc.encode())
+
+
+def damage_header(d):
+    with open(d.c("docs/report.txt"), "r+b") as f:
+        f.write(b"XXXX")
+
+
+def damage_foreign(d):
+    write_file(os.path.join(d.cipherdir, "notes.txt"), b"mine")
+    os.mkdir(os.path.join(d.c("docs"), "cloakfs.tmp.00112233445566778899"))
+
+
+def damage_dangling(d):
+    link = link_of(d, "long2")
+    os.unlink(os.path.join(d.cipherdir, STORE, references(d)[link]))
+
+
+def damage_root_nonce(d):
+    os.unlink(os.path.join(d.cipherdir, ".cloakfs.dir"))
+    os.removexattr(d.cipherdir, "user.cloakfs.dir")
+
+
+# the damage classes walked: one per way --repair changes a volume (test_fsck.py
+# check_repair has them all; the others repair in one step or not at all)
+REPAIRS = {
+    # a fresh nonce, then every entry moved: a file, a long name with its
+    # sidecar, a hard link, a directory, a symlink re-encrypted
+    "dirnonce-missing": ("template", damage_dirnonce, 0),
+    # the root's: lost+found itself made in a directory being repaired
+    "root-dirnonce-missing": ("template", damage_root_nonce, 0),
+    # quarantined under the name the sidecar holds: a new sidecar there
+    "sidecar-mismatch": ("template", damage_sidecar, 0),
+    # renamed to the short form, the sidecar removed
+    "name-wrong-form": ("template", damage_wrong_form, 0),
+    # a symlink made anew in lost+found, then the old one removed
+    "name-duplicate-symlink": ("template", damage_symlink_moved, 0),
+    # a damaged file quarantined, the repair note written
+    "header-magic": ("template", damage_header, 0),
+    # entries cloakfs never writes, one a leftover directory
+    "foreign-entry": ("template", damage_foreign, 0),
+    # a symlink whose stored target is gone (the store, docs/format.md 7.4)
+    "symlink-target-missing": ("store_template", damage_dangling, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPAIRS))
+def test_repair_every_step_failing(request, name):
+    which, damage, after_rc = REPAIRS[name]
+    d = Damaged(request.getfixturevalue(which))
+    try:
+        damage(d)
+        pristine = os.path.join(d.top, "pristine")
+        subprocess.run(["cp", "-a", d.cipherdir, pristine], check=True)
+        steps, stopped = walk_repair(d, pristine, after_rc)
+        assert steps >= 2, "%s: %d steps" % (name, steps)
+        print("%s: %d steps walked, %d stopped the repair" % (name, steps, stopped))
+    finally:
+        d.destroy()

@@ -33,6 +33,7 @@
 #include "tools/fsck.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
+#include "volume/upgrade.h"
 
 #define KEEP_OPEN 32
 
@@ -322,8 +323,14 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 	case NAMES_ENTRY_SIDECAR:
 		return; /* judged with the long names */
 	default:
-		if (!strncmp(it->cname, DIROPS_TEMP_PREFIX,
-			     strlen(DIROPS_TEMP_PREFIX)))
+		if (!strncmp(it->cname, VUPGRADE_TEMP_PREFIX,
+			     strlen(VUPGRADE_TEMP_PREFIX)))
+			set_why(it, FC_TEMP_ENTRY, "left by a cloakfs-keytool "
+				"upgrade that stopped: run the upgrade again, "
+				"which removes it (--repair would quarantine "
+				"a copy of a symlink)");
+		else if (!strncmp(it->cname, DIROPS_TEMP_PREFIX,
+				  strlen(DIROPS_TEMP_PREFIX)))
 			set_why(it, FC_TEMP_ENTRY, "left by a crash of cloakfs "
 				"while it made this entry");
 		else

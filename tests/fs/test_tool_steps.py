@@ -163,7 +163,8 @@ def test_upgrade_every_step_failing(volume_factory):
         else:
             assert found <= UPGRADE_LEFTOVERS, "%s: fsck exit %d: %s" % (
                 where, rc, rep["findings"])
-            assert all(f["ciphertext"].split("/")[-1].startswith("cloakfs.tmp.up-")
+            assert all(f["ciphertext"].split("/")[-1].startswith("cloakfs.tmp.up-") and
+                       "run the upgrade again" in f["detail"]
                        for f in rep["findings"]), (where, rep["findings"])
         got = read_tree(v)
         assert got == want, "%s: version %d reads %s" % (where, version_of(v), differs(got, want))

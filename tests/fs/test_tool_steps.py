@@ -21,7 +21,7 @@ import subprocess
 
 import pytest
 
-from conftest import KEYTOOL, preload_env, write_file
+from conftest import KEYTOOL, Volume, preload_env, write_file
 from test_faults import FSCK, content
 from test_fsck import (LF, LONG, STORE, Damaged, link_of, long_name, references,
                        store_template, template)  # noqa: F401 (fixtures)
@@ -247,8 +247,15 @@ def same_outcome(got, want):
 def damaged_tree(d, may_fail=False):
     """the tree the mount shows; may_fail: None when it refuses the
     volume (a root whose nonce is lost)"""
+    # read-only: a mount writes what it finds missing (the volume
+    # record), which would do part of the repair behind fsck's back
+    v = Volume.__new__(Volume)
+    v.cipherdir, v.mnt, v.passfile = d.cipherdir, d.mnt, d.passfile
+    v.proc, v.stderr_path, v.stderr_seen = None, os.path.join(d.top, "stderr"), 0
+    v.wait_for_mount = lambda: Volume.wait_for_mount(v, timeout=60)
+    d.vol = v
     try:
-        v = d.mount()
+        v.mount("--ro")
     except AssertionError:
         if not may_fail:
             raise
@@ -357,13 +364,45 @@ def damage_dangling(d):
     os.unlink(os.path.join(d.cipherdir, STORE, references(d)[link]))
 
 
+def damage_dirnonce_bad(d):
+    os.removexattr(d.c("docs"), "user.cloakfs.dir")
+    nonce = os.path.join(d.c("docs"), ".cloakfs.dir")
+    os.chmod(nonce, 0o640)
+    os.truncate(nonce, 15)
+
+
+def damage_record(d):
+    os.unlink(os.path.join(d.cipherdir, "cloakfs.volume"))
+
+
+def damage_sidecar_missing(d):
+    os.unlink(d.c(LONG) + ".name")
+
+
+def damage_unexpected_type(d):
+    side = d.c(LONG) + ".name"
+    os.unlink(side)
+    os.mkdir(side)
+
+
+def damage_store_foreign(d):
+    store = os.path.join(d.cipherdir, STORE)
+    os.mkfifo(os.path.join(store, "planted"))
+    os.mkdir(os.path.join(store, "Q" * 43))
+
+
 def damage_root_nonce(d):
     os.unlink(os.path.join(d.cipherdir, ".cloakfs.dir"))
     os.removexattr(d.cipherdir, "user.cloakfs.dir")
 
 
-# the damage classes walked: one per way --repair changes a volume (test_fsck.py
-# check_repair has them all; the others repair in one step or not at all)
+# the damage classes walked: each way --repair changes a volume in more than
+# one step. Of the others test_fsck.py's check_repair exercises, the config
+# classes, keyslot-unopened, key-id-mismatch, nonce-reuse, content-unreadable,
+# xattr-damaged and special-file are reported, never repaired; sidecar-orphan,
+# target-orphan and config-temp are one unlink of what nothing refers to;
+# name-undecodable, name-invalid, name-duplicate, symlink-undecodable and the
+# file header classes are the quarantine that header-magic walks
 REPAIRS = {
     # a fresh nonce, then every entry moved: a file, a long name with its
     # sidecar, a hard link, a directory, a symlink re-encrypted
@@ -382,6 +421,15 @@ REPAIRS = {
     "foreign-entry": ("template", damage_foreign, 0),
     # a symlink whose stored target is gone (the store, docs/format.md 7.4)
     "symlink-target-missing": ("store_template", damage_dangling, 0),
+    # the damaged nonce moved aside, then quarantined itself
+    "dirnonce-bad": ("template", damage_dirnonce_bad, 0),
+    # the record written anew (a temporary name, then a rename)
+    "volume-record": ("template", damage_record, 0),
+    # a long-named file whose name is gone, a directory at a sidecar's name
+    "sidecar-missing": ("template", damage_sidecar_missing, 0),
+    "unexpected-type": ("template", damage_unexpected_type, 0),
+    # what the store never holds, quarantined out of it
+    "target-foreign": ("store_template", damage_store_foreign, 0),
 }
 
 

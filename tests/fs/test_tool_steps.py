@@ -393,6 +393,28 @@ def damage_store_foreign(d):
     os.mkdir(os.path.join(store, "Q" * 43))
 
 
+@pytest.fixture(scope="module")
+def v1_template():
+    """a version-1 volume: a symlink there is under its directory's key,
+    so --repair moving it makes it anew (copy, then remove)"""
+    v = Volume("speck128-xts", tag="steps-v1", version=1)
+    v.mount()
+    try:
+        os.mkdir(v.path("docs"))
+        os.symlink("report.txt", v.path("docs", "link"))
+        write_file(v.path("docs", "report.txt"), content(20, 3000))
+        v.cmap = {}
+        for p in ("docs", "docs/link"):
+            ino = os.lstat(v.path(p)).st_ino
+            v.cmap[p] = next(os.path.relpath(os.path.join(r, n), v.cipherdir)
+                             for r, ds, fs in os.walk(v.cipherdir) for n in ds + fs
+                             if os.lstat(os.path.join(r, n)).st_ino == ino)
+        v.umount()
+        yield v
+    finally:
+        v.destroy()
+
+
 def damage_root_nonce(d):
     os.unlink(os.path.join(d.cipherdir, ".cloakfs.dir"))
     os.removexattr(d.cipherdir, "user.cloakfs.dir")
@@ -423,6 +445,9 @@ REPAIRS = {
     "foreign-entry": ("template", damage_foreign, 0),
     # a symlink whose stored target is gone (the store, docs/format.md 7.4)
     "symlink-target-missing": ("store_template", damage_dangling, 0),
+    # the same on a version-1 volume: the symlink re-encrypted for
+    # lost+found, made there before the old one is removed
+    "v1-name-duplicate-symlink": ("v1_template", damage_symlink_moved, 0),
     # the damaged nonce moved aside, then quarantined itself
     "dirnonce-bad": ("template", damage_dirnonce_bad, 0),
     # the record written anew (a temporary name, then a rename)

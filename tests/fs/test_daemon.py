@@ -291,6 +291,8 @@ def test_lock_by_path_with_a_swapped_config(env):
             mount_from_daemon(v, env)
             write_file(v.path("f"), b"secret of " + v.cipher.encode())
         fd = os.open(a.path("f"), os.O_RDONLY)
+        # the config is read-only (0400): replaced, as a sync or cp -f does
+        os.unlink(os.path.join(a.cipherdir, "cloakfs.conf"))
         shutil.copyfile(os.path.join(b.cipherdir, "cloakfs.conf"),
                         os.path.join(a.cipherdir, "cloakfs.conf"))
         rc, out, took = timed_keytool(env, "lock", a.cipherdir)

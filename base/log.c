@@ -2,13 +2,15 @@
 #include "base/log.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void (*log_sink)(enum log_level, const char *);
-static int level_set;
-static enum log_level min_level = LOG_WARN;
+/* -1 until set or read from $CLOAKFS_LOG at the first message; atomic:
+ * the mount's threads log at once, the first of them may set it */
+static _Atomic int min_level = -1;
 
 void log_set_sink(void (*sink)(enum log_level, const char *msg))
 {
@@ -17,8 +19,7 @@ void log_set_sink(void (*sink)(enum log_level, const char *msg))
 
 void log_set_level(enum log_level level)
 {
-	min_level = level;
-	level_set = 1;
+	atomic_store(&min_level, (int)level);
 }
 
 static enum log_level level_from_env(void)
@@ -42,12 +43,17 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	const char *fatal = getenv("CLOAKFS_LOG_WARN_FATAL");
 	char msg[1024];
 	va_list ap;
+	int min = atomic_load(&min_level);
 
-	if (!level_set) {
-		min_level = level_from_env();
-		level_set = 1;
+	if (min < 0) {
+		int unset = -1;
+
+		min = (int)level_from_env();
+		/* a level set meanwhile wins over the environment's */
+		if (!atomic_compare_exchange_strong(&min_level, &unset, min))
+			min = unset;
 	}
-	if (level < min_level)
+	if ((int)level < min)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

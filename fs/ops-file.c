@@ -342,7 +342,8 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	request_reply(&r, err);
 }
 
-/* SEEK_DATA/SEEK_HOLE: the ciphertext's answer, mapped (fileio_seek) */
+/* SEEK_DATA/SEEK_HOLE: plaintext units, from where the ciphertext's
+ * data lies (fileio_seek) */
 void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 	      struct fuse_file_info *fi)
 {
@@ -360,7 +361,7 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 		if (!in->file || fstat(in->file->fd, &st) != 0)
 			err = in->file ? -errno : -EBADF;
 		else
-			err = fileio_seek(in->file->fd,
+			err = fileio_seek(in->file->fd, &r.fs->geom,
 					  attr_file_size(r.fs, in, -1,
 							 (uint64_t)st.st_size),
 					  off, whence, &pos);

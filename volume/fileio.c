@@ -14,6 +14,7 @@
 #include "base/procfd.h"
 #include "crypto/secmem.h"
 #include "volume/cipher.h"
+#include "volume/sparse.h"
 
 /* plaintext bytes handled per pread/pwrite */
 #define FILEIO_BATCH (128 * 1024)
@@ -782,24 +783,36 @@ int fileio_truncate(struct content_file *f, uint64_t size)
 	return rewrite(f, plain, size, size, NULL, 0);
 }
 
-int fileio_seek(int fd, uint64_t plain, int64_t off, int whence,
-		int64_t *out)
+static int fd_seek(void *ctx, uint64_t off, int whence, uint64_t *out)
 {
-	off_t r;
+	off_t r = lseek(*(int *)ctx, (off_t)off, whence);
 
-	if (off < 0 || (uint64_t)off >= plain)
-		return -ENXIO;
-	r = lseek(fd, (off_t)HEADER_SIZE + off, whence);
 	if (r < 0)
 		return -errno;
-	if (r - HEADER_SIZE >= (off_t)plain) {
-		/* the ciphertext's tail (a last unit's stolen bytes) */
-		if (whence != SEEK_HOLE)
-			return -ENXIO;
-		r = (off_t)plain + HEADER_SIZE;
-	}
-	*out = r - HEADER_SIZE;
+	*out = (uint64_t)r;
 	return 0;
+}
+
+static ssize_t fd_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pread(*(int *)ctx, buf, len, (off_t)off);
+
+	return n < 0 ? -errno : n;
+}
+
+int fileio_seek(int fd, const struct content_geom *g, uint64_t plain,
+		int64_t off, int whence, int64_t *out)
+{
+	struct sparse_store st = { fd_seek, fd_read, &fd };
+	uint64_t pos;
+	int err;
+
+	if (off < 0)
+		return -ENXIO;
+	err = sparse_seek(g, plain, &st, (uint64_t)off, whence, &pos);
+	if (!err)
+		*out = (int64_t)pos;
+	return err;
 }
 
 int fileio_reserve(int fd, uint64_t off, uint64_t len)

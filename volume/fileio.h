@@ -94,13 +94,12 @@ int fileio_plain_size(int fd, int pathfd, const struct content_geom *g,
 
 /*
  * SEEK_DATA/SEEK_HOLE (lseek(2)) from plaintext offset off in ciphertext
- * file fd of plaintext size plain: *out, or -ENXIO past the end.
- * Plaintext byte p is ciphertext byte p + 32 and a ciphertext hole lies
- * wholly in never-written units (which read as zeros), so the
- * ciphertext's answer carries over.
+ * file fd (open for reading) of geometry g and plaintext size plain:
+ * *out, a plaintext offset on a unit's start (or off, or plain), or
+ * -ENXIO past the end (sparse.h says how units are judged).
  */
-int fileio_seek(int fd, uint64_t plain, int64_t off, int whence,
-		int64_t *out);
+int fileio_seek(int fd, const struct content_geom *g, uint64_t plain,
+		int64_t off, int whence, int64_t *out);
 
 /*
  * Reserve the ciphertext blocks of plaintext [off, off + len) of

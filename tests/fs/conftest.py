@@ -43,6 +43,7 @@ MKVOL = os.environ.get("CLOAKFS_MKVOL", "")
 FSX = os.environ.get("CLOAKFS_FSX", "")
 KEYTOOL = os.environ.get("CLOAKFS_KEYTOOL", "")
 CLOAKFSD = os.environ.get("CLOAKFSD", "")
+FSCK = os.environ.get("CLOAKFS_FSCK", "")
 
 # stderr lines that mean something went wrong inside cloakfs
 BAD_STDERR = re.compile(r"error|warn|fault|abort|assert", re.IGNORECASE)
@@ -223,6 +224,15 @@ class Volume:
             if os.path.ismount(self.mnt):
                 fusermount_u(self.mnt, lazy=True)
             shutil.rmtree(self.top, ignore_errors=True)
+
+
+def fsck_clean(v):
+    """cloakfs-fsck on the unmounted volume: exit 0 (clean)"""
+    if not FSCK:
+        return
+    r = subprocess.run([FSCK, "--passfile", v.passfile, v.cipherdir],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert r.returncode == 0, "fsck exit %d:\n%s" % (r.returncode, r.stdout)
 
 
 @pytest.fixture

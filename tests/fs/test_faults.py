@@ -20,20 +20,12 @@ import time
 
 import pytest
 
-from conftest import Volume, fusermount_u, preload_env, read_file, write_file
+from conftest import (Volume, fsck_clean, fusermount_u, preload_env, read_file,
+                      write_file)
 
 FSCK = os.environ.get("CLOAKFS_FSCK", "")
 EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
 CRASH_PRELOAD = os.environ.get("CLOAKFS_CRASH_PRELOAD", "")
-
-
-def fsck_clean(v):
-    """cloakfs-fsck on the unmounted volume: exit 0 (clean)"""
-    if not FSCK:
-        return
-    r = subprocess.run([FSCK, "--passfile", v.passfile, v.cipherdir],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert r.returncode == 0, "fsck exit %d:\n%s" % (r.returncode, r.stdout)
 
 
 def fsck_after_crash(v):

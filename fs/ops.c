@@ -21,6 +21,14 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	 * kernel then sends FLUSH on every close despite noflush, so
 	 * creating small files took 20% more requests (docs/performance.md) */
 	conn->want &= ~(unsigned int)FUSE_CAP_WRITEBACK_CACHE;
+	/* an O_DIRECT write must leave no stale page: the kernel drops the
+	 * pages a direct write covers once it has returned, but not when
+	 * it completes an asynchronous one (io_submit), so buffered readers
+	 * racing it could keep the old bytes cached. Without async direct
+	 * I/O the kernel waits for every direct request and invalidates
+	 * after it; invalidating from here instead (notify_inval_inode)
+	 * could wait on a page whose READ no free thread can serve */
+	conn->want &= ~(unsigned int)FUSE_CAP_ASYNC_DIO;
 }
 
 static const struct fuse_lowlevel_ops cloakfs_ops = {

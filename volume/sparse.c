@@ -12,9 +12,11 @@ static int unsupported(int err)
 }
 
 /*
- * Units read whole per call beyond those the store reports partly
- * allocated: one past it is data if the store says it is allocated.
- * Reading a data unit stops at its first bytes (ciphertext is random).
+ * How many units the store reports wholly allocated one call reads, to
+ * find all-zero ones among them; past that, such units count as data,
+ * so a call's cost is bounded. (Partly allocated units, at the edges of
+ * the store's extents, are always read.) Reading a data unit stops at
+ * its first bytes: ciphertext is random.
  */
 #define SPARSE_READ_UNITS 4096u
 #define SPARSE_PREFIX 64u

@@ -33,9 +33,11 @@
 #include "crypto/secmem.h"
 #include "fs/cmdline.h"
 #include "fs/fdbudget.h"
+#include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
 #include "volume/dirlock.h"
+#include "volume/dirnonce.h"
 #include "volume/names.h"
 #include "volume/record.h"
 #include "volume/recoverykey.h"
@@ -741,7 +743,7 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	/* with a recovery key the cipher is known after the unlock */
-	if (inode_table_init(&fs.inodes, fd_cache) ||
+	if (inode_table_init(&fs.inodes, fd_cache, &filestate_ops) ||
 	    (!o.recovery_key && vkeyring_new(fs.cfg.cipher, &fs.keyring))) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;

@@ -160,3 +160,13 @@ void filestate_free(struct file_state *st)
 	close(st->fd);
 	free(st);
 }
+
+static int filestate_fd(const struct file_state *st)
+{
+	return st->fd;
+}
+
+const struct inode_file_ops filestate_ops = {
+	.free = filestate_free,
+	.fd = filestate_fd,
+};

@@ -20,6 +20,7 @@
 
 struct cloakfs;
 struct fs_inode;
+struct inode_file_ops;
 
 /* in's io lock exclusively, then its lock (fs.h lock order) */
 void filestate_lock(struct fs_inode *in);
@@ -58,5 +59,8 @@ int filestate_load(struct cloakfs *fs, struct fs_inode *in);
 
 /* at inode free; NULL is a no-op */
 void filestate_free(struct file_state *st);
+
+/* for the inode table: filestate_free and the content descriptor */
+extern const struct inode_file_ops filestate_ops;
 
 #endif

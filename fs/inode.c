@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fs/filestate.h"
 #include "volume/rwlock.h"
 
 #define TABLE_MIN_BUCKETS 1024
@@ -104,7 +103,8 @@ static int same_file(const struct fs_inode *in, int fd, const struct stat *st)
 
 /* ---- the table ------------------------------------------------------------ */
 
-int inode_table_init(struct inode_table *t, unsigned int max_fds)
+int inode_table_init(struct inode_table *t, unsigned int max_fds,
+		     const struct inode_file_ops *file)
 {
 	int err = pthread_mutex_init(&t->lock, NULL);
 
@@ -119,6 +119,7 @@ int inode_table_init(struct inode_table *t, unsigned int max_fds)
 	t->handle_mount_fd = -1;
 	t->evictions = t->reopens = 0;
 	t->stale = NULL;
+	t->file = file;
 	t->buckets = calloc(t->nbuckets, sizeof(*t->buckets));
 	if (!t->buckets) {
 		pthread_mutex_destroy(&t->lock);
@@ -383,9 +384,10 @@ static void inode_locks_destroy(struct fs_inode *in)
 	pthread_rwlock_destroy(&in->io);
 }
 
-static void free_inode(struct fs_inode *in)
+static void free_inode(struct inode_table *t, struct fs_inode *in)
 {
-	filestate_free(in->file);
+	if (in->file)
+		t->file->free(in->file);
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->ident);
@@ -440,7 +442,7 @@ static void release_locked(struct inode_table *t, struct fs_inode *in)
 				dead = p;
 			}
 		}
-		free_inode(cur);
+		free_inode(t, cur);
 	}
 }
 
@@ -724,7 +726,7 @@ static int reopen_by_handle(struct inode_table *t, struct fs_inode *in)
 }
 
 /* an open file's content descriptor, duplicated; or -1 */
-static int borrow_content_fd(struct fs_inode *in)
+static int borrow_content_fd(struct inode_table *t, struct fs_inode *in)
 {
 	int fd = -1;
 
@@ -732,7 +734,7 @@ static int borrow_content_fd(struct fs_inode *in)
 		return -1;
 	pthread_mutex_lock(&in->lock);
 	if (in->file)
-		fd = fcntl(in->file->fd, F_DUPFD_CLOEXEC, 0);
+		fd = fcntl(t->file->fd(in->file), F_DUPFD_CLOEXEC, 0);
 	pthread_mutex_unlock(&in->lock);
 	return fd;
 }
@@ -744,7 +746,7 @@ static int reopen_one(struct inode_table *t, struct fs_inode *in)
 	if (fd < 0)
 		fd = reopen_by_handle(t, in);
 	if (fd < 0)
-		fd = borrow_content_fd(in);
+		fd = borrow_content_fd(t, in);
 	return fd < 0 ? -ESTALE : adopt(t, in, fd);
 }
 
@@ -933,7 +935,7 @@ void inode_table_destroy(struct inode_table *t)
 				in->links = l->next;
 				free(l);
 			}
-			free_inode(in);
+			free_inode(t, in);
 		}
 	}
 	free(t->buckets);

@@ -85,10 +85,21 @@ struct inode_table {
 	struct fs_inode *stale;   /* unhashed inodes, through hnext */
 	/* counters for tests and benchmarks (evictions, reopens) */
 	unsigned long evictions, reopens;
+	const struct inode_file_ops *file;
+};
+
+/*
+ * What the table does with an inode's open file (filestate.c provides
+ * it), so the arrow runs filestate -> inode and never back.
+ */
+struct inode_file_ops {
+	void (*free)(struct file_state *st); /* at inode free */
+	int (*fd)(const struct file_state *st); /* its content descriptor */
 };
 
 /* max_fds: descriptors to keep open (at least 2) */
-int inode_table_init(struct inode_table *t, unsigned int max_fds);
+int inode_table_init(struct inode_table *t, unsigned int max_fds,
+		     const struct inode_file_ops *file);
 /* free every inode (at unmount) */
 void inode_table_destroy(struct inode_table *t);
 

@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "volume/dirnonce.h"
 #include "volume/fdio.h"
 #include "volume/linktext.h"
 

@@ -16,7 +16,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/where.h"
-#include "volume/dirops.h"
+#include "volume/fdio.h"
 
 struct dir_handle {
 	DIR *dp;
@@ -38,7 +38,7 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	if (!err && !(dh = calloc(1, sizeof(*dh))))
 		err = -ENOMEM;
 	if (!err)
-		err = dirops_opendir(r.fd, &dh->dp);
+		err = volume_opendir(r.fd, &dh->dp);
 	if (!request_done(&r, err)) {
 		free(dh);
 		return;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "tools/fsck.h"
+#include "volume/dirnonce.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
 #include "volume/symlink.h"

@@ -31,6 +31,7 @@
 
 #include "crypto/hex.h"
 #include "tools/fsck.h"
+#include "volume/dirnonce.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
 #include "volume/upgrade.h"
@@ -175,7 +176,7 @@ static int read_items(struct dir *d)
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *dp;
-	int err = dirops_opendir(d->fd, &dp);
+	int err = volume_opendir(d->fd, &dp);
 
 	if (err)
 		return err;

@@ -12,6 +12,7 @@
 
 #include "base/log.h"
 #include "volume/dirops.h"
+#include "volume/dirnonce.h"
 #include "volume/fdio.h"
 #include "volume/keyring.h"
 
@@ -153,7 +154,7 @@ int vdir_is_empty(int dfd)
 {
 	struct dirent *d;
 	DIR *dp;
-	int empty = 1, err = dirops_opendir(dfd, &dp);
+	int empty = 1, err = volume_opendir(dfd, &dp);
 
 	if (err)
 		return err;

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "base/procfd.h"
-#include "volume/dirops.h"
 #include "volume/fdio.h"
 #include "volume/keyring.h"
 #include "volume/names.h"
@@ -221,7 +220,7 @@ static void vote(int dirfd, struct vkeyring *kr, struct names_dirnonce_state *st
 
 	/* the names first, then the keys: no I/O inside a key section */
 	names = malloc((size_t)VOTE_MAX * (NAMES_MAX_ENCODED + 1));
-	if (!names || dirops_opendir(dirfd, &dp) != 0)
+	if (!names || volume_opendir(dirfd, &dp) != 0)
 		goto out;
 	while (n < VOTE_MAX && (de = readdir(dp)) != NULL) {
 		enum names_entry kind = names_classify(de->d_name);

@@ -15,9 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define NAMES_DIRNONCE_FILE ".cloakfs.dir"
-#define NAMES_DIRNONCE_XATTR "user.cloakfs.dir"
-#define NAMES_DIRNONCE_SIZE 16
+#include "volume/names.h"
 
 struct vkeyring;
 

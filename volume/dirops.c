@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "volume/dirnonce.h"
 #include "volume/names.h"
 #include "volume/random.h"
 
@@ -120,21 +121,5 @@ int dirops_symlink_like(const char *target, int dirfd, const char *name,
 		return -errno;
 	(void)fchownat(dirfd, name, old->st_uid, old->st_gid, AT_SYMLINK_NOFOLLOW);
 	(void)utimensat(dirfd, name, times, AT_SYMLINK_NOFOLLOW);
-	return 0;
-}
-
-int dirops_opendir(int dfd, DIR **dp)
-{
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	*dp = fdopendir(fd);
-	if (!*dp) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
 	return 0;
 }

@@ -48,12 +48,6 @@ int dirops_make_dir(int parentfd, const char *name, mode_t mode,
 int dirops_unmake_dir(int parentfd, const char *name);
 
 /*
- * A listing of directory dfd (which may be an O_PATH descriptor) through
- * a descriptor of its own, so dfd's position is not shared; 0 or -errno.
- */
-int dirops_opendir(int dfd, DIR **dp);
-
-/*
  * Symlink name in dirfd: its stat into *st and its target into
  * buf[0..size), NUL-terminated. Returns the target's length, or -errno;
  * -EBADMSG when it is longer than size - 2 bytes (size: the longest

@@ -128,3 +128,19 @@ int volume_fd_path(int fd, char *buf, size_t len)
 	buf[n] = '\0';
 	return 0;
 }
+
+int volume_opendir(int dfd, DIR **dp)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	*dp = fdopendir(fd);
+	if (!*dp) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return 0;
+}

@@ -10,6 +10,7 @@
 #ifndef CLOAKFS_VOLUME_FDIO_H
 #define CLOAKFS_VOLUME_FDIO_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -54,5 +55,11 @@ const char *volume_type_name(mode_t type);
  * messages that name a directory: 0, or -errno (buf then empty).
  */
 int volume_fd_path(int fd, char *buf, size_t len);
+
+/*
+ * A listing of directory dfd (which may be an O_PATH descriptor) through
+ * a descriptor of its own, so dfd's position is not shared; 0 or -errno.
+ */
+int volume_opendir(int dfd, DIR **dp);
 
 #endif

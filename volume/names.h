@@ -17,7 +17,12 @@
 #include <stdint.h>
 
 #include "crypto/crypto.h"
-#include "volume/dirnonce.h"
+
+/* a directory's nonce (volume/dirnonce.h): here, since the codec keys
+ * names with it and names_classify knows its file */
+#define NAMES_DIRNONCE_FILE ".cloakfs.dir"
+#define NAMES_DIRNONCE_XATTR "user.cloakfs.dir"
+#define NAMES_DIRNONCE_SIZE 16
 
 #define NAMES_LONG_PREFIX "cloakfs.long."
 #define NAMES_SIDECAR_SUFFIX ".name"

@@ -13,7 +13,7 @@
 
 #include "crypto/secmem.h"
 #include "volume/dirnonce.h"
-#include "volume/dirops.h"
+#include "volume/fdio.h"
 #include "volume/keyring.h"
 #include "volume/names.h"
 #include "volume/symlink.h"
@@ -76,7 +76,7 @@ static int list(int dfd, struct ent **out, size_t *count)
 	size_t n = 0, cap = 0;
 	struct dirent *d;
 	DIR *dp;
-	int err = dirops_opendir(dfd, &dp);
+	int err = volume_opendir(dfd, &dp);
 
 	if (err)
 		return err;

@@ -11,6 +11,7 @@
 
 #include "base/errmsg.h"
 #include "volume/content.h"
+#include "volume/dirnonce.h"
 #include "volume/keyring.h"
 #include "volume/names.h"
 #include "volume/random.h"

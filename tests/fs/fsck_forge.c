@@ -29,6 +29,7 @@
 #include "crypto/crypto.h"
 #include "volume/base64url.h"
 #include "volume/cipher.h"
+#include "volume/dirnonce.h"
 #include "volume/keys.h"
 #include "volume/names.h"
 #include "volume/random.h"

@@ -14,6 +14,7 @@
 
 #include "tests/volume/voltest.h"
 #include "volume/base64url.h"
+#include "volume/dirnonce.h"
 #include "volume/fdio.h"
 #include "volume/keys.h"
 #include "volume/names.h"

@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
+#include "volume/dirnonce.h"
 #include "volume/dirops.h"
+#include "volume/fdio.h"
 #include "volume/keyring.h"
 #include "volume/keys.h"
 #include "volume/respell.h"
@@ -195,7 +197,7 @@ static int leftovers(int dfd)
 	DIR *dp;
 	int n = 0;
 
-	if (dirops_opendir(dfd, &dp) != 0)
+	if (volume_opendir(dfd, &dp) != 0)
 		return -1;
 	while ((d = readdir(dp)) != NULL) {
 		size_t len = strlen(d->d_name);

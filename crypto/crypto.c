@@ -3,6 +3,8 @@
  * The crypto API: init, lookup, transforms and dispatch by driver type.
  * See crypto.h.
  */
+#include "crypto/crypto.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>

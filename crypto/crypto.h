@@ -20,21 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct crypto_driver;
-
-enum crypto_type {
-	CRYPTO_TYPE_CIPHER = 1, /* single block: "aes", "speck128" */
-	CRYPTO_TYPE_SKCIPHER,   /* modes and stream ciphers */
-	CRYPTO_TYPE_HASH,       /* "sha512" and "hmac(sha512)" */
-	CRYPTO_TYPE_AEAD,
-};
-
-struct crypto_tfm {
-	const struct crypto_driver *drv;
-	void *ctx;      /* driver context, 64-byte aligned */
-	size_t ctxsize;
-	int keyed;
-};
+#include "crypto/tfm.h"
 
 /*
  * Initialise once (idempotent, thread-safe): CPU detection, policy

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "crypto/crypto.h"
+#include "crypto/tfm.h"
 #include "crypto/internal/registry.h"
 
 #define CRYPTO_CTX_ALIGN 64

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "crypto/crypto.h"
+#include "crypto/tfm.h"
 #include "crypto/internal/alg.h"
 #include "crypto/cpu.h"
 

@@ -3,8 +3,14 @@
 """The layering of cloakfs (docs/design.md, "Layers"): what may include and
 link what. Fails, naming each edge, on
 
-- an #include "dir/..." from a directory that may not use dir (or a header
-  of crypto/ beyond its interface from outside crypto/);
+- an #include "dir/..." or <dir/...> from a directory that may not use dir
+  (or a header of crypto/ beyond its interface from outside crypto/);
+- an include with ".." in it, or a slash-less "x.h" that is no file of the
+  includer's own folder (it would resolve to another folder by search path);
+- a libfuse header (<fuse.h>, <fuse_lowlevel.h>, <fuse3/...>) outside the
+  directories that speak FUSE (fs/, bench/);
+- a circle of files: the .c and .h of one stem are one node, each include
+  of a project file an arrow, and every cycle is named;
 - inside crypto/, a header of an architecture's driver folder
   crypto/arch/ARCH/ included from outside that folder, except by
   crypto/drivers.c (the registrar list): the algorithms, templates and
@@ -13,6 +19,7 @@ link what. Fails, naming each edge, on
   or a library compiling a source of such a directory (from build.ninja);
   a library of crypto/arch/ARCH/ compiling a source from elsewhere, or a
   source of crypto/arch/ARCH/ compiled by a library outside it and crypto/.
+  Without a build.ninja the link edges cannot be read: that fails too.
 
     check_layering.py SOURCE_ROOT BUILD_ROOT
 """
@@ -35,15 +42,20 @@ LAYERED = set(ALLOWED)
 # anything may use these; tests/ may use anything
 FREE = {"tests"}
 # the interface of crypto/; the rest is crypto's own
-CRYPTO_INTERFACE = {"crypto/crypto.h", "crypto/secmem.h", "crypto/hex.h",
-                    "crypto/cpu.h", "crypto/kdf/hkdf.h"}
+CRYPTO_INTERFACE = {"crypto/crypto.h", "crypto/tfm.h", "crypto/secmem.h",
+                    "crypto/hex.h", "crypto/cpu.h", "crypto/kdf/hkdf.h"}
 CRYPTO_INSIDE = {"crypto"}
 # each architecture's drivers (glue, cores, their shared headers, meson.build)
 ARCH_DIR = "crypto/arch/"
 # the one file outside an architecture's folder that names its registrars
 ARCH_REGISTRARS = "crypto/drivers.c"
 SOURCE_EXT = (".c", ".h", ".S", ".s")
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+# the directories that may speak FUSE; nobody else includes libfuse
+FUSE_USERS = {"fs", "bench"}
+FUSE_HEADER = re.compile(r"^fuse[^/]*\.h$|^fuse3?/")
+# how many cycles to print per circle before summarising
+MAX_CYCLES = 20
 
 
 def top(path):
@@ -79,8 +91,42 @@ def arch_include_error(rel, header):
         ARCH_DIR, arch, ARCH_REGISTRARS)
 
 
+def resolve(src, rel, header, quoted):
+    """the project file (relative to src) a header names, or None for a
+    system or generated header"""
+    if quoted:
+        here = os.path.normpath(os.path.join(os.path.dirname(rel), header))
+        if os.path.isfile(os.path.join(src, here)):
+            return here
+    there = os.path.normpath(header)
+    if top(there) in LAYERED and os.path.isfile(os.path.join(src, there)):
+        return there
+    return None
+
+
+def spelling_error(user, rel, header, quoted, target):
+    """why the include spelling itself is wrong, or None"""
+    if ".." in header.split("/"):
+        return "names a file by \"..\": write dir/name from the top"
+    if quoted and "/" not in header and (
+            target is None or os.path.dirname(target) != os.path.dirname(rel)):
+        return "no file of %s/: write dir/name from the top" % (
+            os.path.dirname(rel))
+    if FUSE_HEADER.match(header) and user not in FUSE_USERS and \
+            user not in FREE:
+        return "%s/ knows no FUSE (only %s may include libfuse)" % (
+            user, ", ".join(d + "/" for d in sorted(FUSE_USERS)))
+    return None
+
+
+def stem(rel):
+    return os.path.splitext(rel)[0]
+
+
 def check_includes(src):
-    errors, seen = [], 0
+    """the include errors, the number of project include edges, and the
+    graph stem -> {stem: first "file:line" of that arrow}"""
+    errors, seen, graph = [], 0, {}
     for d in sorted(LAYERED):
         for root, dirs, files in os.walk(os.path.join(src, d)):
             dirs.sort()
@@ -89,20 +135,92 @@ def check_includes(src):
                     continue
                 path = os.path.join(root, name)
                 rel = os.path.relpath(path, src)
+                arrows = graph.setdefault(stem(rel), {})
                 with open(path, errors="replace") as f:
                     for no, line in enumerate(f, 1):
                         m = INCLUDE.match(line)
-                        if not m or "/" not in m.group(1):
+                        if not m:
                             continue
-                        seen += 1
-                        header = m.group(1)
-                        why = edge_error(d, top(header), header)
-                        if not why and d == "crypto":
-                            why = arch_include_error(rel, header)
+                        quoted, header = m.group(1) == '"', m.group(2)
+                        shown = ('"%s"' if quoted else "<%s>") % header
+                        target = resolve(src, rel, header, quoted)
+                        why = spelling_error(d, rel, header, quoted, target)
+                        if not why and target is not None:
+                            seen += 1
+                            why = edge_error(d, top(target), target)
+                            if not why and d == "crypto":
+                                why = arch_include_error(rel, target)
+                            if stem(target) != stem(rel):
+                                arrows.setdefault(stem(target),
+                                                  "%s:%d" % (rel, no))
                         if why:
-                            errors.append("%s:%d: #include \"%s\": %s"
-                                          % (rel, no, header, why))
-    return errors, seen
+                            errors.append("%s:%d: #include %s: %s"
+                                          % (rel, no, shown, why))
+    return errors, seen, graph
+
+
+def circles(graph):
+    """the strongly connected parts of more than one node (Tarjan)"""
+    index, low, stack, on, parts = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                parts.append(sorted(part))
+
+    sys.setrecursionlimit(max(1000, 4 * len(graph) + 100))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(parts)
+
+
+def cycles(graph, part, limit):
+    """the elementary cycles inside one circle, each once (it starts at
+    its least node), at most limit of them"""
+    inside, found = set(part), []
+
+    def walk(start, path):
+        for w in sorted(graph.get(path[-1], ())):
+            if len(found) >= limit:
+                return
+            if w == start:
+                found.append(path + [start])
+            elif w in inside and w > start and w not in path:
+                walk(start, path + [w])
+
+    for start in part:
+        walk(start, [start])
+    return found
+
+
+def check_circles(graph):
+    errors = []
+    for part in circles(graph):
+        found = cycles(graph, part, MAX_CYCLES + 1)
+        for cyc in found[:MAX_CYCLES]:
+            errors.append("circle: %s" % " -> ".join(
+                "%s (%s)" % (a, graph[a][b]) for a, b in zip(cyc, cyc[1:]))
+                + " -> " + cyc[-1])
+        if len(found) > MAX_CYCLES:
+            errors.append("circle: more cycles among %s" % ", ".join(part))
+    return errors
 
 
 def arch_source_error(out, source):
@@ -162,10 +280,13 @@ def main():
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
         return 2
     src, build = sys.argv[1], sys.argv[2]
-    errors, nincl = check_includes(src)
-    if not os.path.exists(os.path.join(build, "build.ninja")):
-        print("no build.ninja in %s (another backend): link edges not "
-              "checked" % build)
+    errors, nincl, graph = check_includes(src)
+    errors += check_circles(graph)
+    ninja = os.path.join(build, "build.ninja")
+    if not os.path.isfile(ninja):
+        # checking half the arrows is not a pass
+        errors.append("%s: missing (not the ninja backend?): the link and "
+                      "source edges cannot be read" % ninja)
         nlink = None
     else:
         more, nlink = check_links(build)
@@ -173,7 +294,7 @@ def main():
     for e in errors:
         print(e)
     # a scan that found nothing checked nothing
-    if nincl < 100 or nlink == 0:
+    if nincl < 100 or nlink == 0 or len(graph) < 100:
         print("too few edges found (%d includes, %s links): wrong roots?"
               % (nincl, nlink))
         return 1

@@ -299,7 +299,8 @@ def main():
               % (nincl, nlink))
         return 1
     print("%d include edges, %s link and source edges: %d forbidden "
-          "(docs/design.md, Layers)" % (nincl, nlink, len(errors)))
+          "(docs/design.md, Layers)" % (nincl, "no" if nlink is None
+                                        else nlink, len(errors)))
     return 1 if errors else 0
 
 

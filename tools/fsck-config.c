@@ -180,23 +180,6 @@ static int keys_from_vmk(struct fsck *f, const uint8_t *vmk,
 	return rc == -EBADMSG ? 1 : rc;
 }
 
-struct vkeyring *fsck_keyring(struct fsck *f)
-{
-	if (!f->kr && f->keys && vkeyring_new(f->cfg.cipher, &f->kr) == 0)
-		vkeyring_install(f->kr, f->keys);
-	return f->kr;
-}
-
-void fsck_keys_free(struct fsck *f)
-{
-	if (f->kr)
-		vkeyring_free(f->kr); /* frees f->keys */
-	else
-		keys_free(f->keys);
-	f->kr = NULL;
-	f->keys = NULL;
-}
-
 /* 0 with f->keys set, 1 when the daemon does not help */
 static int unlock_from_daemon(struct fsck *f)
 {

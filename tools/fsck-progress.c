@@ -8,9 +8,11 @@
  * with --progress.
  *
  * Bytes advance inside a file too (fsck_progress_bytes from the --deep
- * read loop), so one large file does not stall the line.
+ * read loop), so one large file does not stall the line. Notes on stderr
+ * (fsck_note) go through here, so they never mix with the line.
  */
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -169,4 +171,16 @@ void fsck_progress_bytes(uint64_t n)
 	prog.bytes = prog.bytes + n < prog.file_end ? prog.bytes + n
 						    : prog.file_end;
 	maybe_show();
+}
+
+void fsck_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fsck_progress_clear();
+	fprintf(stderr, "%s: ", FSCK_PROG);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }

@@ -252,18 +252,6 @@ void fsck_fail(struct fsck *f, const char *fmt, ...)
 	f->operational_error = true;
 }
 
-void fsck_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	fsck_progress_clear();
-	fprintf(stderr, "%s: ", FSCK_PROG);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 void fsck_output_begin(struct fsck *f)
 {
 	f->json_first = true;

@@ -157,9 +157,6 @@ void fsck_report(struct fsck *f, enum fsck_class c, bool in_lf,
 /* one-line operational error on stderr (and in JSON); sets the flag */
 void fsck_fail(struct fsck *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* a message on stderr that is not a finding ("is mounted at ...") */
-void fsck_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 void fsck_output_begin(struct fsck *f);
 /* summary line (or the JSON tail); returns the exit status */
 int fsck_output_end(struct fsck *f);
@@ -180,6 +177,12 @@ void fsck_progress_file(uint64_t size);
 void fsck_progress_bytes(uint64_t n);
 /* wipe the line before other output */
 void fsck_progress_clear(void);
+/*
+ * A message on stderr that is not a finding ("is mounted at ..."), the
+ * line wiped first. Here, below the report, since the repair note (which
+ * the report writes) says its own failure with it.
+ */
+void fsck_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- fsck-config.c ---------------------------------------------------- */
 

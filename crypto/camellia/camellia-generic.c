@@ -25,6 +25,7 @@
 
 #include "crypto/camellia/camellia-generic.h"
 #include "crypto/camellia/camellia-internal.h"
+#include "crypto/camellia/camellia-planes.h"
 #include "crypto/camellia/camellia-sbox-bs.h"
 #include "crypto/internal/bitslice.h"
 #include "crypto/internal/registry.h"
@@ -37,23 +38,8 @@
 #define CAMELLIA_FULL_MIN 42
 #define CAMELLIA_PLANE_MAX 8
 
-/* byte lanes of a plane (lane 7 = t1 ... lane 0 = t8) by S-box */
-#define LANES_S2 0x00ff0000ff000000ull /* t2, t5 */
-#define LANES_S3 0x0000ff0000ff0000ull /* t3, t6 */
-#define LANES_S4 0x000000ff0000ff00ull /* t4, t7 */
-#define LANE_LSB 0x0101010101010101ull
-
 /* S-box of byte t1..t8 (index 0 = t1): 1, 2, 3 or 4 */
 static const unsigned char sbox_kind[8] = { 1, 2, 3, 4, 2, 3, 4, 1 };
-
-/*
- * The circuit computes s1(v ^ E); s4(x) = s1(x <<< 1) = s1((x ^ (E >>> 1))
- * <<< 1 ^ E), so the F subkeys carry E in the s1/s2/s3 bytes and E >>> 1
- * in the s4 bytes.
- */
-#define E_S4 ((CAMELLIA_SBOX_IN_XOR >> 1 | CAMELLIA_SBOX_IN_XOR << 7) & 0xffu)
-#define KEY_FOLD (CAMELLIA_SBOX_IN_XOR * LANE_LSB ^ \
-		  (CAMELLIA_SBOX_IN_XOR ^ E_S4) * (1ull << 32 | 1ull << 8))
 
 struct camellia_generic_ctx {
 	/* F subkey k_r (folded): bit b as an all-zero or all-one word */
@@ -67,13 +53,6 @@ struct camellia_generic_ctx {
 };
 
 /* ---- shared helpers ---------------------------------------------------- */
-
-/* bit i of each byte of v, as 0x00 or 0xff in that byte's lane */
-static void to_planes(uint64_t p[8], uint64_t v)
-{
-	for (unsigned int i = 0; i < 8; i++)
-		p[i] = ((v >> i) & LANE_LSB) * 0xff;
-}
 
 /* the subkeys of one direction (camellia_key_order's layout, by index) */
 struct camellia_dir {
@@ -102,26 +81,6 @@ static void direction(const struct camellia_generic_ctx *c, int dec,
 }
 
 /* ---- byte planes: up to 8 blocks ---------------------------------------- */
-
-/* out ^= F(in ^ k) on byte planes (k with the circuit constant folded) */
-static void f_planes(uint64_t out[8], const uint64_t in[8], const uint64_t k[8])
-{
-	uint64_t x[8], r[8], y[8];
-
-	for (unsigned int i = 0; i < 8; i++)
-		x[i] = in[i] ^ k[i];
-	/* s4 bytes: input rotated left by one bit */
-	for (unsigned int i = 0; i < 8; i++)
-		r[i] = x[i] ^ ((x[i] ^ x[(i + 7) & 7]) & LANES_S4);
-	camellia_sbox_bs(y, r);
-	/* s2 bytes: output rotated left by one bit; s3 bytes: right by one */
-	for (unsigned int i = 0; i < 8; i++)
-		out[i] ^= camellia_p(y[i] ^ ((y[i] ^ y[(i + 7) & 7]) & LANES_S2) ^
-				     ((y[i] ^ y[(i + 1) & 7]) & LANES_S3));
-	explicit_bzero(x, sizeof(x));
-	explicit_bzero(r, sizeof(r));
-	explicit_bzero(y, sizeof(y));
-}
 
 /*
  * FL's two steps on byte planes: x2 ^= (x1 & k1) <<< 1 and x1 ^= x2 | k2,
@@ -155,22 +114,6 @@ static void fl_planes(uint64_t *d, const uint64_t *k, int inv)
 	fl_and_planes(d, k);
 	if (!inv)
 		fl_or_planes(d, k);
-}
-
-uint64_t camellia_f_ct(uint64_t x)
-{
-	uint64_t in[8], k[8], out[8] = { 0 }, r = 0;
-
-	/* one block: bit 0 of each lane */
-	for (unsigned int i = 0; i < 8; i++)
-		in[i] = (x >> i) & LANE_LSB;
-	to_planes(k, KEY_FOLD);
-	f_planes(out, in, k);
-	for (unsigned int i = 0; i < 8; i++)
-		r |= (out[i] & LANE_LSB) << i;
-	explicit_bzero(in, sizeof(in));
-	explicit_bzero(out, sizeof(out));
-	return r;
 }
 
 /* ---- fully bitsliced: up to 64 blocks ----------------------------------- */
@@ -271,7 +214,7 @@ static void transpose_planes(uint64_t *half)
 }
 
 static const struct layout planes = {
-	CAMELLIA_PLANE_MAX, transpose_planes, f_planes, fl_planes,
+	CAMELLIA_PLANE_MAX, transpose_planes, camellia_f_planes, fl_planes,
 };
 static const struct layout full = { 64, bs_transpose64, f_full, fl_full };
 
@@ -328,15 +271,15 @@ static int camellia_generic_setkey(void *ctx, const uint8_t *key, size_t keylen)
 	memset(c, 0, sizeof(*c));
 	c->rounds = sk.rounds;
 	for (unsigned int r = 0; r < sk.rounds; r++) {
-		uint64_t v = sk.k[r] ^ KEY_FOLD;
+		uint64_t v = sk.k[r] ^ CAMELLIA_KEY_FOLD;
 
 		for (unsigned int b = 0; b < 64; b++)
 			c->kmask[r][b] = 0 - ((v >> b) & 1);
-		to_planes(c->kplane[r], v);
+		camellia_to_planes(c->kplane[r], v);
 	}
 	for (unsigned int i = 0; i < 6; i++) {
 		c->ke[i] = sk.ke[i];
-		to_planes(c->keplane[i], sk.ke[i]);
+		camellia_to_planes(c->keplane[i], sk.ke[i]);
 	}
 	memcpy(c->kw, sk.kw, sizeof(c->kw));
 	explicit_bzero(&sk, sizeof(sk));

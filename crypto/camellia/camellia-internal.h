@@ -79,7 +79,8 @@ int camellia_setkey_core(const uint8_t *key, size_t keylen,
 					 unsigned int n),
 			 void *enc_out, void *dec_out);
 
-/* F without the key, S then P, in constant time (camellia-generic.c) */
+/* F without the key, S then P, in constant time (camellia-keysched.c,
+ * the one block of camellia-planes.h) */
 uint64_t camellia_f_ct(uint64_t x);
 
 /* the cipher tables of the portable drivers */

@@ -9,6 +9,23 @@
 #include <string.h>
 
 #include "crypto/camellia/camellia-internal.h"
+#include "crypto/camellia/camellia-planes.h"
+
+uint64_t camellia_f_ct(uint64_t x)
+{
+	uint64_t in[8], k[8], out[8] = { 0 }, r = 0;
+
+	/* one block: bit 0 of each lane */
+	for (unsigned int i = 0; i < 8; i++)
+		in[i] = (x >> i) & CAMELLIA_LANE_LSB;
+	camellia_to_planes(k, CAMELLIA_KEY_FOLD);
+	camellia_f_planes(out, in, k);
+	for (unsigned int i = 0; i < 8; i++)
+		r |= (out[i] & CAMELLIA_LANE_LSB) << i;
+	explicit_bzero(in, sizeof(in));
+	explicit_bzero(out, sizeof(out));
+	return r;
+}
 
 /* RFC 3713 2.2: Sigma1..Sigma6 */
 static const uint64_t sigma[6] = {

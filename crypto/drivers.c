@@ -13,6 +13,7 @@
 #include "crypto/arch/arm/camellia-ce-glue.h"
 #include "crypto/camellia/camellia-generic.h"
 #include "crypto/arch/x86/camellia-x86-glue.h"
+#include "crypto/arch/arm/chacha-neon-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/arch/x86/chacha20poly1305-x86-glue.h"
 #include "crypto/arch/x86/poly1305-x86-glue.h"
@@ -42,6 +43,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	chacha20_x86_register,
 	poly1305_x86_register,
 	chacha20poly1305_x86_register,
+	chacha_neon_register,
 	speck_neon_register,
 	aes_ce_register,
 	sm4_neon_register,

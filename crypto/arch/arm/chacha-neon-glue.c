@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Glue for the NEON ChaCha core (chacha-neon-core.c, chacha-neon.h). See
+ * chacha-neon-glue.h.
+ *
+ * chacha20-neon has chacha20-generic's key context, IV format and IV
+ * update (chacha20.h): the 16-byte IV is the le32 block counter then the
+ * 96-bit nonce, and the counter written back has advanced by one per
+ * 64-byte block started. The core takes the round count: 20 here; a
+ * ChaCha12 driver (XChaCha12, Adiantum) is this glue's crypt with 12.
+ *
+ * The core is built only when meson defines CLOAKFS_CHACHA_NEON_CORE
+ * (ARM host, simd option on); otherwise this file registers nothing.
+ */
+#include "crypto/arch/arm/chacha-neon-glue.h"
+
+#include "crypto/internal/registry.h"
+
+#if defined(CLOAKFS_CHACHA_NEON_CORE) && (defined(__aarch64__) || defined(__arm__))
+
+#include <string.h>
+
+#include "crypto/arch/arm/chacha-neon.h"
+#include "crypto/chacha20poly1305/chacha20.h"
+#include "crypto/internal/alg.h"
+#include "crypto/internal/util.h"
+
+#define CHACHA20_ROUNDS 20
+
+/* the skcipher entry point, encryption and decryption alike */
+static int chacha20_neon_crypt(const struct crypto_tfm *tfm, uint8_t *iv,
+			       uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+
+	chacha20_init_state(state, tfm->ctx, iv);
+	chacha_neon_xor(state, dst, src, len, CHACHA20_ROUNDS);
+	store_le32(iv, state[12]);
+	wipe(state, sizeof(state));
+	return 0;
+}
+
+/*
+ * crypt_ks0 (crypto/internal/alg.h): keystream block 0 (the AEAD
+ * template's Poly1305 key) and the data after it. Up to three blocks of
+ * data share the core's 4-block pass with block 0, on a stack copy
+ * (zero block | message); longer messages take block 0 alone first.
+ */
+static int chacha20_neon_ks0(const struct crypto_tfm *tfm, uint8_t *iv,
+			     uint8_t *ks0, uint8_t *dst, const uint8_t *src,
+			     size_t len)
+{
+	uint32_t state[CHACHA20_STATE_WORDS];
+
+	chacha20_init_state(state, tfm->ctx, iv);
+	if (len <= CHACHA_NEON_GROUP_BYTES - CHACHA20_BLOCK_SIZE) {
+		uint8_t buf[CHACHA_NEON_GROUP_BYTES];
+
+		memset(buf, 0, CHACHA20_BLOCK_SIZE);
+		if (len) /* src may be NULL then */
+			memcpy(buf + CHACHA20_BLOCK_SIZE, src, len);
+		chacha_neon_xor(state, buf, buf, CHACHA20_BLOCK_SIZE + len,
+				CHACHA20_ROUNDS);
+		memcpy(ks0, buf, CHACHA20_BLOCK_SIZE);
+		if (len)
+			memcpy(dst, buf + CHACHA20_BLOCK_SIZE, len);
+		wipe(buf, CHACHA20_BLOCK_SIZE + len);
+	} else {
+		memset(ks0, 0, CHACHA20_BLOCK_SIZE);
+		chacha_neon_xor(state, ks0, ks0, CHACHA20_BLOCK_SIZE,
+				CHACHA20_ROUNDS);
+		chacha_neon_xor(state, dst, src, len, CHACHA20_ROUNDS);
+	}
+	store_le32(iv, state[12]);
+	wipe(state, sizeof(state));
+	return 0;
+}
+
+static const struct skcipher_alg chacha20_neon_alg =
+	CHACHA20_SKCIPHER_ALG_KS0(chacha20_neon_crypt, chacha20_neon_ks0);
+
+/* as chacha20-ssse3, the x86 driver of the same 128-bit width */
+static const struct crypto_driver chacha_neon_drivers[] = {
+	{ .alg_name = "chacha20", .driver_name = "chacha20-neon",
+	  .priority = 300, .features = CPU_FEAT_NEON,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
+	  .u.skcipher = &chacha20_neon_alg },
+};
+
+/* the AEAD templates over it; priority and features come from the children */
+static const struct {
+	const char *spec;
+	const char *driver_name;
+} chacha_neon_aeads[] = {
+	{ "rfc7539(chacha20-neon,poly1305-generic)",
+	  "rfc7539-chacha20-poly1305-neon" },
+	{ "xchacha20poly1305(chacha20-neon,poly1305-generic)",
+	  "xchacha20poly1305-neon" },
+};
+
+int chacha_neon_register(struct crypto_registry *reg)
+{
+	int err = crypto_register_drivers(reg, chacha_neon_drivers,
+					  ARRAY_SIZE(chacha_neon_drivers));
+
+	for (size_t i = 0; !err && i < ARRAY_SIZE(chacha_neon_aeads); i++)
+		err = crypto_register_template_as(reg, chacha_neon_aeads[i].spec,
+						  chacha_neon_aeads[i].driver_name);
+	return err;
+}
+
+#else /* no NEON core in this build */
+
+int chacha_neon_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The NEON ChaCha drivers (AArch64 and ARMv7 AArch32, constant time),
+ * over the one core of chacha-neon.h:
+ *   alg "chacha20": chacha20-neon (300, above chacha20-generic's 100)
+ *   alg "rfc7539(chacha20,poly1305)": rfc7539-chacha20-poly1305-neon,
+ *       the rfc7539 template over chacha20-neon and poly1305-generic
+ *   alg "xchacha20poly1305": xchacha20poly1305-neon, over the same pair
+ * They register on ARM builds with the core (meson option simd) and need
+ * NEON: the registry hides them on AArch32 CPUs without HWCAP_NEON (e.g.
+ * Cortex-R5F); AArch64 always has it. The vectors are the generic
+ * drivers' (chacha20.h, chacha20poly1305.h).
+ */
+#ifndef CLOAKFS_CRYPTO_ARCH_ARM_CHACHA_NEON_GLUE_H
+#define CLOAKFS_CRYPTO_ARCH_ARM_CHACHA_NEON_GLUE_H
+
+struct crypto_registry;
+
+/* 0 or -errno (crypto/internal/registry.h); after poly1305-generic */
+int chacha_neon_register(struct crypto_registry *reg);
+
+#endif

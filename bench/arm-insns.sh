@@ -6,8 +6,11 @@
 # built by meson). We have no ARM hardware, so these counts stand in for
 # cycles/byte (docs/performance.md, "Instruction counts").
 #
-#   bench/arm-insns.sh [-s SIZE] [-a ALG] [AARCH64_BUILDDIR [ARMHF_BUILDDIR]]
+#   bench/arm-insns.sh [-s SIZE] [-a ALG] [-c CPU64,CPU32] [AARCH64_BUILDDIR [ARMHF_BUILDDIR]]
 #
+# -c names the qemu CPU models of the AArch64 and the AArch32 runs (default
+# max,max), e.g. -c cortex-a53,cortex-a7: drivers the model lacks the
+# features of are not listed as usable and not measured.
 # -a ALG measures only the drivers of algorithm ALG (e.g. sha512,
 # 'xts(sm4)'); two names stand for a set: -a hctr2 is hctr2(aes) and its
 # counter mode xctr(aes), -a xctr is xctr(aes) (docs/performance.md,
@@ -15,7 +18,7 @@
 # Build dirs default to build-aarch64 and build-armhf (as scripts/test.sh
 # makes them); missing ones are set up with cross/*.ini. Each driver runs
 # bench/insn-loop (COUNT requests of SIZE bytes, default 4096) twice with
-# different COUNTs under `-cpu max`; the difference of the totals over
+# different COUNTs under `-cpu max` (or -c's models); the difference of the totals over
 # the difference of the bytes is instructions/byte, start-up and self-tests
 # cancelled. "ARM drivers" are those CLOAKFS_CRYPTO=generic-only disables.
 # The plugin is the one the AArch64 build dir builds for this machine;
@@ -27,16 +30,21 @@
 # xts-aes-neonbs fewer instructions/byte than xts-aes-generic; or of
 # issue 22: xts-camellia-ce at least 2x fewer instructions/byte than
 # xts-camellia-generic, both directions; sha512-neon (AArch32) at least 2x
-# fewer than sha512-generic.
+# fewer than sha512-generic; or of issues 30 and 31: chacha20-neon at
+# least 3x fewer than chacha20-generic.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
 size=4096
 only_alg=""
-while [ "${1:-}" = "-s" ] || [ "${1:-}" = "-a" ]; do
+cpu64=max cpu32=max
+while [ "${1:-}" = "-s" ] || [ "${1:-}" = "-a" ] || [ "${1:-}" = "-c" ]; do
 	case $1 in
 	-s) size=${2:?-s needs a size} ;;
 	-a) only_alg=${2:?-a needs an algorithm} ;;
+	-c) cpu64=${2%%,*} cpu32=${2#*,}
+	    [ -n "$cpu64" ] && [ -n "$cpu32" ] && [ "$cpu64" != "$2" ] ||
+		{ echo "arm-insns: -c needs CPU64,CPU32" >&2; exit 2; } ;;
 	esac
 	shift 2
 done
@@ -77,16 +85,20 @@ setup() {
 		-o "$work/insn-loop-$arch" || die "cannot build insn-loop for $arch"
 }
 
+# the qemu CPU model of ARCH's runs
+cpu_of() { if [ "$1" = aarch64 ]; then echo "$cpu64"; else echo "$cpu32"; fi; }
+
 # insns QEMU SYSROOT ARCH DRIVER enc|dec: instructions per byte (2 decimals)
 insns() {
-	local qemu=$1 root=$2 arch=$3 drv=$4 dir=$5 n total=()
+	local qemu=$1 root=$2 arch=$3 drv=$4 dir=$5 n total=() cpu
+	cpu=$(cpu_of "$arch")
 	for n in $counts_lo $counts_hi; do
 		# the guest's stack starts with its environment and path, and
 		# their length moves its buffers' alignment (a few % of the
 		# counts): an empty environment and a relative path keep the
 		# counts the same on every machine
 		(cd "$work" && env -i CLOAKFS_CRYPTO_CONFIG= "$qemu" -L "$root" \
-			-cpu max -plugin "$plugin" -d plugin -D "$work/log" \
+			-cpu "$cpu" -plugin "$plugin" -d plugin -D "$work/log" \
 			"./insn-loop-$arch" "$drv" "$size" "$n" "$dir") \
 			>/dev/null 2>"$work/err" || {
 			echo "arm-insns: $arch $drv: $(cat "$work/err")" >&2
@@ -113,13 +125,14 @@ selected() {
 # measure ARCH QEMU SYSROOT LABEL
 measure() {
 	local arch=$1 qemu=$2 root=$3 label=$4
-	local type alg drv state gen enc dec genc ratio
-	"$qemu" -L "$root" -cpu max "$work/insn-loop-$arch" --list >"$work/all" ||
+	local type alg drv state gen enc dec genc ratio cpu
+	cpu=$(cpu_of "$arch")
+	"$qemu" -L "$root" -cpu "$cpu" "$work/insn-loop-$arch" --list >"$work/all" ||
 		die "$arch: insn-loop --list failed"
-	CLOAKFS_CRYPTO=generic-only "$qemu" -L "$root" -cpu max \
+	CLOAKFS_CRYPTO=generic-only "$qemu" -L "$root" -cpu "$cpu" \
 		"$work/insn-loop-$arch" --list >"$work/generic"
 	echo
-	echo "$label, qemu -cpu max, $size-byte requests, instructions/byte"
+	echo "$label, qemu -cpu $cpu, $size-byte requests, instructions/byte"
 	printf '%-20s %-34s %7s %7s   %-34s %7s %6s\n' ALG DRIVER ENC DEC \
 		"GENERIC C" ENC "RATIO"
 	while read -r type alg drv state; do
@@ -155,6 +168,8 @@ measure() {
 			check_camellia_ce "$qemu" "$root" "$arch" "$enc" "$dec" "$gen" "$genc"
 		elif [ "$drv" = sha512-neon ]; then
 			check_ratio "$drv" "$enc" "$genc" 2
+		elif [ "$drv" = chacha20-neon ]; then
+			check_ratio "$drv" "$enc" "$genc" 3
 		fi
 	done <"$work/all"
 }

@@ -64,6 +64,20 @@ static inline void xor_store(uint8_t *dst, const uint8_t *src, uint32x4_t v)
 }
 
 /*
+ * The low (high) 64 bits of x then of y: one zip of doublewords on
+ * AArch64; on AArch32 the halves are registers of their own.
+ */
+#if defined(__aarch64__)
+#define COMBINE_LO(x, y) vreinterpretq_u32_u64(vzip1q_u64(vreinterpretq_u64_u32(x), \
+							  vreinterpretq_u64_u32(y)))
+#define COMBINE_HI(x, y) vreinterpretq_u32_u64(vzip2q_u64(vreinterpretq_u64_u32(x), \
+							  vreinterpretq_u64_u32(y)))
+#else
+#define COMBINE_LO(x, y) vcombine_u32(vget_low_u32(x), vget_low_u32(y))
+#define COMBINE_HI(x, y) vcombine_u32(vget_high_u32(x), vget_high_u32(y))
+#endif
+
+/*
  * Words 4g..4g+3 of blocks 0..3 (a..d, block k in lane k) to rows:
  * block k's words 4g..4g+3 are XORed in at off + 64 k.
  */
@@ -74,14 +88,10 @@ static inline void transpose_xor(uint8_t *dst, const uint8_t *src, size_t off,
 	/* ab.val[0] = a0 b0 a2 b2, ab.val[1] = a1 b1 a3 b3; cd likewise */
 	uint32x4x2_t ab = vtrnq_u32(a, b), cd = vtrnq_u32(c, d);
 
-	xor_store(dst + off, src + off,
-		  vcombine_u32(vget_low_u32(ab.val[0]), vget_low_u32(cd.val[0])));
-	xor_store(dst + off + 64, src + off + 64,
-		  vcombine_u32(vget_low_u32(ab.val[1]), vget_low_u32(cd.val[1])));
-	xor_store(dst + off + 128, src + off + 128,
-		  vcombine_u32(vget_high_u32(ab.val[0]), vget_high_u32(cd.val[0])));
-	xor_store(dst + off + 192, src + off + 192,
-		  vcombine_u32(vget_high_u32(ab.val[1]), vget_high_u32(cd.val[1])));
+	xor_store(dst + off, src + off, COMBINE_LO(ab.val[0], cd.val[0]));
+	xor_store(dst + off + 64, src + off + 64, COMBINE_LO(ab.val[1], cd.val[1]));
+	xor_store(dst + off + 128, src + off + 128, COMBINE_HI(ab.val[0], cd.val[0]));
+	xor_store(dst + off + 192, src + off + 192, COMBINE_HI(ab.val[1], cd.val[1]));
 }
 
 /* 4 blocks (256 bytes) from st's counter on, vertical; st unchanged */

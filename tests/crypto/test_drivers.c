@@ -224,8 +224,7 @@ static void test_alg(const char *alg, unsigned int *exercised)
 
 int main(void)
 {
-	unsigned int exercised = 0, supported = 0, n;
-	struct crypto_driver_info info;
+	unsigned int exercised = 0, supported;
 
 	test_seed();
 	quick = getenv("TEST_QUICK") && strcmp(getenv("TEST_QUICK"), "0");
@@ -239,14 +238,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
 		test_alg(algs[i], &exercised);
 	/* every driver of these algorithms that this CPU runs was exercised */
-	n = crypto_driver_count();
-	for (unsigned int i = 0; i < n; i++) {
-		crypto_driver_info(i, &info);
-		for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); a++)
-			if (!strcmp(info.alg_name, algs[a]) && info.available &&
-			    !info.disabled)
-				supported++;
-	}
+	supported = test_count_supported(algs, sizeof(algs) / sizeof(algs[0]));
 	CHECK(exercised == supported, "exercised %u of %u supported drivers",
 	      exercised, supported);
 	printf("%u drivers exercised\n", exercised);

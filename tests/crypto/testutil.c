@@ -148,6 +148,22 @@ int test_driver_runs(const char *alg, const char *driver)
 	return 0;
 }
 
+unsigned int test_count_supported(const char *const *algs, size_t n)
+{
+	unsigned int count = crypto_driver_count(), supported = 0;
+	struct crypto_driver_info info;
+
+	for (unsigned int i = 0; i < count; i++) {
+		if (crypto_driver_info(i, &info))
+			continue;
+		for (size_t a = 0; a < n; a++)
+			if (!strcmp(info.alg_name, algs[a]) && info.available &&
+			    !info.disabled)
+				supported++;
+	}
+	return supported;
+}
+
 int test_finish(const char *name)
 {
 	printf("%s: %lu checks, %lu failed\n", name, test_checks, test_failures);

@@ -50,6 +50,13 @@ unsigned int test_drivers_for(const char *alg, const char **names,
 /* 1 if driver (of alg) is among test_drivers_for(alg), else 0 */
 int test_driver_runs(const char *alg, const char *driver);
 
+/*
+ * Drivers of the algorithms algs[0..n) that this CPU has the features of
+ * and the policy leaves enabled: what a test that forces each by name
+ * must have exercised.
+ */
+unsigned int test_count_supported(const char *const *algs, size_t n);
+
 /* VmLck (locked memory) of process pid, 0 for this one, in kB; -1 when
  * /proc cannot tell */
 long test_vmlck_kb(int pid);

@@ -187,8 +187,9 @@ static int looks_typed(const unsigned char *p, size_t n)
 /*
  * Is enc evidence for names (docs/format.md 7.1)? It must decode (a
  * canonical encoding of whole blocks, NUL-padded as the rule asks), and
- * either carry padding (at least one NUL byte, which a wrong key gives
- * with a probability under 1/256) or look typed (looks_typed).
+ * either carry at least two bytes of padding (two NUL bytes, which a wrong
+ * key gives with a probability under 1/65,536: one alone, 1/256, decided
+ * ties of two wrong nonces by chance) or look typed (looks_typed).
  */
 static int vote_for(struct crypto_tfm *names, const char *enc, size_t len,
 		    char plain[NAMES_MAX_PLAIN + 1])
@@ -198,7 +199,7 @@ static int vote_for(struct crypto_tfm *names, const char *enc, size_t len,
 	if (n < 0)
 		return 0;
 	/* base64url without padding: 6 bits a character */
-	return (size_t)n < len * 6 / 8 ||
+	return (size_t)n + 2 <= len * 6 / 8 ||
 	       looks_typed((const unsigned char *)plain, (size_t)n);
 }
 

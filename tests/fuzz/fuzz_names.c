@@ -38,6 +38,7 @@
 #include "crypto/crypto.h"
 #include "volume/base64url.h"
 #include "volume/cipher.h"
+#include "volume/dirnonce.h"
 #include "volume/fdio.h"
 #include "volume/keys.h"
 #include "volume/names.h"

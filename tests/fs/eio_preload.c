@@ -59,6 +59,22 @@
 
 #include "preload_fdpath.h"
 
+/* the control file, read afresh each call (fopen would recurse into
+ * read(): the raw open and fdopen); NULL when there is none */
+static FILE *ctl_open(void)
+{
+	const char *ctl = getenv("CLOAKFS_EIO_CTL");
+	int cfd = ctl ? open(ctl, O_RDONLY | O_CLOEXEC) : -1;
+	FILE *f;
+
+	if (cfd < 0)
+		return NULL;
+	f = fdopen(cfd, "r");
+	if (!f)
+		close(cfd);
+	return f;
+}
+
 /* kind: 'r' for a read, 'w' for a write past the first 32 bytes, 's'
  * for a read to slow down */
 static int fd_matches(int fd, char kind)
@@ -138,22 +154,13 @@ static int fd_is_faulty(int fd, char kind)
 /* is the line "<how>:<call>" in the control file? */
 static int call_rule(const char *how, const char *call)
 {
-	const char *ctl = getenv("CLOAKFS_EIO_CTL");
 	char line[256], want[128];
-	int cfd, hit = 0;
-	FILE *f;
+	int hit = 0;
+	FILE *f = ctl_open();
 
-	if (!ctl)
+	if (!f)
 		return 0;
 	snprintf(want, sizeof(want), "%s:%s", how, call);
-	cfd = open(ctl, O_RDONLY | O_CLOEXEC);
-	if (cfd < 0)
-		return 0;
-	f = fdopen(cfd, "r");
-	if (!f) {
-		close(cfd);
-		return 0;
-	}
 	while (!hit && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		hit = strcmp(line, want) == 0;
@@ -418,21 +425,15 @@ int renameat2(int olddir, const char *old, int newdir, const char *new,
 /* does an "at:OFFSET:SUBSTR" rule put a bad place in [off, off + len)? */
 static int bad_place(int fd, uint64_t off, size_t len)
 {
-	const char *ctl = getenv("CLOAKFS_EIO_CTL");
 	char path[4096], line[4096];
-	int cfd, hit = 0;
+	int hit = 0;
 	FILE *f;
 
-	if (!ctl || len == 0 || preload_fd_path(fd, path, sizeof(path)) != 0)
+	if (len == 0 || preload_fd_path(fd, path, sizeof(path)) != 0)
 		return 0;
-	cfd = open(ctl, O_RDONLY | O_CLOEXEC);
-	if (cfd < 0)
+	f = ctl_open();
+	if (!f)
 		return 0;
-	f = fdopen(cfd, "r");
-	if (!f) {
-		close(cfd);
-		return 0;
-	}
 	while (!hit && fgets(line, sizeof(line), f)) {
 		unsigned long long at;
 		int n = 0;

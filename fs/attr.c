@@ -40,8 +40,8 @@ uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 int attr_symlink_target(struct cloakfs *fs, struct fs_inode *in, int fd,
 			char *out, size_t outlen)
 {
-	char enc[VSYMLINK_MAX_STORED + 2];
-	char plain[VSYMLINK_MAX_PLAIN + 1];
+	char enc[SYMLINK_MAX_STORED + 2];
+	char plain[SYMLINK_MAX_PLAIN + 1];
 	struct fs_inode *parent;
 	ssize_t n = readlinkat(fd, "", enc, sizeof(enc));
 	int len, pfd;
@@ -92,7 +92,7 @@ int attr_get(struct cloakfs *fs, struct fs_inode *in, struct stat *st)
 						    (uint64_t)st->st_size);
 		pthread_mutex_unlock(&in->lock);
 	} else if (S_ISLNK(st->st_mode)) {
-		char target[VSYMLINK_MAX_PLAIN + 1];
+		char target[SYMLINK_MAX_PLAIN + 1];
 		int len = attr_symlink_target(fs, in, fd, target, sizeof(target));
 
 		explicit_bzero(target, sizeof(target));

@@ -37,10 +37,10 @@
 #include "fs/fs.h"
 #include "fs/ops.h"
 #include "volume/dirlock.h"
-#include "volume/dirnonce.h"
-#include "volume/names.h"
-#include "volume/record.h"
-#include "volume/recoverykey.h"
+#include "volume/names/dirnonce.h"
+#include "volume/names/vname.h"
+#include "volume/keys/volrec.h"
+#include "volume/keys/reckey.h"
 #include "volume/volume.h"
 #ifdef HAVE_CLOAKFSD
 #include "daemon/client.h"
@@ -167,7 +167,7 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 			log_info("%s/%s: not written: %s", fs->cipherdir,
 				 VOLREC_FILE_NAME, strerror(-rc));
 	}
-	vkeyring_install(fs->keyring, keys);
+	keyring_install(fs->keyring, keys);
 	return 0;
 }
 
@@ -207,11 +207,11 @@ static int unlock_with_recovery_key(struct cloakfs *fs,
 			    "%s", *err ? err : strerror(-rc));
 	fs->cfg = cfg; /* the record's parameters, no keyslots */
 	rc = set_geometry(fs, o->cipherdir);
-	if (rc || vkeyring_new(fs->cfg.cipher, &fs->keyring)) {
+	if (rc || keyring_new(fs->cfg.cipher, &fs->keyring)) {
 		keys_free(keys);
 		return rc ? rc : fail(CLOAKFS_EXIT_ERROR, "out of memory");
 	}
-	vkeyring_install(fs->keyring, keys);
+	keyring_install(fs->keyring, keys);
 	return 0;
 }
 
@@ -396,18 +396,18 @@ static int check_mountpoint(const char *absmnt, const char *absdir,
 
 static int open_root(struct cloakfs *fs, const char *dir)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	uint8_t nonce[DIRNONCE_SIZE];
 	struct stat st;
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
 
 	if (fd < 0)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", dir, strerror(errno));
-	rc = names_dirnonce_read(fd, nonce);
+	rc = dirnonce_read(fd, nonce);
 	explicit_bzero(nonce, sizeof(nonce));
 	if (rc) {
 		close(fd);
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the root's %s is %s "
-			    "(run cloakfs-fsck)", dir, NAMES_DIRNONCE_FILE,
+			    "(run cloakfs-fsck)", dir, DIRNONCE_FILE,
 			    rc == -ENOENT ? "missing" : "damaged");
 	}
 	if (fstat(fd, &st) != 0) {
@@ -744,7 +744,7 @@ int main(int argc, char **argv)
 	}
 	/* with a recovery key the cipher is known after the unlock */
 	if (inode_table_init(&fs.inodes, fd_cache, &filestate_ops) ||
-	    (!o.recovery_key && vkeyring_new(fs.cfg.cipher, &fs.keyring))) {
+	    (!o.recovery_key && keyring_new(fs.cfg.cipher, &fs.keyring))) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;
 	}
@@ -755,7 +755,7 @@ int main(int argc, char **argv)
 		rc = serve(&fs, &o, absmnt, from_daemon, &lockfd);
 	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
 		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
-	vkeyring_free(fs.keyring); /* wipes */
+	keyring_free(fs.keyring); /* wipes */
 	inode_table_destroy(&fs.inodes);
 out_opts:
 	unlock_volume(&lockfd);

@@ -14,9 +14,9 @@
 #include "base/log.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "volume/dirnonce.h"
+#include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
-#include "volume/linktext.h"
+#include "volume/names/linktext.h"
 
 /*
  * dir's nonce, read once and kept in the inode (it is no secret: it sits
@@ -26,25 +26,25 @@
  * key section of its own.
  */
 static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		     uint8_t nonce[NAMES_DIRNONCE_SIZE])
+		     uint8_t nonce[DIRNONCE_SIZE])
 {
-	struct names_dirnonce_state st;
+	struct dirnonce_state st;
 	char why[256], where[PATH_MAX];
 	int err, warn;
 
 	pthread_mutex_lock(&dir->lock);
 	if (dir->have_nonce)
-		memcpy(nonce, dir->nonce, NAMES_DIRNONCE_SIZE);
+		memcpy(nonce, dir->nonce, DIRNONCE_SIZE);
 	err = dir->have_nonce ? 0 : -EAGAIN;
 	pthread_mutex_unlock(&dir->lock);
 	if (!err)
 		return 0;
-	err = names_dirnonce_load(dfd, fs->keyring, nonce, &st);
-	warn = names_dirnonce_describe(&st, why, sizeof(why));
+	err = dirnonce_load(dfd, fs->keyring, nonce, &st);
+	warn = dirnonce_describe(&st, why, sizeof(why));
 	explicit_bzero(&st, sizeof(st));
 	pthread_mutex_lock(&dir->lock);
 	if (!err) {
-		memcpy(dir->nonce, nonce, NAMES_DIRNONCE_SIZE);
+		memcpy(dir->nonce, nonce, DIRNONCE_SIZE);
 		dir->have_nonce = 1;
 	}
 	if (warn) {
@@ -54,7 +54,7 @@ static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	}
 	pthread_mutex_unlock(&dir->lock);
 	if (warn) {
-		if (volume_fd_path(dfd, where, sizeof(where)) != 0)
+		if (fdio_path(dfd, where, sizeof(where)) != 0)
 			snprintf(where, sizeof(where), "%s: a directory",
 				 fs->cipherdir);
 		log_warn("%s: %s (run cloakfs-fsck --repair)", where, why);
@@ -78,22 +78,22 @@ int entry_undecodable_name(const char *cname,
  * way in), else 0.
  */
 static int undecodable_entry(struct cloakfs *fs, struct fs_inode *dir,
-			     int dfd, const char *name, struct vdir_name *out)
+			     int dfd, const char *name, struct direntry_name *out)
 {
-	char cname[NAMES_MAX_ENCODED + 1], plain[NAMES_MAX_PLAIN + 1];
+	char cname[VNAME_MAX_ENCODED + 1], plain[VNAME_MAX_PLAIN + 1];
 	size_t len = strlen(name), slen = strlen(ENTRY_UNDECODABLE_SUFFIX);
-	enum names_entry kind;
+	enum vname_entry kind;
 	struct stat st;
 	int r;
 
 	if (!fs->show_undecodable || len <= slen ||
-	    len - slen > NAMES_MAX_ENCODED ||
+	    len - slen > VNAME_MAX_ENCODED ||
 	    strcmp(name + len - slen, ENTRY_UNDECODABLE_SUFFIX) != 0)
 		return 0;
 	memcpy(cname, name, len - slen);
 	cname[len - slen] = '\0';
-	kind = names_classify(cname);
-	if ((kind != NAMES_ENTRY_ENCRYPTED && kind != NAMES_ENTRY_LONG) ||
+	kind = vname_classify(cname);
+	if ((kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG) ||
 	    fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
 	r = entry_decrypt(fs, dir, dfd, cname, plain);
@@ -109,29 +109,29 @@ static int undecodable_entry(struct cloakfs *fs, struct fs_inode *dir,
 }
 
 int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		  const char *name, struct vdir_name *out)
+		  const char *name, struct direntry_name *out)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	uint8_t nonce[DIRNONCE_SIZE];
 	int err;
 
 	if (undecodable_entry(fs, dir, dfd, name, out))
 		return 0;
 	err = dir_nonce(fs, dir, dfd, nonce);
-	return err ? err : vdir_name_encrypt(fs->keyring, nonce,
+	return err ? err : direntry_name_encrypt(fs->keyring, nonce,
 					     fs->cfg.name_max, name, out);
 }
 
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		  const char *cname, char out[NAMES_MAX_PLAIN + 1])
+		  const char *cname, char out[VNAME_MAX_PLAIN + 1])
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	uint8_t nonce[DIRNONCE_SIZE];
 	int err;
 
-	if (names_classify(cname) != NAMES_ENTRY_ENCRYPTED &&
-	    names_classify(cname) != NAMES_ENTRY_LONG)
+	if (vname_classify(cname) != VNAME_ENTRY_ENCRYPTED &&
+	    vname_classify(cname) != VNAME_ENTRY_LONG)
 		return 0; /* hidden: no nonce needed */
 	err = dir_nonce(fs, dir, dfd, nonce);
-	return err ? err : vdir_name_decrypt(fs->keyring, nonce, dfd, cname, out);
+	return err ? err : direntry_name_decrypt(fs->keyring, nonce, dfd, cname, out);
 }
 
 /* the ciphertext root's descriptor, held (release_root) */
@@ -146,7 +146,7 @@ static void release_root(struct cloakfs *fs)
 }
 
 /* the volume a symlink text belongs to, its root held (release_root) */
-static int linktext_volume(struct cloakfs *fs, struct vlinktext_volume *v)
+static int entry_linktext_volume(struct cloakfs *fs, struct linktext_volume *v)
 {
 	v->kr = fs->keyring;
 	v->version = fs->cfg.version;
@@ -157,17 +157,17 @@ static int linktext_volume(struct cloakfs *fs, struct vlinktext_volume *v)
 
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
-			  char out[VSYMLINK_MAX_STORED + 1])
+			  char out[SYMLINK_MAX_STORED + 1])
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	struct vlinktext_volume v;
+	uint8_t nonce[DIRNONCE_SIZE];
+	struct linktext_volume v;
 	int err = dir_nonce(fs, dir, dfd, nonce);
 
 	if (!err)
-		err = linktext_volume(fs, &v);
+		err = entry_linktext_volume(fs, &v);
 	if (err)
 		return err;
-	err = vlinktext_encode(&v, nonce, target, out);
+	err = linktext_encode(&v, nonce, target, out);
 	release_root(fs);
 	return err;
 }
@@ -178,24 +178,24 @@ void entry_symlink_discard(struct cloakfs *fs, const char *text)
 
 	if (rootfd < 0)
 		return;
-	vsymlink_discard(rootfd, text); /* only a stored target is removed */
+	symlink_discard(rootfd, text); /* only a stored target is removed */
 	release_root(fs);
 }
 
 int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len)
 {
-	struct vlinktext_volume v = { fs->keyring, fs->cfg.version,
+	struct linktext_volume v = { fs->keyring, fs->cfg.version,
 				      fs->cipher->blocksize, -1 };
 
-	return vlinktext_needs_dir(&v, text, len);
+	return linktext_needs_dir(&v, text, len);
 }
 
 int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			 const char *text, size_t len,
-			 char out[VSYMLINK_MAX_PLAIN + 1])
+			 char out[SYMLINK_MAX_PLAIN + 1])
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	struct vlinktext_volume v;
+	uint8_t nonce[DIRNONCE_SIZE];
+	struct linktext_volume v;
 	int n, have = 0;
 
 	if (dir && entry_symlink_needs_dir(fs, text, len)) {
@@ -204,19 +204,19 @@ int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			return n;
 		have = 1;
 	}
-	n = linktext_volume(fs, &v);
+	n = entry_linktext_volume(fs, &v);
 	if (n)
 		return n;
-	n = vlinktext_decode(&v, have ? nonce : NULL, text, len, out);
+	n = linktext_decode(&v, have ? nonce : NULL, text, len, out);
 	release_root(fs);
 	return n;
 }
 
 int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
-			 struct vrespell_entry *src, struct fs_inode *newdir,
-			 struct vrespell_entry *dst, unsigned int flags)
+			 struct respell_entry *src, struct fs_inode *newdir,
+			 struct respell_entry *dst, unsigned int flags)
 {
-	uint8_t from[NAMES_DIRNONCE_SIZE], to[NAMES_DIRNONCE_SIZE];
+	uint8_t from[DIRNONCE_SIZE], to[DIRNONCE_SIZE];
 	int err = dir_nonce(fs, dir, src->dfd, from), rootfd;
 
 	if (!err)
@@ -228,7 +228,7 @@ int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
 	rootfd = hold_root(fs);
 	if (rootfd < 0)
 		return rootfd;
-	err = vrespell_rename(fs->keyring, rootfd, fs->cipher->blocksize,
+	err = respell_rename(fs->keyring, rootfd, fs->cipher->blocksize,
 			      fs->cfg.version, src, dst, flags);
 	release_root(fs);
 	src->nonce = dst->nonce = NULL; /* this frame's */
@@ -238,7 +238,7 @@ int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
 int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname)
 {
 	(void)fs;
-	return vsymlink_pin(dfd, cname); /* -1 unless it has a stored target */
+	return symlink_pin(dfd, cname); /* -1 unless it has a stored target */
 }
 
 void entry_target_unpin(struct cloakfs *fs, int pin)
@@ -249,7 +249,7 @@ void entry_target_unpin(struct cloakfs *fs, int pin)
 		return;
 	rootfd = hold_root(fs);
 	if (rootfd >= 0) {
-		vsymlink_unpin(rootfd, pin);
+		symlink_unpin(rootfd, pin);
 		release_root(fs);
 	} else {
 		close(pin);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A directory inode's entries: volume/direntry.h's calls with the
+ * A directory inode's entries: volume/names/direntry.h's calls with the
  * directory's nonce, read once per directory inode and kept there
  * (fs_inode.nonce), and the volume's keyring. -EACCES while the volume
  * is locked; -EIO when the directory's nonce is missing or damaged.
@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 
-#include "volume/direntry.h"
+#include "volume/names/direntry.h"
 #include "volume/respell.h"
-#include "volume/symlink.h"
+#include "volume/names/symlink.h"
 
 struct cloakfs;
 struct fs_inode;
@@ -25,28 +25,28 @@ struct fs_inode;
  */
 #define ENTRY_UNDECODABLE_SUFFIX ".undecodable"
 #define ENTRY_UNDECODABLE_MAX \
-	(NAMES_MAX_ENCODED + sizeof(ENTRY_UNDECODABLE_SUFFIX) - 1)
+	(VNAME_MAX_ENCODED + sizeof(ENTRY_UNDECODABLE_SUFFIX) - 1)
 
 /*
  * Every call takes dir and dfd, a descriptor of dir held by the caller
  * (inode_fd_hold) or another descriptor of the same directory.
  */
 
-/* vdir_name_encrypt for dir; with --show-undecodable, a listed
+/* direntry_name_encrypt for dir; with --show-undecodable, a listed
  * undecodable name (above) gives the entry it stands for */
 int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		  const char *name, struct vdir_name *out);
-/* vdir_name_decrypt for ciphertext entry cname of dir */
+		  const char *name, struct direntry_name *out);
+/* direntry_name_decrypt for ciphertext entry cname of dir */
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		  const char *cname, char out[NAMES_MAX_PLAIN + 1]);
+		  const char *cname, char out[VNAME_MAX_PLAIN + 1]);
 /* the name an undecodable entry cname is listed as; -ENAMETOOLONG */
 int entry_undecodable_name(const char *cname,
 			   char out[ENTRY_UNDECODABLE_MAX + 1]);
 
 /*
- * Symlink targets (volume/symlink.h). A version-2 volume writes version-2
+ * Symlink targets (volume/names/symlink.h). A version-2 volume writes version-2
  * targets, independent of the directory; a version-1 volume writes
- * version-1 ones, under dir's name key (vdir_target_*), and reads both
+ * version-1 ones, under dir's name key (direntry_target_*), and reads both
  * (a volume halfway through cloakfs-keytool upgrade holds both).
  * encrypt: the text for symlink(2), 0 or -errno; a long version-2 target
  * is written to the volume's store first (entry_symlink_discard takes it
@@ -54,7 +54,7 @@ int entry_undecodable_name(const char *cname,
  */
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
-			  char out[VSYMLINK_MAX_STORED + 1]);
+			  char out[SYMLINK_MAX_STORED + 1]);
 void entry_symlink_discard(struct cloakfs *fs, const char *text);
 /* does text (len chars) decode only with its directory's key? */
 int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len);
@@ -62,22 +62,22 @@ int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len);
  * when entry_symlink_needs_dir (else NULL, -1) */
 int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			 const char *text, size_t len,
-			 char out[VSYMLINK_MAX_PLAIN + 1]);
+			 char out[SYMLINK_MAX_PLAIN + 1]);
 
 /*
  * rename(2) of src (in dir) over dst (in newdir, another directory) that
- * moves a version-1 symlink (volume/respell.h: vrespell_bound):
- * vrespell_rename with the two directories' nonces, which this fills in,
+ * moves a version-1 symlink (volume/respell.h: respell_bound):
+ * respell_rename with the two directories' nonces, which this fills in,
  * and the volume's root. src and dst: dfd, name and st set.
  */
 int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
-			 struct vrespell_entry *src, struct fs_inode *newdir,
-			 struct vrespell_entry *dst, unsigned int flags);
+			 struct respell_entry *src, struct fs_inode *newdir,
+			 struct respell_entry *dst, unsigned int flags);
 
 /*
  * A stored target lives as long as its symlink inode: pin before a call
  * that may remove the inode's last name (unlink, rename over it), unpin
- * after it (volume/symlink.h). pin: a descriptor, or -1 for nothing.
+ * after it (volume/names/symlink.h). pin: a descriptor, or -1 for nothing.
  */
 int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname);
 void entry_target_unpin(struct cloakfs *fs, int pin);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Per-inode content state of a regular file: one ciphertext descriptor and
- * one struct content_file (volume/fileio.h) per inode, shared by every open
+ * one struct content_file (volume/content/fileio.h) per inode, shared by every open
  * handle, so the file's key is derived once per open inode and the header
  * cache is never stale. All calls (and every use of ->cf) hold the inode's
  * lock; whatever changes the state or the content (open, release, write,
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "volume/fileio.h"
+#include "volume/content/fileio.h"
 
 struct cloakfs;
 struct fs_inode;

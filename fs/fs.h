@@ -11,7 +11,7 @@
  *      for changes of its content; filestate.h), never two at once
  *   2. an inode's lock (fs_inode.lock); two at once only for rename and
  *      link, in address order
- *   3. a key section of fs->keyring (volume/keyring.h): CPU work only,
+ *   3. a key section of fs->keyring (volume/keys/keyring.h): CPU work only,
  *      never nested, never around I/O on the backing store, so a lock or
  *      expiry of the volume waits for no disk
  *   4. fs->inodes.lock (the table; held only for short table updates)
@@ -26,9 +26,9 @@
 
 #include "fs/inode.h"
 #include "volume/cipher.h"
-#include "volume/config.h"
-#include "volume/content.h"
-#include "volume/keyring.h"
+#include "volume/keys/volconf.h"
+#include "volume/content/content.h"
+#include "volume/keys/keyring.h"
 
 struct cloakfs {
 	struct volume_config cfg;
@@ -46,8 +46,8 @@ struct cloakfs {
 	struct inode_table inodes;
 	struct fs_inode *root;
 	/* the volume's keys and every key derived from them, wiped at lock
-	 * in one call (volume/keyring.h) */
-	struct vkeyring *keyring;
+	 * in one call (volume/keys/keyring.h) */
+	struct keyring *keyring;
 
 	double timeout;            /* entry and attribute cache, seconds */
 	int show_undecodable;      /* --show-undecodable (fs/entry.h) */

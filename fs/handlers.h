@@ -38,7 +38,7 @@ enum made {
  * after making it (docs/design.md: a failed create leaves nothing), and
  * its sidecar. A failure to undo is logged: fsck reports the leftover.
  */
-void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
+void unmake(struct cloakfs *fs, int dfd, const struct direntry_name *en,
 	    enum made what);
 
 /*
@@ -48,7 +48,7 @@ void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
  * request ends in reply_new_entry (or request_done).
  */
 int new_entry_begin(struct request *r, fuse_req_t req, fuse_ino_t parent,
-		    unsigned int flags, const char *name, struct vdir_name *en);
+		    unsigned int flags, const char *name, struct direntry_name *en);
 
 /*
  * Common ending of mknod, mkdir, symlink and link, made as en in the
@@ -57,7 +57,7 @@ int new_entry_begin(struct request *r, fuse_req_t req, fuse_ino_t parent,
  * the lookup after it fails, take the new entry back.
  */
 void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
-		     const struct vdir_name *en, enum made what, int err);
+		     const struct direntry_name *en, enum made what, int err);
 
 /* 1 for the first warning about in, 0 after (names_warned) */
 int first_warning(struct fs_inode *in);

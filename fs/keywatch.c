@@ -58,11 +58,11 @@ static int fetch_on(struct cloakfs *fs, struct cloakfsd_client *cl)
 	if (!err && len != KEYS_VMK_SIZE)
 		err = -EBADMSG;
 	if (!err)
-		err = vkeyring_keys_from_vmk(vmk, fs->cfg.cipher, fs->cfg.key_id,
+		err = keyring_keys_from_vmk(vmk, fs->cfg.cipher, fs->cfg.key_id,
 					     &keys);
 	secmem_free(vmk);
 	if (!err)
-		vkeyring_install(fs->keyring, keys);
+		keyring_install(fs->keyring, keys);
 	return err;
 }
 
@@ -90,9 +90,9 @@ static void drop_pages(struct fs_inode *in, void *arg)
 
 static void lock_volume(struct keywatch *w, const char *why)
 {
-	if (!vkeyring_unlocked(w->fs->keyring))
+	if (!keyring_unlocked(w->fs->keyring))
 		return;
-	vkeyring_lock(w->fs->keyring);
+	keyring_lock(w->fs->keyring);
 	/* plaintext pages in the kernel's cache would outlive the key;
 	 * outside every lock, as the kernel may wait on reads in flight */
 	(void)inode_table_foreach(&w->fs->inodes, drop_pages, w);

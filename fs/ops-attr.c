@@ -60,7 +60,7 @@ static int set_size(struct request *r, uint64_t size)
 
 	if (in->type != S_IFREG)
 		return in->type == S_IFDIR ? -EISDIR : -EINVAL;
-	if (!vkeyring_unlocked(r->fs->keyring))
+	if (!keyring_unlocked(r->fs->keyring))
 		return -EACCES; /* content changes wait for the key */
 	filestate_lock(in);
 	err = filestate_get(in, 1, -1, r->fd);
@@ -129,7 +129,7 @@ void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 
 	if (!err && fstatvfs(r.fd, &sv) != 0)
 		err = -errno;
-	sv.f_namemax = NAMES_MAX_PLAIN; /* long names go to sidecars */
+	sv.f_namemax = VNAME_MAX_PLAIN; /* long names go to sidecars */
 	if (request_done(&r, err))
 		fuse_reply_statfs(req, &sv);
 }

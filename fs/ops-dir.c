@@ -38,7 +38,7 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	if (!err && !(dh = calloc(1, sizeof(*dh))))
 		err = -ENOMEM;
 	if (!err)
-		err = volume_opendir(r.fd, &dh->dp);
+		err = fdio_opendir(r.fd, &dh->dp);
 	if (!request_done(&r, err)) {
 		free(dh);
 		return;
@@ -70,7 +70,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct request r;
 	struct dir_handle *dh = dir_handle_of(fi);
-	char *buf = NULL, plain[NAMES_MAX_PLAIN + 1];
+	char *buf = NULL, plain[VNAME_MAX_PLAIN + 1];
 	char shown[ENTRY_UNDECODABLE_MAX + 1];
 	size_t pos = 0;
 	int err = request_begin(&r, req, ino, REQ_KEYS);
@@ -100,7 +100,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		}
 		next = dh->entry->d_off;
 		name = dh->entry->d_name;
-		dot = names_classify(name) == NAMES_ENTRY_DOT;
+		dot = vname_classify(name) == VNAME_ENTRY_DOT;
 		if (!dot) {
 			n = entry_decrypt(r.fs, r.in, dirfd(dh->dp), name, plain);
 			if (n == -EIO || n == -EACCES) {

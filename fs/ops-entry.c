@@ -51,7 +51,7 @@ void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
 	struct fuse_entry_param e;
-	struct vdir_name en;
+	struct direntry_name en;
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
@@ -106,7 +106,7 @@ void set_owner(struct request *r, int dfd, const char *cname)
 			 strerror(errno));
 }
 
-void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
+void unmake(struct cloakfs *fs, int dfd, const struct direntry_name *en,
 	    enum made what)
 {
 	int err = what == MADE_DIR ? dirops_unmake_dir(dfd, en->name)
@@ -117,11 +117,11 @@ void unmake(struct cloakfs *fs, int dfd, const struct vdir_name *en,
 		log_error("%s: a failed operation left an entry behind (%s); "
 			  "cloakfs-fsck reports it", fs->cipherdir,
 			  strerror(-err));
-	vdir_name_forget(dfd, en);
+	direntry_name_forget(dfd, en);
 }
 
 void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
-		     const struct vdir_name *en, enum made what, int err)
+		     const struct direntry_name *en, enum made what, int err)
 {
 	struct fuse_entry_param e;
 
@@ -130,14 +130,14 @@ void reply_new_entry(struct request *r, struct fs_inode *dir, int dfd,
 		if (err)
 			unmake(r->fs, dfd, en, what);
 	} else if (en->is_long && err != -EEXIST && dfd >= 0) {
-		vdir_name_forget(dfd, en);
+		direntry_name_forget(dfd, en);
 	}
 	if (request_done(r, err))
 		fuse_reply_entry(r->req, &e);
 }
 
 int new_entry_begin(struct request *r, fuse_req_t req, fuse_ino_t parent,
-		    unsigned int flags, const char *name, struct vdir_name *en)
+		    unsigned int flags, const char *name, struct direntry_name *en)
 {
 	int err = request_begin(r, req, parent, flags | REQ_FD);
 
@@ -145,7 +145,7 @@ int new_entry_begin(struct request *r, fuse_req_t req, fuse_ino_t parent,
 	if (!err)
 		err = entry_encrypt(r->fs, r->in, r->fd, name, en);
 	if (!err)
-		err = vdir_name_prepare(r->fd, en);
+		err = direntry_name_prepare(r->fd, en);
 	return err;
 }
 
@@ -153,7 +153,7 @@ void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	      mode_t mode, dev_t rdev)
 {
 	struct request r;
-	struct vdir_name en;
+	struct direntry_name en;
 	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
 	if (!err && mknodat(r.fd, en.name, mode, rdev) != 0)
@@ -173,7 +173,7 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	      mode_t mode)
 {
 	struct request r;
-	struct vdir_name en;
+	struct direntry_name en;
 	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
 	if (!err)
@@ -184,7 +184,7 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
-	struct vdir_name en;
+	struct direntry_name en;
 	int err = request_begin(&r, req, parent, REQ_FD), pin = -1;
 
 	if (!err)
@@ -195,21 +195,21 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 		err = -errno;
 	entry_target_unpin(r.fs, pin);
 	if (!err)
-		vdir_name_forget(r.fd, &en);
+		direntry_name_forget(r.fd, &en);
 	request_reply(&r, err);
 }
 
 void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
-	struct vdir_name en;
+	struct direntry_name en;
 	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
 	if (!err)
-		err = vdir_remove(r.fd, en.name);
+		err = direntry_remove(r.fd, en.name);
 	if (!err)
-		vdir_name_forget(r.fd, &en);
+		direntry_name_forget(r.fd, &en);
 	request_reply(&r, err);
 }

@@ -2,7 +2,7 @@
 /*
  * Regular files: open, create, read, write, flush, release, fsync,
  * fallocate, lseek. Content goes through the file's state (filestate.h)
- * and volume/fileio.h.
+ * and volume/content/fileio.h.
  */
 #include "fs/handlers.h"
 
@@ -120,7 +120,7 @@ static int create_not_a_file(struct request *r, const char *cname,
 {
 	char dir[PATH_MAX];
 
-	if (volume_fd_path(r->fd, dir, sizeof(dir)) != 0)
+	if (fdio_path(r->fd, dir, sizeof(dir)) != 0)
 		snprintf(dir, sizeof(dir), "%s: a directory", r->fs->cipherdir);
 	log_warn("%s/%s: %s where a new file was being created: not opened; "
 		 "the kernel looks the name up again", dir, cname,
@@ -138,7 +138,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 				    O_CREAT | O_EXCL)) |
 		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct fuse_entry_param e;
-	struct vdir_name en;
+	struct direntry_name en;
 	int err = new_entry_begin(&r, req, parent, REQ_KEYS, name, &en);
 	int fd = -1, pathfd = -1, created = 0;
 
@@ -183,7 +183,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	if (err && created)
 		unmake(r.fs, r.fd, &en, MADE_ENTRY);
 	else if (err && en.is_long && err != -EEXIST)
-		vdir_name_forget(r.fd, &en);
+		direntry_name_forget(r.fd, &en);
 	if (!request_done(&r, err))
 		return;
 	fill_open(fi);

@@ -17,8 +17,8 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		const char *name)
 {
 	struct request r;
-	char target[VSYMLINK_MAX_STORED + 1];
-	struct vdir_name en;
+	char target[SYMLINK_MAX_STORED + 1];
+	struct direntry_name en;
 	int err = new_entry_begin(&r, req, parent, 0, name, &en), made;
 
 	if (!err)
@@ -38,7 +38,7 @@ void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 void fs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct request r;
-	char target[VSYMLINK_MAX_PLAIN + 1];
+	char target[SYMLINK_MAX_PLAIN + 1];
 	int n = request_begin(&r, req, ino, REQ_FD);
 
 	if (!n)
@@ -53,12 +53,12 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 {
 	struct request r;
 	struct fs_inode *dir;
-	struct vdir_name en = { .is_long = 0 };
+	struct direntry_name en = { .is_long = 0 };
 	char path[PROCFD_LEN];
 	int err = request_begin(&r, req, ino, REQ_FD), dfd = -1;
 
 	dir = request_inode(r.fs, newparent);
-	if (!err && vrespell_bound(r.fs->cfg.version, r.in->type)) {
+	if (!err && respell_bound(r.fs->cfg.version, r.in->type)) {
 		/* its target is encrypted for its own directory */
 		struct fs_inode *p = inode_parent(&r.fs->inodes, r.in);
 
@@ -72,7 +72,7 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	if (!err)
 		err = entry_encrypt(r.fs, dir, dfd, newname, &en);
 	if (!err)
-		err = vdir_name_prepare(dfd, &en);
+		err = direntry_name_prepare(dfd, &en);
 	if (!err) {
 		request_path(&r, path);
 		if (linkat(AT_FDCWD, path, dfd, en.name, AT_SYMLINK_FOLLOW) != 0)

@@ -64,17 +64,17 @@ static void moved(struct cloakfs *fs, const struct stat *st,
 }
 
 /* rename where neither side is a symlink changing directory */
-static int rename_plain(const struct rename_dir *dir, const struct vdir_name *src,
+static int rename_plain(const struct rename_dir *dir, const struct direntry_name *src,
 			const struct rename_dir *newdir,
-			const struct vdir_name *dst, unsigned int flags, int dirs)
+			const struct direntry_name *dst, unsigned int flags, int dirs)
 {
-	struct vdir_victim victim = { .fd = -1 };
-	int err = vdir_name_prepare(newdir->fd, dst);
+	struct direntry_victim victim = { .fd = -1 };
+	int err = direntry_name_prepare(newdir->fd, dst);
 
 	/* a directory replacing an empty one: the target's nonce goes
 	 * first, and comes back if the rename fails */
 	if (!err && dirs && !(flags & RENAME_EXCHANGE))
-		err = vdir_victim_clear(newdir->fd, dst->name, &victim);
+		err = direntry_victim_clear(newdir->fd, dst->name, &victim);
 	if (err)
 		return err;
 	if (renameat2(dir->fd, src->name, newdir->fd, dst->name, flags) != 0) {
@@ -83,14 +83,14 @@ static int rename_plain(const struct rename_dir *dir, const struct vdir_name *sr
 			err = dirops_rename_noreplace(dir->fd, src->name,
 						      newdir->fd, dst->name);
 	}
-	vdir_victim_end(&victim, err != 0);
+	direntry_victim_end(&victim, err != 0);
 	if (err) {
 		if (err != -EEXIST)
-			vdir_name_forget(newdir->fd, dst);
+			direntry_name_forget(newdir->fd, dst);
 		return err;
 	}
 	if (!(flags & RENAME_EXCHANGE))
-		vdir_name_forget(dir->fd, src);
+		direntry_name_forget(dir->fd, src);
 	return 0;
 }
 
@@ -100,24 +100,24 @@ static int rename_plain(const struct rename_dir *dir, const struct vdir_name *sr
  * knows then stands for.
  */
 static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir,
-			  const struct vdir_name *src, const struct stat *sst,
+			  const struct direntry_name *src, const struct stat *sst,
 			  const struct rename_dir *newdir,
-			  const struct vdir_name *dst, const struct stat *dst_st,
+			  const struct direntry_name *dst, const struct stat *dst_st,
 			  unsigned int flags)
 {
-	struct vrespell_entry from = { .dfd = dir->fd, .name = src, .st = sst };
-	struct vrespell_entry to = { .dfd = newdir->fd, .name = dst, .st = dst_st };
+	struct respell_entry from = { .dfd = dir->fd, .name = src, .st = sst };
+	struct respell_entry to = { .dfd = newdir->fd, .name = dst, .st = dst_st };
 	int xchg = !!(flags & RENAME_EXCHANGE);
 	int err = entry_rename_respell(fs, dir->in, &from, newdir->in, &to,
 				       flags);
 
 	if (err)
 		return err;
-	if (vrespell_bound(fs->cfg.version, sst->st_mode))
+	if (respell_bound(fs->cfg.version, sst->st_mode))
 		rekey_symlink(fs, sst, newdir, dst->name);
 	else
 		moved(fs, sst, dir, src->name, newdir, dst->name);
-	if (xchg && vrespell_bound(fs->cfg.version, dst_st->st_mode))
+	if (xchg && respell_bound(fs->cfg.version, dst_st->st_mode))
 		rekey_symlink(fs, dst_st, dir, src->name);
 	else if (xchg)
 		moved(fs, dst_st, newdir, dst->name, dir, src->name);
@@ -129,7 +129,7 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct request r;
 	struct rename_dir dir = { NULL, -1 }, newdir = { NULL, -1 };
-	struct vdir_name src, dst;
+	struct direntry_name src, dst;
 	struct stat sst, dst_st;
 	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0, pin = -1;
 
@@ -161,9 +161,9 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	if (!err) {
 		if (dir.in != newdir.in &&
-		    (vrespell_bound(r.fs->cfg.version, sst.st_mode) ||
+		    (respell_bound(r.fs->cfg.version, sst.st_mode) ||
 		     (have_dst && (flags & RENAME_EXCHANGE) &&
-		      vrespell_bound(r.fs->cfg.version, dst_st.st_mode)))) {
+		      respell_bound(r.fs->cfg.version, dst_st.st_mode)))) {
 			err = rename_respell(r.fs, &dir, &src, &sst, &newdir,
 					     &dst, &dst_st, flags);
 		} else {

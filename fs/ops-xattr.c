@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Extended attributes: user.* names and values sealed by volume/xattr.h
+ * Extended attributes: user.* names and values sealed by volume/names/xattr.h
  * on the ciphertext inode; the root's state attribute (state.h) answered
  * here.
  */
@@ -16,7 +16,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/state.h"
-#include "volume/xattr.h"
+#include "volume/names/xattr.h"
 
 /*
  * The stored name of attribute name of an existing attribute (get,

@@ -11,7 +11,7 @@
  *   before any inode lock, fs.h) and, for requests that need the keys
  *   (REQ_KEYS), answers -EACCES while the volume is locked.
  * - The keys themselves are used inside the volume calls, each in a short
- *   key section (volume/keyring.h) that holds no I/O; a section that
+ *   key section (volume/keys/keyring.h) that holds no I/O; a section that
  *   finds the volume locked gives -EACCES too, so "locked" reaches the
  *   application as EACCES either way. A request never holds a section
  *   across its I/O: a lock waits for CPU work only (docs/design.md,

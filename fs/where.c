@@ -21,7 +21,7 @@
 static int plain_path(struct cloakfs *fs, struct fs_inode *in, char *out,
 		      size_t len)
 {
-	char cname[NAMES_MAX_ENCODED + 1], plain[NAMES_MAX_PLAIN + 1];
+	char cname[VNAME_MAX_ENCODED + 1], plain[VNAME_MAX_PLAIN + 1];
 	struct fs_inode *cur = in, *p;
 	size_t pos = len - 1, n;
 	int depth = 0, pinned = 0, ok, pfd, r;
@@ -68,7 +68,7 @@ void where_inode(struct cloakfs *fs, struct fs_inode *in, int fd, int plain,
 
 	if (held >= 0)
 		fd = held;
-	if (fd < 0 || volume_fd_path(fd, cpath, sizeof(cpath)) != 0)
+	if (fd < 0 || fdio_path(fd, cpath, sizeof(cpath)) != 0)
 		snprintf(cpath, sizeof(cpath), "%s: inode %llu", fs->cipherdir,
 			 (unsigned long long)in->ino);
 	if (held >= 0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cloakfs-fsck: the config file and the key. volume/config.c judges the
+ * cloakfs-fsck: the config file and the key. volume/keys/volconf.c judges the
  * config; this file only sorts its refusals into classes (syntax,
  * version, feature, field) and opens every keyslot so one that does not
  * open while another does is reported by number. See fsck.h.
@@ -20,8 +20,8 @@
 #include "daemon/client.h"
 #include "tools/fsck.h"
 #include "volume/fdio.h"
-#include "volume/keyslot.h"
-#include "volume/record.h"
+#include "volume/keys/keyslot.h"
+#include "volume/keys/volrec.h"
 #include "volume/volume.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
@@ -31,12 +31,12 @@ _Static_assert(CLOAKFSD_KEY_MAX >= VOLCONF_VMK_SIZE, "daemon key size");
 
 /*
  * libconfig's own read of the config, for sorting a refusal into a
- * class: through volume_open_regular like every read of a format file,
+ * class: through fdio_open_regular like every read of a format file,
  * so nothing swapped in since can block it. CONFIG_TRUE or CONFIG_FALSE.
  */
 static int reread_config(config_t *cf, const char *path)
 {
-	int fd = volume_open_regular(AT_FDCWD, path, NULL), rc, err;
+	int fd = fdio_open_regular(AT_FDCWD, path, NULL), rc, err;
 	char *text;
 
 	if (fd < 0)
@@ -175,7 +175,7 @@ void fsck_check_record(struct fsck *f)
 static int keys_from_vmk(struct fsck *f, const uint8_t *vmk,
 			 struct volume_keys **out)
 {
-	int rc = vkeyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.key_id, out);
+	int rc = keyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.key_id, out);
 
 	return rc == -EBADMSG ? 1 : rc;
 }

@@ -15,9 +15,9 @@
 
 #include "tools/fsck.h"
 #include "volume/fdio.h"
-#include "volume/fileio.h"
-#include "volume/header.h"
-#include "volume/symlink.h"
+#include "volume/content/fileio.h"
+#include "volume/content/header.h"
+#include "volume/names/symlink.h"
 
 #define DEEP_BUF (1u << 20)
 
@@ -237,7 +237,7 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 	if (st->st_size == 0)
 		return FC_COUNT; /* an empty file has no header */
 	/* a FIFO swapped in since the stat must not block the check */
-	fd = volume_open_regular(e->dirfd, e->cname, NULL);
+	fd = fdio_open_regular(e->dirfd, e->cname, NULL);
 	if (fd < 0) {
 		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath, FA_NONE,
 			    NULL, "cannot open: %s", fd == -VOLUME_ENOTREG
@@ -295,40 +295,40 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 }
 
 /* the class and words for a version-2 text that does not decode */
-static enum fsck_class v2_fault(const struct vsymlink_verdict *v,
+static enum fsck_class v2_fault(const struct symlink_verdict *v,
 				const char *text, char *why, size_t len)
 {
-	const char *hash = text + strlen(VSYMLINK_REF_PREFIX);
+	const char *hash = text + strlen(SYMLINK_REF_PREFIX);
 
 	switch (v->fault) {
-	case VSYMLINK_FAULT_MISSING:
+	case SYMLINK_FAULT_MISSING:
 		snprintf(why, len, "it refers to the stored target %s/%s, which "
-			 "is not there", VSYMLINK_STORE_DIR, hash);
+			 "is not there", SYMLINK_STORE_DIR, hash);
 		return FC_SYMLINK_TARGET_MISSING;
-	case VSYMLINK_FAULT_NOT_REGULAR:
+	case SYMLINK_FAULT_NOT_REGULAR:
 		if (v->store)
 			snprintf(why, len, "its target is stored in %s, which is "
-				 "%s, not a directory", VSYMLINK_STORE_DIR,
+				 "%s, not a directory", SYMLINK_STORE_DIR,
 				 volume_type_name(v->type));
 		else
 			snprintf(why, len, "its stored target %s/%s is %s, not a "
-				 "regular file", VSYMLINK_STORE_DIR, hash,
+				 "regular file", SYMLINK_STORE_DIR, hash,
 				 volume_type_name(v->type));
 		return FC_SYMLINK_TARGET_DAMAGED;
-	case VSYMLINK_FAULT_HASH:
+	case SYMLINK_FAULT_HASH:
 		snprintf(why, len, "its stored target %s/%s does not hash to its "
-			 "name", VSYMLINK_STORE_DIR, hash);
+			 "name", SYMLINK_STORE_DIR, hash);
 		return FC_SYMLINK_TARGET_DAMAGED;
-	case VSYMLINK_FAULT_LENGTH:
+	case SYMLINK_FAULT_LENGTH:
 		snprintf(why, len, "its stored target %s/%s has a length no "
 			 "stored target has (%d to %d characters)",
-			 VSYMLINK_STORE_DIR, hash, VSYMLINK_MAX_STORED + 1,
-			 NAMES_TARGET_MAX_ENCODED);
+			 SYMLINK_STORE_DIR, hash, SYMLINK_MAX_STORED + 1,
+			 VNAME_TARGET_MAX_ENCODED);
 		return FC_SYMLINK_TARGET_DAMAGED;
-	case VSYMLINK_FAULT_OPEN:
+	case SYMLINK_FAULT_OPEN:
 		snprintf(why, len, "its stored target %s/%s does not decrypt "
 			 "under the volume's symlink key, or is over-padded",
-			 VSYMLINK_STORE_DIR, hash);
+			 SYMLINK_STORE_DIR, hash);
 		return FC_SYMLINK_TARGET_DAMAGED;
 	default:
 		snprintf(why, len, "its target does not decrypt under the "
@@ -340,11 +340,11 @@ static enum fsck_class v2_fault(const struct vsymlink_verdict *v,
 enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
 				   bool decode, char *why, size_t whylen)
 {
-	char enc[VSYMLINK_MAX_STORED + 2];
-	char plain[VSYMLINK_MAX_PLAIN + 1];
+	char enc[SYMLINK_MAX_STORED + 2];
+	char plain[SYMLINK_MAX_PLAIN + 1];
 	ssize_t n = readlinkat(e->dirfd, e->cname, enc, sizeof(enc));
-	struct vsymlink_verdict v;
-	enum vsymlink_form form;
+	struct symlink_verdict v;
+	enum symlink_form form;
 	int rc;
 
 	if (n < 0) {
@@ -364,13 +364,13 @@ enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
 	fsck_targets_seen(f, e->cpath, enc, (size_t)n);
 	if (!decode)
 		return FC_COUNT;
-	form = vsymlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize);
-	if (form == VSYMLINK_V1 && f->cfg.version >= 2) {
+	form = symlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize);
+	if (form == SYMLINK_V1 && f->cfg.version >= 2) {
 		snprintf(why, whylen, "a version-1 target in a version-2 volume");
 		return FC_SYMLINK_UNDECODABLE;
 	}
-	if (form == VSYMLINK_V1) {
-		rc = e->names ? names_symlink_decrypt(e->names, enc, (size_t)n,
+	if (form == SYMLINK_V1) {
+		rc = e->names ? vname_symlink_decrypt(e->names, enc, (size_t)n,
 						      plain, sizeof(plain))
 			      : -EBADMSG;
 		explicit_bzero(plain, sizeof(plain));
@@ -385,15 +385,15 @@ enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
 		return FC_COUNT;
 	}
 	/* the stored target, too, is read and decoded by volume/ alone */
-	rc = vsymlink_judge(fsck_keyring(f), f->rootfd, enc, (size_t)n, &v);
+	rc = symlink_judge(fsck_keyring(f), f->rootfd, enc, (size_t)n, &v);
 	if (!rc)
 		return FC_COUNT;
 	if (rc == -EBADMSG)
 		return v2_fault(&v, enc, why, whylen);
-	snprintf(why, whylen, "%s: %s", form == VSYMLINK_REF ? "its stored target"
+	snprintf(why, whylen, "%s: %s", form == SYMLINK_REF ? "its stored target"
 		 : "its target", strerror(-rc));
 	if (rc == -EACCES || rc == -EPERM)
 		return FC_UNREADABLE;
-	return form == VSYMLINK_REF ? FC_SYMLINK_TARGET_DAMAGED
+	return form == SYMLINK_REF ? FC_SYMLINK_TARGET_DAMAGED
 				    : FC_SYMLINK_UNDECODABLE;
 }

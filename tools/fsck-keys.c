@@ -6,20 +6,20 @@
  * report. See fsck.h.
  */
 #include "tools/fsck.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
 
-struct vkeyring *fsck_keyring(struct fsck *f)
+struct keyring *fsck_keyring(struct fsck *f)
 {
-	if (!f->kr && f->keys && vkeyring_new(f->cfg.cipher, &f->kr) == 0)
-		vkeyring_install(f->kr, f->keys);
+	if (!f->kr && f->keys && keyring_new(f->cfg.cipher, &f->kr) == 0)
+		keyring_install(f->kr, f->keys);
 	return f->kr;
 }
 
 void fsck_keys_free(struct fsck *f)
 {
 	if (f->kr)
-		vkeyring_free(f->kr); /* frees f->keys */
+		keyring_free(f->kr); /* frees f->keys */
 	else
 		keys_free(f->keys);
 	f->kr = NULL;

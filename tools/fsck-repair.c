@@ -18,28 +18,28 @@
 #include <unistd.h>
 
 #include "tools/fsck.h"
-#include "volume/dirnonce.h"
+#include "volume/names/dirnonce.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
-#include "volume/symlink.h"
+#include "volume/names/symlink.h"
 
 int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
-		     const char *plain, char out[NAMES_MAX_ENCODED + 1],
-		     char enc[NAMES_MAX_ENCODED + 1], size_t *enclen,
+		     const char *plain, char out[VNAME_MAX_ENCODED + 1],
+		     char enc[VNAME_MAX_ENCODED + 1], size_t *enclen,
 		     bool *is_long)
 {
-	int n = names_encrypt(names, plain, strlen(plain), enc,
-			      NAMES_MAX_ENCODED + 1);
+	int n = vname_encrypt(names, plain, strlen(plain), enc,
+			      VNAME_MAX_ENCODED + 1);
 
 	if (n < 0)
 		return n;
 	*enclen = (size_t)n;
-	*is_long = names_is_long(*enclen, f->cfg.name_max);
+	*is_long = vname_is_long(*enclen, f->cfg.name_max);
 	if (!*is_long) {
 		memcpy(out, enc, *enclen + 1);
 		return 0;
 	}
-	return names_long_name(enc, *enclen, out);
+	return vname_long_name(enc, *enclen, out);
 }
 
 static int note_write(struct fsck *f, const char *text, size_t len);
@@ -75,8 +75,8 @@ void fsck_lost_found_close(struct fsck *f)
 int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 			 bool create)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	char enc[NAMES_MAX_ENCODED + 1];
+	uint8_t nonce[DIRNONCE_SIZE];
+	char enc[VNAME_MAX_ENCODED + 1];
 	size_t enclen;
 	bool is_long;
 	int err;
@@ -101,7 +101,7 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 	}
 	if (f->lf_fd < 0)
 		return -errno;
-	err = names_dirnonce_read(f->lf_fd, nonce);
+	err = dirnonce_read(f->lf_fd, nonce);
 	if (!err) {
 		f->lf_names = keys_names_tfm(f->keys, nonce, &err);
 		explicit_bzero(nonce, sizeof(nonce));
@@ -116,46 +116,46 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 
 /* the n-th candidate name: plain, plain~2, ... or stem-1, stem-2, ... */
 static void candidate(const char *plain, const char *stem, unsigned int n,
-		      char out[NAMES_MAX_PLAIN + 1])
+		      char out[VNAME_MAX_PLAIN + 1])
 {
 	char suffix[24];
 	size_t keep;
 
 	if (!plain) {
-		snprintf(out, NAMES_MAX_PLAIN + 1, "%s-%u", stem, n);
+		snprintf(out, VNAME_MAX_PLAIN + 1, "%s-%u", stem, n);
 		return;
 	}
 	if (n == 1) {
-		snprintf(out, NAMES_MAX_PLAIN + 1, "%s", plain);
+		snprintf(out, VNAME_MAX_PLAIN + 1, "%s", plain);
 		return;
 	}
 	snprintf(suffix, sizeof(suffix), "~%u", n);
 	keep = strlen(plain);
-	if (keep + strlen(suffix) > NAMES_MAX_PLAIN)
-		keep = NAMES_MAX_PLAIN - strlen(suffix);
-	snprintf(out, NAMES_MAX_PLAIN + 1, "%.*s%s", (int)keep, plain, suffix);
+	if (keep + strlen(suffix) > VNAME_MAX_PLAIN)
+		keep = VNAME_MAX_PLAIN - strlen(suffix);
+	snprintf(out, VNAME_MAX_PLAIN + 1, "%.*s%s", (int)keep, plain, suffix);
 }
 
 /* a symlink moving directory: its target re-encrypted for lost+found */
 static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 			struct crypto_tfm *from_names, const char *newc)
 {
-	char enc[VSYMLINK_MAX_STORED + 2];
-	char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
+	char enc[SYMLINK_MAX_STORED + 2];
+	char plain[VNAME_MAX_SYMLINK_PLAIN + 1];
 	struct stat st;
 	ssize_t n = dirops_read_symlink(dirfd, cname, &st, enc, sizeof(enc));
 	int err;
 
 	if (n < 0)
 		return (int)n;
-	if (vsymlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize) !=
-	    VSYMLINK_V1)
+	if (symlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize) !=
+	    SYMLINK_V1)
 		return -EBADMSG; /* not under its directory's key: moved as it is */
-	err = names_symlink_decrypt(from_names, enc, (size_t)n, plain,
+	err = vname_symlink_decrypt(from_names, enc, (size_t)n, plain,
 				    sizeof(plain));
 	if (err < 0)
 		return err;
-	err = names_symlink_encrypt(f->lf_names, plain, (size_t)err, enc,
+	err = vname_symlink_encrypt(f->lf_names, plain, (size_t)err, enc,
 				    sizeof(enc));
 	explicit_bzero(plain, sizeof(plain));
 	if (err < 0)
@@ -181,8 +181,8 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 static int keep_sidecar_text(struct fsck *f, int dirfd, const char *side,
 			     const char *newname)
 {
-	char buf[NAMES_MAX_ENCODED + 1];
-	ssize_t n = volume_read_file(dirfd, side, buf, sizeof(buf) - 1, NULL);
+	char buf[VNAME_MAX_ENCODED + 1];
+	ssize_t n = fdio_read_file(dirfd, side, buf, sizeof(buf) - 1, NULL);
 
 	if (n < 0)
 		return n == -ENOENT ? 0 : (int)n;
@@ -200,8 +200,8 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		    const char *plain, const char *stem,
 		    struct crypto_tfm *from_names, char *where, size_t wherelen)
 {
-	char name[NAMES_MAX_PLAIN + 1], newc[NAMES_MAX_ENCODED + 1];
-	char enc[NAMES_MAX_ENCODED + 1], side[NAMES_SIDECAR_LEN + 1];
+	char name[VNAME_MAX_PLAIN + 1], newc[VNAME_MAX_ENCODED + 1];
+	char enc[VNAME_MAX_ENCODED + 1], side[VNAME_SIDECAR_LEN + 1];
 	struct stat st;
 	size_t enclen;
 	bool new_long;
@@ -224,7 +224,7 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 			break;
 	}
 	if (new_long) {
-		err = names_write_sidecar(f->lf_fd, newc, enc, enclen);
+		err = vname_write_sidecar(f->lf_fd, newc, enc, enclen);
 		if (err)
 			return err;
 	}
@@ -234,14 +234,14 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 	if (err == -EBADMSG) /* not a symlink, or its target does not decode */
 		err = dirops_rename_noreplace(dirfd, cname, f->lf_fd, newc);
 	if (err) {
-		if (new_long && names_sidecar_name(newc, side) == 0)
+		if (new_long && vname_sidecar_name(newc, side) == 0)
 			(void)unlinkat(f->lf_fd, side, 0);
 		return err;
 	}
 	snprintf(where, wherelen, "moved to /%s/%s", FSCK_LOST_FOUND, name);
 	/* the old sidecar is redundant where the entry went, but its text
 	 * is the entry's whole encrypted name: kept in the note */
-	if (is_long && names_sidecar_name(cname, side) == 0 &&
+	if (is_long && vname_sidecar_name(cname, side) == 0 &&
 	    keep_sidecar_text(f, dirfd, side, name) == 0)
 		(void)unlinkat(dirfd, side, 0);
 	return 0;
@@ -250,31 +250,31 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 int fsck_put_dirnonce(struct fsck *f, int dirfd, const uint8_t *nonce,
 		      bool present, char *where, size_t wherelen)
 {
-	char tmp[DIROPS_TEMP_NAME_SIZE], moved[NAMES_MAX_PLAIN + 64] = "";
+	char tmp[DIROPS_TEMP_NAME_SIZE], moved[VNAME_MAX_PLAIN + 64] = "";
 	int err = 0;
 
 	if (present) {
 		/* out of the way first, under a name fsck knows as a leftover */
 		err = dirops_temp_name(tmp);
 		if (!err)
-			err = dirops_rename_noreplace(dirfd, NAMES_DIRNONCE_FILE,
+			err = dirops_rename_noreplace(dirfd, DIRNONCE_FILE,
 						      dirfd, tmp);
 		if (err) {
 			snprintf(where, wherelen, "cannot move %s aside: %s",
-				 NAMES_DIRNONCE_FILE, strerror(-err));
+				 DIRNONCE_FILE, strerror(-err));
 			return err;
 		}
 	}
-	err = names_dirnonce_write_file(dirfd, nonce);
+	err = dirnonce_write_file(dirfd, nonce);
 	if (err) {
 		if (present)
 			(void)dirops_rename_noreplace(dirfd, tmp, dirfd,
-						      NAMES_DIRNONCE_FILE);
+						      DIRNONCE_FILE);
 		snprintf(where, wherelen, "cannot write %s: %s",
-			 NAMES_DIRNONCE_FILE, strerror(-err));
+			 DIRNONCE_FILE, strerror(-err));
 		return err;
 	}
-	err = names_dirnonce_write_copy(dirfd, nonce);
+	err = dirnonce_write_copy(dirfd, nonce);
 	if (err == -EOPNOTSUPP)
 		err = 0; /* the filesystem keeps no copies */
 	if (present && fsck_quarantine(f, dirfd, tmp, false, NULL, "dirnonce-bad",
@@ -288,8 +288,8 @@ int fsck_put_dirnonce(struct fsck *f, int dirfd, const uint8_t *nonce,
 /* the note's file in lost+found, made on the first line */
 static int note_open(struct fsck *f)
 {
-	char name[NAMES_MAX_PLAIN + 1], newc[NAMES_MAX_ENCODED + 1];
-	char enc[NAMES_MAX_ENCODED + 1], stamp[32];
+	char name[VNAME_MAX_PLAIN + 1], newc[VNAME_MAX_ENCODED + 1];
+	char enc[VNAME_MAX_ENCODED + 1], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t enclen;
@@ -309,7 +309,7 @@ static int note_open(struct fsck *f)
 		err = fsck_encode_name(f, f->lf_names, name, newc, enc, &enclen,
 				       &is_long);
 		if (!err && is_long)
-			err = names_write_sidecar(f->lf_fd, newc, enc, enclen);
+			err = vname_write_sidecar(f->lf_fd, newc, enc, enclen);
 		if (err)
 			return err;
 		fd = openat(f->lf_fd, newc, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |

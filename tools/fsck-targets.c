@@ -31,10 +31,10 @@
 
 #include "tools/fsck.h"
 #include "volume/fdio.h"
-#include "volume/symlink.h"
+#include "volume/names/symlink.h"
 
 struct ref {
-	uint8_t hash[VSYMLINK_HASH_BYTES];
+	uint8_t hash[SYMLINK_HASH_BYTES];
 	bool found; /* the store holds an entry of this name */
 };
 
@@ -92,14 +92,14 @@ void fsck_targets_seen(struct fsck *f, const char *cpath, const char *text,
 {
 	struct fsck_target_refs *r = f->refs;
 	const struct volume_cipher_info *ci = volume_cipher_info(f->cfg.cipher);
-	uint8_t hash[VSYMLINK_HASH_BYTES];
+	uint8_t hash[SYMLINK_HASH_BYTES];
 
 	if (!r)
 		return;
-	if (vsymlink_ref_hash(text, len, hash) != 0) {
+	if (symlink_ref_hash(text, len, hash) != 0) {
 		/* a damaged text may once have been a reference */
-		if (vsymlink_form(text, len, ci->blocksize) == VSYMLINK_DAMAGED ||
-		    vsymlink_form(text, len, 0) == VSYMLINK_REF)
+		if (symlink_form(text, len, ci->blocksize) == SYMLINK_DAMAGED ||
+		    symlink_form(text, len, 0) == SYMLINK_REF)
 			unsure(f, "the symlink (ciphertext %s) has a damaged "
 			       "text, and may be the one that referred to it",
 			       cpath);
@@ -122,7 +122,7 @@ void fsck_targets_seen(struct fsck *f, const char *cpath, const char *text,
 
 static int cmp_ref(const void *a, const void *b)
 {
-	return memcmp(a, b, VSYMLINK_HASH_BYTES);
+	return memcmp(a, b, SYMLINK_HASH_BYTES);
 }
 
 /* sorted, each hash once (hard links of a symlink refer to one target) */
@@ -140,7 +140,7 @@ static void sort_refs(struct fsck_target_refs *r)
 }
 
 static struct ref *find_ref(struct fsck_target_refs *r,
-			    const uint8_t hash[VSYMLINK_HASH_BYTES])
+			    const uint8_t hash[SYMLINK_HASH_BYTES])
 {
 	return r->n ? bsearch(hash, r->v, r->n, sizeof(*r->v), cmp_ref) : NULL;
 }
@@ -148,14 +148,14 @@ static struct ref *find_ref(struct fsck_target_refs *r,
 /* "cloakfs.targets/<name>" */
 static void store_path(char *out, size_t len, const char *name)
 {
-	snprintf(out, len, "%s/%s", VSYMLINK_STORE_DIR, name);
+	snprintf(out, len, "%s/%s", SYMLINK_STORE_DIR, name);
 }
 
 /* something the store never holds: moved into lost+found, never deleted */
 static void foreign(struct fsck *f, int dirfd, const char *name,
 		    const char *cpath, const char *why)
 {
-	char what[NAMES_MAX_ENCODED + 64] = "";
+	char what[VNAME_MAX_ENCODED + 64] = "";
 	enum fsck_action act = FA_NONE;
 	int rc;
 
@@ -193,7 +193,7 @@ static void orphan(struct fsck *f, int sfd, const char *name,
 static size_t mark(struct fsck *f, DIR *dp)
 {
 	struct fsck_target_refs *r = f->refs;
-	uint8_t hash[VSYMLINK_HASH_BYTES];
+	uint8_t hash[SYMLINK_HASH_BYTES];
 	struct dirent *de;
 	struct ref *ref;
 	size_t missing = 0;
@@ -203,8 +203,8 @@ static size_t mark(struct fsck *f, DIR *dp)
 	while ((de = readdir(dp)) != NULL) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		k = vsymlink_store_entry(dirfd(dp), de->d_name, hash, &type);
-		if ((k == VSYMLINK_STORED || k == VSYMLINK_STORED_ODD) &&
+		k = symlink_store_entry(dirfd(dp), de->d_name, hash, &type);
+		if ((k == SYMLINK_STORED || k == SYMLINK_STORED_ODD) &&
 		    (ref = find_ref(r, hash)) != NULL)
 			ref->found = true;
 	}
@@ -215,8 +215,8 @@ static size_t mark(struct fsck *f, DIR *dp)
 
 static void judge(struct fsck *f, DIR *dp)
 {
-	char cpath[sizeof(VSYMLINK_STORE_DIR) + 256 + 2], why[160];
-	uint8_t hash[VSYMLINK_HASH_BYTES];
+	char cpath[sizeof(SYMLINK_STORE_DIR) + 256 + 2], why[160];
+	uint8_t hash[SYMLINK_HASH_BYTES];
 	struct dirent *de;
 	mode_t type = 0;
 	int k;
@@ -226,7 +226,7 @@ static void judge(struct fsck *f, DIR *dp)
 			continue;
 		store_path(cpath, sizeof(cpath), de->d_name);
 		fsck_progress_tick(f, cpath);
-		k = vsymlink_store_entry(dirfd(dp), de->d_name, hash, &type);
+		k = symlink_store_entry(dirfd(dp), de->d_name, hash, &type);
 		if (k == -ENOENT)
 			continue;
 		if (k < 0) {
@@ -234,19 +234,19 @@ static void judge(struct fsck *f, DIR *dp)
 				    NULL, "stat: %s", strerror(-k));
 			continue;
 		}
-		if (k == VSYMLINK_STORED) {
+		if (k == SYMLINK_STORED) {
 			if (!find_ref(f->refs, hash))
 				orphan(f, dirfd(dp), de->d_name, cpath);
 			continue;
 		}
 		snprintf(why, sizeof(why), "%s%s in the symlink target store",
-			 k == VSYMLINK_STORE_FOREIGN ? "not a name cloakfs writes: "
+			 k == SYMLINK_STORE_FOREIGN ? "not a name cloakfs writes: "
 						     : "",
 			 volume_type_name(type));
 		foreign(f, dirfd(dp), de->d_name, cpath, why);
 	}
 	if (errno)
-		fsck_report(f, FC_UNREADABLE, false, NULL, VSYMLINK_STORE_DIR,
+		fsck_report(f, FC_UNREADABLE, false, NULL, SYMLINK_STORE_DIR,
 			    FA_NONE, NULL, "reading the directory: %s",
 			    strerror(errno));
 }
@@ -264,13 +264,13 @@ void fsck_targets_check(struct fsck *f)
 	 * has symlinks whose targets are stored (docs/format.md 4, 7.4) */
 	if (!r || f->operational_error)
 		return;
-	sfd = vsymlink_store_open(f->rootfd, &type);
+	sfd = symlink_store_open(f->rootfd, &type);
 	if (sfd == -ENOENT)
 		return; /* a reference into it: the symlink was reported */
 	if (sfd == -ENOTDIR) {
 		snprintf(why, sizeof(why), "the symlink target store is %s, not "
 			 "a directory", volume_type_name(type));
-		foreign(f, f->rootfd, VSYMLINK_STORE_DIR, VSYMLINK_STORE_DIR, why);
+		foreign(f, f->rootfd, SYMLINK_STORE_DIR, SYMLINK_STORE_DIR, why);
 		return;
 	}
 	if (sfd >= 0 && !(dp = fdopendir(sfd))) {
@@ -278,7 +278,7 @@ void fsck_targets_check(struct fsck *f)
 		sfd = -errno;
 	}
 	if (sfd < 0) {
-		fsck_report(f, FC_UNREADABLE, false, NULL, VSYMLINK_STORE_DIR,
+		fsck_report(f, FC_UNREADABLE, false, NULL, SYMLINK_STORE_DIR,
 			    FA_NONE, NULL, "the symlink target store: %s",
 			    strerror(-sfd));
 		return;

@@ -31,10 +31,10 @@
 
 #include "crypto/hex.h"
 #include "tools/fsck.h"
-#include "volume/dirnonce.h"
+#include "volume/names/dirnonce.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
-#include "volume/upgrade.h"
+#include "volume/keys/upgrade.h"
 
 #define KEEP_OPEN 32
 
@@ -43,7 +43,7 @@ struct item {
 	char *plain;            /* its decoded name, or NULL */
 	char *hint;             /* a damaged sidecar's name, or NULL */
 	char *why;              /* why it must move (bad != FC_COUNT) */
-	enum names_entry kind;
+	enum vname_entry kind;
 	enum fsck_class bad;    /* why it must move (FC_COUNT: it need not) */
 	bool skip;              /* reported already; leave it alone */
 	bool is_lf;             /* the root's lost+found.cloakfs */
@@ -57,7 +57,7 @@ struct dir {
 	bool path_known;   /* every component of its plaintext path decoded */
 	bool in_lf, is_root, is_lf;
 	struct crypto_tfm *names; /* NULL: nonce lost, or put away (deep) */
-	uint8_t nonce[NAMES_DIRNONCE_SIZE]; /* of names, to make it again */
+	uint8_t nonce[DIRNONCE_SIZE]; /* of names, to make it again */
 	bool have_nonce;
 	bool names_lost;   /* the nonce was missing or damaged */
 	bool hold;         /* its nonce and copy differ and nothing tells which
@@ -176,15 +176,15 @@ static int read_items(struct dir *d)
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *dp;
-	int err = volume_opendir(d->fd, &dp);
+	int err = fdio_opendir(d->fd, &dp);
 
 	if (err)
 		return err;
 	while ((errno = 0, de = readdir(dp)) != NULL) {
-		enum names_entry k = names_classify(de->d_name);
+		enum vname_entry k = vname_classify(de->d_name);
 		struct item *it;
 
-		if (k == NAMES_ENTRY_DOT || k == NAMES_ENTRY_DIRNONCE)
+		if (k == VNAME_ENTRY_DOT || k == VNAME_ENTRY_DIRNONCE)
 			continue;
 		if (d->n == cap) {
 			size_t nc = cap ? 2 * cap : 8;
@@ -227,13 +227,13 @@ static void free_items(struct dir *d)
 	d->n = 0;
 }
 
-/* the class of a name names_judge refuses */
-static enum fsck_class name_class(enum names_verdict v)
+/* the class of a name vname_judge refuses */
+static enum fsck_class name_class(enum vname_verdict v)
 {
 	switch (v) {
-	case NAMES_INVALID:
+	case VNAME_INVALID:
 		return FC_NAME_INVALID;
-	case NAMES_OVERPADDED:
+	case VNAME_OVERPADDED:
 		return FC_NAME_OVERPADDED;
 	default:
 		return FC_NAME_UNDECODABLE;
@@ -243,35 +243,35 @@ static enum fsck_class name_class(enum names_verdict v)
 /* the name a damaged sidecar holds, if it still decodes: a hint only */
 static void sidecar_hint(struct dir *d, struct item *it)
 {
-	char side[NAMES_SIDECAR_LEN + 1], buf[NAMES_MAX_ENCODED + 1];
-	char plain[NAMES_MAX_PLAIN + 1];
+	char side[VNAME_SIDECAR_LEN + 1], buf[VNAME_MAX_ENCODED + 1];
+	char plain[VNAME_MAX_PLAIN + 1];
 	ssize_t n;
 
 	if (!d->names || d->names_lost ||
-	    names_sidecar_name(it->cname, side) != 0)
+	    vname_sidecar_name(it->cname, side) != 0)
 		return;
-	n = volume_read_file(d->fd, side, buf, sizeof(buf), NULL);
+	n = fdio_read_file(d->fd, side, buf, sizeof(buf), NULL);
 	if (n <= 0 || (size_t)n >= sizeof(buf))
 		return;
-	if (names_decrypt(d->names, buf, (size_t)n, plain, sizeof(plain)) >= 0)
+	if (vname_decrypt(d->names, buf, (size_t)n, plain, sizeof(plain)) >= 0)
 		it->hint = strdup(plain);
 }
 
 static void judge_name(struct walk *w, struct dir *d, struct item *it)
 {
-	char enc[NAMES_MAX_ENCODED + 1], plain[NAMES_MAX_PLAIN + 1];
-	enum names_verdict verdict;
+	char enc[VNAME_MAX_ENCODED + 1], plain[VNAME_MAX_PLAIN + 1];
+	enum vname_verdict verdict;
 	size_t enclen = 0;
 	enum fsck_class c;
 	int n;
 
 	switch (it->kind) {
-	case NAMES_ENTRY_ENCRYPTED:
+	case VNAME_ENTRY_ENCRYPTED:
 		enclen = strlen(it->cname);
 		memcpy(enc, it->cname, enclen + 1);
 		break;
-	case NAMES_ENTRY_LONG:
-		n = names_read_sidecar(d->fd, it->cname, enc, sizeof(enc));
+	case VNAME_ENTRY_LONG:
+		n = vname_read_sidecar(d->fd, it->cname, enc, sizeof(enc));
 		if (n == -ENOENT) {
 			set_why(it, FC_SIDECAR_MISSING, "a long name without its "
 				".name sidecar: its name is lost");
@@ -301,7 +301,7 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		}
 		enclen = (size_t)n;
 		break;
-	case NAMES_ENTRY_TARGETS:
+	case VNAME_ENTRY_TARGETS:
 		/* on any version: a version-1 config over an upgraded tree
 		 * still reads the targets stored there (docs/format.md 4) */
 		if (d->is_root) {
@@ -311,9 +311,9 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		set_why(it, FC_FOREIGN_ENTRY, "the symlink target store outside "
 			"the volume root");
 		return;
-	case NAMES_ENTRY_CONFIG:
-	case NAMES_ENTRY_CONFIG_TEMP:
-	case NAMES_ENTRY_RECORD: /* judged by fsck-config.c */
+	case VNAME_ENTRY_CONFIG:
+	case VNAME_ENTRY_CONFIG_TEMP:
+	case VNAME_ENTRY_RECORD: /* judged by fsck-config.c */
 		if (d->is_root) {
 			it->skip = true; /* the caller judged a temp file */
 			return;
@@ -321,11 +321,11 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		set_why(it, FC_FOREIGN_ENTRY, "a config file name outside the "
 			"volume root");
 		return;
-	case NAMES_ENTRY_SIDECAR:
+	case VNAME_ENTRY_SIDECAR:
 		return; /* judged with the long names */
 	default:
-		if (!strncmp(it->cname, VUPGRADE_TEMP_PREFIX,
-			     strlen(VUPGRADE_TEMP_PREFIX)))
+		if (!strncmp(it->cname, UPGRADE_TEMP_PREFIX,
+			     strlen(UPGRADE_TEMP_PREFIX)))
 			set_why(it, FC_TEMP_ENTRY, "left by a cloakfs-keytool "
 				"upgrade that stopped: run the upgrade again, "
 				"which removes it (--repair would quarantine "
@@ -342,14 +342,14 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 	}
 	if (d->names_lost) {
 		set_why(it, FC_NAME_UNDECODABLE, "the directory's %s and its "
-			"copy are %s", NAMES_DIRNONCE_FILE,
+			"copy are %s", DIRNONCE_FILE,
 			d->names ? "new" : "missing or damaged");
 		return;
 	}
 	/* names carry no tag: a damaged name that still decrypts to
 	 * something well-formed cannot be told from a real one */
-	n = names_judge(d->names, enc, enclen, plain, &verdict);
-	if (n < 0 && verdict == NAMES_OVERPADDED) {
+	n = vname_judge(d->names, enc, enclen, plain, &verdict);
+	if (n < 0 && verdict == VNAME_OVERPADDED) {
 		/* quarantined under the name it spells (hint) */
 		it->hint = strdup(plain);
 		set_why(it, FC_NAME_OVERPADDED, "a second spelling of \"%s\": "
@@ -372,11 +372,11 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		fsck_fail(w->f, "out of memory");
 		return;
 	}
-	if ((it->kind == NAMES_ENTRY_LONG) !=
-	    (bool)names_is_long(enclen, w->f->cfg.name_max))
+	if ((it->kind == VNAME_ENTRY_LONG) !=
+	    (bool)vname_is_long(enclen, w->f->cfg.name_max))
 		set_why(it, FC_NAME_WRONG_FORM, "stored in the %s form; this "
 			"volume's name_max %u wants the other",
-			it->kind == NAMES_ENTRY_LONG ? "long" : "short",
+			it->kind == VNAME_ENTRY_LONG ? "long" : "short",
 			w->f->cfg.name_max);
 	if (d->is_root && !strcmp(it->plain, FSCK_LOST_FOUND))
 		it->is_lf = true;
@@ -423,14 +423,14 @@ static int cmp_cname(const void *a, const void *b)
 
 static void check_sidecars(struct walk *w, struct dir *d)
 {
-	char **names = malloc((d->n + 1) * sizeof(*names)), key[NAMES_LONG_LEN + 1];
+	char **names = malloc((d->n + 1) * sizeof(*names)), key[VNAME_LONG_LEN + 1];
 	char *kp = key;
 	size_t m = 0;
 
 	if (!names)
 		return;
 	for (size_t i = 0; i < d->n; i++)
-		if (d->items[i].kind == NAMES_ENTRY_LONG)
+		if (d->items[i].kind == VNAME_ENTRY_LONG)
 			names[m++] = d->items[i].cname;
 	if (m)
 		qsort(names, m, sizeof(*names), cmp_cname);
@@ -439,7 +439,7 @@ static void check_sidecars(struct walk *w, struct dir *d)
 		enum fsck_action act = FA_NONE;
 		struct stat st;
 
-		if (it->kind != NAMES_ENTRY_SIDECAR)
+		if (it->kind != VNAME_ENTRY_SIDECAR)
 			continue;
 		it->skip = true;
 		if (fstatat(d->fd, it->cname, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -451,8 +451,8 @@ static void check_sidecars(struct walk *w, struct dir *d)
 				volume_type_name(st.st_mode));
 			continue;
 		}
-		memcpy(key, it->cname, NAMES_LONG_LEN);
-		key[NAMES_LONG_LEN] = '\0';
+		memcpy(key, it->cname, VNAME_LONG_LEN);
+		key[VNAME_LONG_LEN] = '\0';
 		if (bsearch(&kp, names, m, sizeof(*names), cmp_cname))
 			continue;
 		if (enter(w, d, it))
@@ -493,7 +493,7 @@ static int set_names(struct walk *w, struct dir *d, const uint8_t *nonce)
 		fsck_fail(w->f, "%s: name key: %s", w->c.s, strerror(-err));
 		return err;
 	}
-	memcpy(d->nonce, nonce, NAMES_DIRNONCE_SIZE);
+	memcpy(d->nonce, nonce, DIRNONCE_SIZE);
 	d->have_nonce = true;
 	if (d->is_root)
 		w->f->root_names = d->names;
@@ -521,24 +521,24 @@ static void drop_names(struct walk *w, struct dir *d)
 static void check_nonce(struct walk *w, struct dir *d)
 {
 	struct fsck *f = w->f;
-	struct names_dirnonce_state st;
+	struct dirnonce_state st;
 	enum fsck_action act = FA_NONE;
 	enum fsck_class c;
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
-	char why[320], done[NAMES_MAX_PLAIN + 160] = "", what[NAMES_MAX_PLAIN + 256] = "";
-	char fhex[2 * NAMES_DIRNONCE_SIZE + 1], chex[2 * NAMES_DIRNONCE_SIZE + 1];
+	uint8_t nonce[DIRNONCE_SIZE];
+	char why[320], done[VNAME_MAX_PLAIN + 160] = "", what[VNAME_MAX_PLAIN + 256] = "";
+	char fhex[2 * DIRNONCE_SIZE + 1], chex[2 * DIRNONCE_SIZE + 1];
 	const char *path = plain_path(w, d, NULL);
 	/* inside lost+found only lost+found's own nonce is put right */
 	bool may_repair = f->repair && (!d->in_lf || d->is_lf);
 	size_t users = 0;
-	int rc = names_dirnonce_load(d->fd, fsck_keyring(f), nonce, &st);
+	int rc = dirnonce_load(d->fd, fsck_keyring(f), nonce, &st);
 
 	for (size_t i = 0; i < d->n; i++)
-		users += d->items[i].kind == NAMES_ENTRY_ENCRYPTED ||
-			 d->items[i].kind == NAMES_ENTRY_LONG;
-	(void)names_dirnonce_describe(&st, why, sizeof(why));
-	hex_encode(fhex, st.file_nonce, NAMES_DIRNONCE_SIZE);
-	hex_encode(chex, st.copy_nonce, NAMES_DIRNONCE_SIZE);
+		users += d->items[i].kind == VNAME_ENTRY_ENCRYPTED ||
+			 d->items[i].kind == VNAME_ENTRY_LONG;
+	(void)dirnonce_describe(&st, why, sizeof(why));
+	hex_encode(fhex, st.file_nonce, DIRNONCE_SIZE);
+	hex_encode(chex, st.copy_nonce, DIRNONCE_SIZE);
 	if (!rc && set_names(w, d, nonce) != 0)
 		return;
 	if (!rc && st.file) {
@@ -548,7 +548,7 @@ static void check_nonce(struct walk *w, struct dir *d)
 						done, sizeof(done)) ? FA_FAILED : FA_FIXED;
 			if (act == FA_FIXED)
 				snprintf(what, sizeof(what), "restored from %s%s%s",
-					 NAMES_DIRNONCE_XATTR, done[0] ? "; " : "",
+					 DIRNONCE_XATTR, done[0] ? "; " : "",
 					 done);
 			else
 				snprintf(what, sizeof(what), "%s", done);
@@ -565,16 +565,16 @@ static void check_nonce(struct walk *w, struct dir *d)
 			    "write the right one to both (docs/fsck.md)", why,
 			    fhex, chex);
 	} else if (!rc && st.differ) {
-		if (may_repair && st.used == NAMES_DIRNONCE_FROM_COPY) {
+		if (may_repair && st.used == DIRNONCE_FROM_COPY) {
 			act = fsck_put_dirnonce(f, d->fd, nonce, true, done,
 						sizeof(done)) ? FA_FAILED : FA_FIXED;
 			snprintf(what, sizeof(what), "%s set from its copy%s%s",
-				 NAMES_DIRNONCE_FILE, done[0] ? "; " : "", done);
+				 DIRNONCE_FILE, done[0] ? "; " : "", done);
 		} else if (may_repair) {
-			rc = names_dirnonce_write_copy(d->fd, nonce);
+			rc = dirnonce_write_copy(d->fd, nonce);
 			act = rc ? FA_FAILED : FA_FIXED;
 			snprintf(what, sizeof(what), "%s set from %s%s%s",
-				 NAMES_DIRNONCE_XATTR, NAMES_DIRNONCE_FILE,
+				 DIRNONCE_XATTR, DIRNONCE_FILE,
 				 rc ? ": " : "", rc ? strerror(-rc) : "");
 		}
 		fsck_report(f, FC_DIRNONCE_DIFFER, d->in_lf, path, w->c.s, act,
@@ -590,14 +590,14 @@ static void check_nonce(struct walk *w, struct dir *d)
 		c = st.copy == -ENODATA ? FC_DIRNONCE_COPY_MISSING
 					: FC_DIRNONCE_COPY_BAD;
 		if (may_repair) {
-			rc = names_dirnonce_write_copy(d->fd, nonce);
+			rc = dirnonce_write_copy(d->fd, nonce);
 			act = rc ? FA_FAILED : FA_FIXED;
 			snprintf(what, sizeof(what), "copied from %s%s%s",
-				 NAMES_DIRNONCE_FILE, rc ? ": " : "",
+				 DIRNONCE_FILE, rc ? ": " : "",
 				 rc ? strerror(-rc) : "");
 		}
 		fsck_report(f, c, d->in_lf, path, w->c.s, act, what, "%s %s",
-			    NAMES_DIRNONCE_XATTR,
+			    DIRNONCE_XATTR,
 			    st.copy == -ENODATA
 				    ? "holds no copy of the directory's nonce "
 				      "(made before cloakfs kept one)"
@@ -606,7 +606,7 @@ static void check_nonce(struct walk *w, struct dir *d)
 					      : strerror(-st.copy));
 	} else if (rc == -EACCES || rc == -EPERM) {
 		fsck_report(f, FC_UNREADABLE, d->in_lf, path, w->c.s, FA_NONE,
-			    NULL, "%s: %s", NAMES_DIRNONCE_FILE, strerror(-rc));
+			    NULL, "%s: %s", DIRNONCE_FILE, strerror(-rc));
 		d->names_lost = true;
 	} else if (rc) {
 		/* both lost: a fresh nonce, the names go to lost+found with
@@ -616,7 +616,7 @@ static void check_nonce(struct walk *w, struct dir *d)
 		 * one left (put_fresh_nonce): one written before would make
 		 * those a stopped repair leaves decode to garbage, some of
 		 * it well-formed, on the next run */
-		if (may_repair && names_dirnonce_new(nonce) == 0 &&
+		if (may_repair && dirnonce_new(nonce) == 0 &&
 		    set_names(w, d, nonce) == 0) {
 			d->fresh_why = strdup(why);
 			d->fresh_present = st.file != -ENOENT;
@@ -638,22 +638,22 @@ out:
 static enum fsck_action fix_form(struct walk *w, struct dir *d,
 				 struct item *it, char *what, size_t len)
 {
-	char newc[NAMES_MAX_ENCODED + 1], enc[NAMES_MAX_ENCODED + 1];
-	char side[NAMES_SIDECAR_LEN + 1];
+	char newc[VNAME_MAX_ENCODED + 1], enc[VNAME_MAX_ENCODED + 1];
+	char side[VNAME_SIDECAR_LEN + 1];
 	size_t enclen;
 	bool is_long;
 	int rc = fsck_encode_name(w->f, d->names, it->plain, newc, enc, &enclen,
 				  &is_long);
 
 	if (!rc && is_long)
-		rc = names_write_sidecar(d->fd, newc, enc, enclen);
+		rc = vname_write_sidecar(d->fd, newc, enc, enclen);
 	if (!rc && renameat2(d->fd, it->cname, d->fd, newc, RENAME_NOREPLACE) != 0)
 		rc = -errno;
 	if (rc) {
 		snprintf(what, len, "%s", strerror(-rc));
 		return FA_FAILED;
 	}
-	if (it->kind == NAMES_ENTRY_LONG && names_sidecar_name(it->cname, side) == 0)
+	if (it->kind == VNAME_ENTRY_LONG && vname_sidecar_name(it->cname, side) == 0)
 		(void)unlinkat(d->fd, side, 0);
 	snprintf(what, len, "renamed to %s", newc);
 	return FA_FIXED;
@@ -680,7 +680,7 @@ static void finish_entry(struct walk *w, struct dir *d, struct item *it,
 			 enum fsck_class content, const char *why)
 {
 	struct fsck *f = w->f;
-	char what[NAMES_MAX_ENCODED + 64] = "";
+	char what[VNAME_MAX_ENCODED + 64] = "";
 	enum fsck_action act = FA_NONE;
 	const char *path = plain_path(w, d, it);
 	int rc;
@@ -696,7 +696,7 @@ static void finish_entry(struct walk *w, struct dir *d, struct item *it,
 			act = fix_form(w, d, it, what, sizeof(what));
 		} else {
 			rc = fsck_quarantine(f, d->fd, it->cname,
-					     it->kind == NAMES_ENTRY_LONG,
+					     it->kind == VNAME_ENTRY_LONG,
 					     it->plain ? it->plain : it->hint,
 					     fsck_class_name(it->bad),
 					     d->names_lost ? NULL : d->names,
@@ -743,8 +743,8 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 	}
 	switch (st.st_mode & S_IFMT) {
 	case S_IFDIR:
-		if (it->kind != NAMES_ENTRY_ENCRYPTED &&
-		    it->kind != NAMES_ENTRY_LONG) {
+		if (it->kind != VNAME_ENTRY_ENCRYPTED &&
+		    it->kind != VNAME_ENTRY_LONG) {
 			f->others++; /* not ours: its insides are not judged */
 			fsck_targets_unsure(f, w->c.s);
 			break;
@@ -768,8 +768,8 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 					d->in_lf };
 
 		f->files++;
-		if (it->kind == NAMES_ENTRY_SIDECAR || it->kind == NAMES_ENTRY_OTHER ||
-		    it->kind == NAMES_ENTRY_CONFIG || it->kind == NAMES_ENTRY_RECORD)
+		if (it->kind == VNAME_ENTRY_SIDECAR || it->kind == VNAME_ENTRY_OTHER ||
+		    it->kind == VNAME_ENTRY_CONFIG || it->kind == VNAME_ENTRY_RECORD)
 			break; /* not a cloakfs file: no header to judge */
 		content = fsck_check_file(f, &e, &st, why, sizeof(why));
 		if (content == FC_COUNT && it->bad == FC_COUNT)
@@ -867,7 +867,7 @@ static int push_dir(struct walk *w, int fd, bool in_lf, bool is_root,
 	if (is_root && d->names && !d->names_lost)
 		(void)fsck_lost_found_open(f, d->names, false);
 	for (size_t i = 0; i < d->n && !f->operational_error; i++) {
-		if (is_root && d->items[i].kind == NAMES_ENTRY_CONFIG_TEMP)
+		if (is_root && d->items[i].kind == VNAME_ENTRY_CONFIG_TEMP)
 			config_temp(w, d, &d->items[i]);
 		else
 			judge_name(w, d, &d->items[i]);
@@ -924,7 +924,7 @@ static void put_fresh_nonce(struct walk *w, struct dir *d)
 {
 	struct fsck *f = w->f;
 	enum fsck_action act = FA_FAILED;
-	char done[NAMES_MAX_PLAIN + 160] = "", what[NAMES_MAX_PLAIN + 256];
+	char done[VNAME_MAX_PLAIN + 160] = "", what[VNAME_MAX_PLAIN + 256];
 
 	if (!d->fresh_why)
 		return;
@@ -937,7 +937,7 @@ static void put_fresh_nonce(struct walk *w, struct dir *d)
 	if (act == FA_FIXED)
 		snprintf(what, sizeof(what), "a new %s; the %zu names under "
 			 "the old one went to lost+found%s%s",
-			 NAMES_DIRNONCE_FILE, d->fresh_users, done[0] ? "; " : "",
+			 DIRNONCE_FILE, d->fresh_users, done[0] ? "; " : "",
 			 done);
 	else if (done[0])
 		snprintf(what, sizeof(what), "%s", done);

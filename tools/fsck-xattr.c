@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cloakfs-fsck: extended attributes (docs/format.md 7.5, docs/fsck.md),
- * through volume/xattr.h as the mount reads them: every user.* name of a
+ * through volume/names/xattr.h as the mount reads them: every user.* name of a
  * file or directory must decrypt under the volume's xattr-name key (or
  * be the directory nonce's copy), and every such value must open.
  */
@@ -15,8 +15,8 @@
 #include "base/procfd.h"
 #include "crypto/secmem.h"
 #include "tools/fsck.h"
-#include "volume/dirnonce.h"
-#include "volume/xattr.h"
+#include "volume/names/dirnonce.h"
+#include "volume/names/xattr.h"
 
 /* the value of attribute name of path, or its list of names (name
  * NULL), in a new *buf of *len bytes: 0 or -errno */
@@ -89,7 +89,7 @@ void fsck_check_xattrs(struct fsck *f, const struct fsck_entry *e)
 	for (size_t i = 0; !rc && i < len; i += strlen(list + i) + 1) {
 		const char *stored = list + i;
 
-		if (!xattr_is_user(stored) || !strcmp(stored, NAMES_DIRNONCE_XATTR))
+		if (!xattr_is_user(stored) || !strcmp(stored, DIRNONCE_XATTR))
 			continue; /* not ours to judge, or the nonce's copy */
 		if (xattr_name_decrypt(fsck_keyring(f), stored, plain) < 0) {
 			fsck_report(f, FC_XATTR_FOREIGN, e->in_lf, e->path,

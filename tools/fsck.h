@@ -21,12 +21,12 @@
 
 #include "cli/exitcodes.h"
 #include "crypto/crypto.h"
-#include "volume/config.h"
-#include "volume/content.h"
-#include "volume/fileio.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
-#include "volume/names.h"
+#include "volume/keys/volconf.h"
+#include "volume/content/content.h"
+#include "volume/content/fileio.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
+#include "volume/names/vname.h"
 
 #define FSCK_PROG "cloakfs-fsck"
 #define FSCK_LOST_FOUND "lost+found.cloakfs"
@@ -105,7 +105,7 @@ struct fsck {
 
 	struct volume_config cfg;
 	struct volume_keys *keys; /* owned by kr once kr exists */
-	struct vkeyring *kr;      /* for fileio (fsck_keyring) */
+	struct keyring *kr;      /* for fileio (fsck_keyring) */
 	struct content_geom geom;
 	int rootfd;
 	struct crypto_tfm *root_names; /* NULL while the root's nonce is bad */
@@ -113,7 +113,7 @@ struct fsck {
 	/* lost+found.cloakfs, opened or made on first use by repair */
 	int lf_fd;
 	struct crypto_tfm *lf_names;
-	char lf_cname[NAMES_MAX_ENCODED + 1];
+	char lf_cname[VNAME_MAX_ENCODED + 1];
 
 	/* the repair note in lost+found.cloakfs, made on first use */
 	int note_fd;
@@ -195,7 +195,7 @@ int fsck_check_config(struct fsck *f);
 
 /* the keyring that owns f->keys from now on, made at first use; NULL
  * without memory */
-struct vkeyring *fsck_keyring(struct fsck *f);
+struct keyring *fsck_keyring(struct fsck *f);
 /* at exit: wipe and free the keys */
 void fsck_keys_free(struct fsck *f);
 
@@ -211,7 +211,7 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		bool use_daemon);
 
 /*
- * After the unlock: the volume record (volume/record.h) missing, damaged
+ * After the unlock: the volume record (volume/keys/volrec.h) missing, damaged
  * or out of date is a warning; --repair writes it from the config.
  */
 void fsck_check_record(struct fsck *f);
@@ -249,7 +249,7 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
  * A symlink: its text is counted as a reference into the target store
  * (always, whatever its name: see fsck-targets.c), then, when decode is
  * set, its target is decoded (version 1: under the directory's key e->names;
- * version 2: through volume/symlink.h). Returns FC_COUNT when fine or not
+ * version 2: through volume/names/symlink.h). Returns FC_COUNT when fine or not
  * decoded; FC_UNREADABLE (report only); else the class that makes it
  * unusable (FC_SYMLINK_UNDECODABLE, FC_SYMLINK_TARGET_MISSING or
  * FC_SYMLINK_TARGET_DAMAGED), why in why.
@@ -260,7 +260,7 @@ enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
 /* ---- fsck-targets.c --------------------------------------------------- */
 
 /*
- * The store of long symlink targets (docs/format.md 7.4, volume/symlink.h):
+ * The store of long symlink targets (docs/format.md 7.4, volume/names/symlink.h):
  * the walk counts every reference it sees (a set of 32-byte hashes, so
  * memory grows with the symlinks that have a stored target, not with the
  * tree), then the store is read once the whole tree was walked: a stored
@@ -283,7 +283,7 @@ void fsck_targets_check(struct fsck *f);
 
 /*
  * Check the extended attributes of a file or directory through
- * volume/xattr.h (names decrypt, values open) and report what does not:
+ * volume/names/xattr.h (names decrypt, values open) and report what does not:
  * report only, since the mount still reads everything else of the entry.
  */
 void fsck_check_xattrs(struct fsck *f, const struct fsck_entry *e);
@@ -335,8 +335,8 @@ void fsck_lost_found_close(struct fsck *f);
 
 /* encode plain in dir names (long form handled): 0, out and *is_long */
 int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
-		     const char *plain, char out[NAMES_MAX_ENCODED + 1],
-		     char enc[NAMES_MAX_ENCODED + 1], size_t *enclen,
+		     const char *plain, char out[VNAME_MAX_ENCODED + 1],
+		     char enc[VNAME_MAX_ENCODED + 1], size_t *enclen,
 		     bool *is_long);
 
 #endif

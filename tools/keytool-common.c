@@ -13,9 +13,9 @@
 #include "tools/keytool.h"
 #include "volume/dirlock.h"
 #include "volume/fdio.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
-#include "volume/record.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
+#include "volume/keys/volrec.h"
 #include "volume/volume.h"
 
 int kt_error(int code, const char *fmt, ...)
@@ -97,7 +97,7 @@ static int check_key_id(const char *path, const struct volume_config *cfg,
 			const uint8_t *vmk)
 {
 	struct volume_keys *keys;
-	int rc = vkeyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
+	int rc = keyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
 
 	if (rc == -EBADMSG)
 		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: key_id does not "

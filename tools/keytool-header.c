@@ -2,7 +2,7 @@
 /*
  * cloakfs-keytool backup-header and restore-header: copy the config out
  * of the volume and back. Both validate what they copy; restore refuses
- * another volume's backup unless forced (volume/config.h).
+ * another volume's backup unless forced (volume/keys/volconf.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "tools/keytool.h"
-#include "volume/record.h"
+#include "volume/keys/volrec.h"
 
 static int run_backup(const struct kt_args *a)
 {

@@ -3,7 +3,7 @@
  * cloakfs-keytool recovery-key and recover: make a recovery key for a
  * volume, and use one to write a config again (docs/security.md,
  * "Recovery keys"; the recovery slot lives in the volume record,
- * volume/record.h, not in the config, so a lost config does not take it
+ * volume/keys/volrec.h, not in the config, so a lost config does not take it
  * along).
  */
 #include <errno.h>
@@ -16,8 +16,8 @@
 
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
-#include "volume/record.h"
-#include "volume/recoverykey.h"
+#include "volume/keys/volrec.h"
+#include "volume/keys/reckey.h"
 #include "volume/volume.h"
 
 static int run_recovery_key(const struct kt_args *a)

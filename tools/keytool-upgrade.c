@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cloakfs-keytool upgrade: a volume of format version 1 becomes version
- * 2 (volume/upgrade.h, docs/format.md "Upgrade from version 1"), on an
+ * 2 (volume/keys/upgrade.h, docs/format.md "Upgrade from version 1"), on an
  * unmounted volume under the keytool's lock.
  *
  * Test hook: $CLOAKFS_TEST_UPGRADE_CRASH=N makes the N-th change (of the
@@ -19,8 +19,8 @@
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
 #include "base/mountinfo.h"
-#include "volume/keyring.h"
-#include "volume/upgrade.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/upgrade.h"
 
 #define UPGRADE_CRASH_EXIT 99
 
@@ -47,7 +47,7 @@ static void install_crash_hook(void)
 	if (!v || !*v)
 		return;
 	crash_at = strtoul(v, NULL, 10);
-	vupgrade_set_step_hook(crash_hook, NULL);
+	upgrade_set_step_hook(crash_hook, NULL);
 	volconf_set_write_hook(config_crash_hook, NULL);
 }
 
@@ -79,29 +79,29 @@ static int refuse_mounted(const char *dir)
 
 /* the keys of vmk in a new keyring: 0 or an exit code (said) */
 static int keyring_of(const char *dir, const struct volume_config *cfg,
-		      const uint8_t *vmk, struct vkeyring **out)
+		      const uint8_t *vmk, struct keyring **out)
 {
 	struct volume_keys *keys;
-	int rc = vkeyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
+	int rc = keyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
 
 	if (rc)
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s: deriving keys: %s", dir,
 				strerror(-rc));
-	rc = vkeyring_new(cfg->cipher, out);
+	rc = keyring_new(cfg->cipher, out);
 	if (rc) {
 		keys_free(keys);
 		return kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
 	}
-	vkeyring_install(*out, keys);
+	keyring_install(*out, keys);
 	return 0;
 }
 
 static int run_upgrade(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
-	struct vupgrade_counts counts;
+	struct upgrade_counts counts;
 	struct volume_config cfg;
-	struct vkeyring *kr = NULL;
+	struct keyring *kr = NULL;
 	char path[PATH_MAX], err[512] = "";
 	uint8_t *vmk = NULL;
 	int rc, slot, rootfd = -1;
@@ -131,14 +131,14 @@ static int run_upgrade(const struct kt_args *a)
 		goto out;
 	}
 	install_crash_hook();
-	rc = vupgrade_tree(rootfd, kr, cfg.cipher, &counts, warn_left,
+	rc = upgrade_tree(rootfd, kr, cfg.cipher, &counts, warn_left,
 			   (void *)dir);
 	if (rc) {
 		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: upgrade stopped (%s); "
 			      "run it again to finish", dir, strerror(-rc));
 		goto out;
 	}
-	rc = vupgrade_config(path, &cfg, err, sizeof(err));
+	rc = upgrade_config(path, &cfg, err, sizeof(err));
 	if (rc) {
 		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: upgrade stopped: %s; run it "
 			      "again to finish", dir, err[0] ? err : strerror(-rc));
@@ -157,7 +157,7 @@ out:
 	secmem_free(vmk);
 	if (rootfd >= 0)
 		close(rootfd);
-	vkeyring_free(kr);
+	keyring_free(kr);
 	return rc;
 }
 

@@ -12,9 +12,9 @@
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
-#include "volume/content.h"
-#include "volume/names.h"
-#include "volume/record.h"
+#include "volume/content/content.h"
+#include "volume/names/vname.h"
+#include "volume/keys/volrec.h"
 #include "volume/volume.h"
 
 /*
@@ -132,7 +132,7 @@ static int run_init(const struct kt_args *a)
 		src = &a->newpass;
 	if (!a->cipher)
 		p.cipher = default_cipher();
-	else if (volume_cipher_by_name(a->cipher, &p.cipher))
+	else if (cipher_by_name(a->cipher, &p.cipher))
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown cipher '%s' "
 				"(one of %s)", a->cipher, volume_cipher_list());
 	if (a->sector_size && (a->sector_size < CONTENT_MIN_SECTOR ||
@@ -142,11 +142,11 @@ static int run_init(const struct kt_args *a)
 				"power of two from %u to %u (got %u)",
 				CONTENT_MIN_SECTOR, CONTENT_MAX_SECTOR,
 				a->sector_size);
-	if (a->name_max && (a->name_max < NAMES_MIN_NAME_MAX ||
-			    a->name_max > NAMES_DEFAULT_NAME_MAX))
+	if (a->name_max && (a->name_max < VNAME_MIN_NAME_MAX ||
+			    a->name_max > VNAME_DEFAULT_NAME_MAX))
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: --name-max must be from "
-				"%d to %d (got %u)", NAMES_MIN_NAME_MAX,
-				NAMES_DEFAULT_NAME_MAX, a->name_max);
+				"%d to %d (got %u)", VNAME_MIN_NAME_MAX,
+				VNAME_DEFAULT_NAME_MAX, a->name_max);
 	p.sector_size = a->sector_size;
 	p.name_max = a->name_max;
 	p.config_path = a->config;

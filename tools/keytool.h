@@ -15,8 +15,8 @@
 
 #include "cli/exitcodes.h"
 #include "cli/passphrase.h"
-#include "volume/config.h"
-#include "volume/keyslot.h"
+#include "volume/keys/volconf.h"
+#include "volume/keys/keyslot.h"
 
 #define KT_PROG "cloakfs-keytool"
 
@@ -123,7 +123,7 @@ int kt_lock_volume(const char *dir);
 
 /*
  * Validate cfg and replace the config at path atomically, then bring the
- * volume record (volume/record.h) of dir up to date with it (vmk: the
+ * volume record (volume/keys/volrec.h) of dir up to date with it (vmk: the
  * master key; a record that cannot be written is a warning).
  */
 int kt_write_config(const char *dir, const char *path,

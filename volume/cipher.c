@@ -34,7 +34,7 @@ const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c)
 	return &ciphers[c];
 }
 
-int volume_cipher_by_name(const char *name, enum volume_cipher *c)
+int cipher_by_name(const char *name, enum volume_cipher *c)
 {
 	for (unsigned int i = 0; i < VOLUME_CIPHER_COUNT; i++) {
 		if (strcmp(name, ciphers[i].name) == 0) {

@@ -31,7 +31,7 @@ struct volume_cipher_info {
 const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c);
 
 /* 0 and *c set, or -ENOENT for a name that is not a v1 cipher */
-int volume_cipher_by_name(const char *name, enum volume_cipher *c);
+int cipher_by_name(const char *name, enum volume_cipher *c);
 
 /* "speck128-xts, speck64-xts, ..." for messages */
 const char *volume_cipher_list(void);

@@ -10,14 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "volume/dirnonce.h"
-#include "volume/names.h"
+#include "volume/names/dirnonce.h"
+#include "volume/names/vname.h"
 #include "volume/random.h"
 
 int dirops_temp_name(char out[DIROPS_TEMP_NAME_SIZE])
 {
 	uint8_t r[9];
-	int err = volume_random(r, sizeof(r));
+	int err = random_bytes(r, sizeof(r));
 
 	if (err)
 		return err;
@@ -46,7 +46,7 @@ int dirops_make_dir(int parentfd, const char *name, mode_t mode,
 					  void *arg),
 		    void *arg)
 {
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	uint8_t nonce[DIRNONCE_SIZE];
 	char tmp[DIROPS_TEMP_NAME_SIZE];
 	struct stat st;
 	int dfd, err = dirops_temp_name(tmp);
@@ -61,7 +61,7 @@ int dirops_make_dir(int parentfd, const char *name, mode_t mode,
 		(void)unlinkat(parentfd, tmp, AT_REMOVEDIR);
 		return err;
 	}
-	err = names_dirnonce_create(dfd, nonce);
+	err = dirnonce_create(dfd, nonce);
 	explicit_bzero(nonce, sizeof(nonce));
 	/* the mode asked for, keeping a setgid bit handed down */
 	if (!err && (mode & S_IRWXU) != S_IRWXU &&
@@ -74,7 +74,7 @@ int dirops_make_dir(int parentfd, const char *name, mode_t mode,
 		err = dirops_rename_noreplace(parentfd, tmp, parentfd, name);
 	}
 	if (err) {
-		(void)unlinkat(dfd, NAMES_DIRNONCE_FILE, 0);
+		(void)unlinkat(dfd, DIRNONCE_FILE, 0);
 		(void)unlinkat(parentfd, tmp, AT_REMOVEDIR);
 	}
 	close(dfd);
@@ -88,7 +88,7 @@ int dirops_unmake_dir(int parentfd, const char *name)
 
 	if (dfd < 0)
 		return -errno;
-	if (unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
+	if (unlinkat(dfd, DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
 		err = -errno;
 	if (!err && unlinkat(parentfd, name, AT_REMOVEDIR) != 0)
 		err = -errno;

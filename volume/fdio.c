@@ -9,7 +9,7 @@
 
 #include "base/procfd.h"
 
-int volume_write_all(int fd, const void *buf, size_t len)
+int fdio_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -27,7 +27,7 @@ int volume_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-ssize_t volume_read_upto(int fd, void *buf, size_t max)
+ssize_t fdio_read_upto(int fd, void *buf, size_t max)
 {
 	size_t got = 0;
 
@@ -55,7 +55,7 @@ static int want_regular(const struct stat *st, mode_t *type)
 	return -VOLUME_ENOTREG;
 }
 
-int volume_open_regular(int dirfd, const char *name, mode_t *type)
+int fdio_open_regular(int dirfd, const char *name, mode_t *type)
 {
 	struct stat st;
 	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), err, fl;
@@ -86,15 +86,15 @@ int volume_open_regular(int dirfd, const char *name, mode_t *type)
 	return fd;
 }
 
-ssize_t volume_read_file(int dirfd, const char *name, void *buf, size_t max,
+ssize_t fdio_read_file(int dirfd, const char *name, void *buf, size_t max,
 			 mode_t *type)
 {
-	int fd = volume_open_regular(dirfd, name, type);
+	int fd = fdio_open_regular(dirfd, name, type);
 	ssize_t n;
 
 	if (fd < 0)
 		return fd;
-	n = volume_read_upto(fd, buf, max);
+	n = fdio_read_upto(fd, buf, max);
 	close(fd);
 	return n;
 }
@@ -113,7 +113,7 @@ const char *volume_type_name(mode_t type)
 	}
 }
 
-int volume_fd_path(int fd, char *buf, size_t len)
+int fdio_path(int fd, char *buf, size_t len)
 {
 	char link[PROCFD_LEN];
 	ssize_t n;
@@ -129,7 +129,7 @@ int volume_fd_path(int fd, char *buf, size_t len)
 	return 0;
 }
 
-int volume_opendir(int dfd, DIR **dp)
+int fdio_opendir(int dfd, DIR **dp)
 {
 	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 

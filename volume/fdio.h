@@ -22,10 +22,10 @@
 #define VOLUME_ENOTREG EUCLEAN
 
 /* write all len bytes, retrying short writes and EINTR; 0 or -errno */
-int volume_write_all(int fd, const void *buf, size_t len);
+int fdio_write_all(int fd, const void *buf, size_t len);
 
 /* read until max bytes or end of file, retrying EINTR; count or -errno */
-ssize_t volume_read_upto(int fd, void *buf, size_t max);
+ssize_t fdio_read_upto(int fd, void *buf, size_t max);
 
 /*
  * Open name in dirfd (AT_FDCWD for a path) read-only, if it is a regular
@@ -37,14 +37,14 @@ ssize_t volume_read_upto(int fd, void *buf, size_t max);
  * -VOLUME_ENOTREG when something else is there, its S_IFMT in *type
  * (type may be NULL).
  */
-int volume_open_regular(int dirfd, const char *name, mode_t *type);
+int fdio_open_regular(int dirfd, const char *name, mode_t *type);
 
 /*
  * Read at most max bytes of the regular file name in dirfd (AT_FDCWD: a
- * path), opened with volume_open_regular. Returns the count (max means
+ * path), opened with fdio_open_regular. Returns the count (max means
  * there may be more), or -errno (-VOLUME_ENOTREG: *type as above).
  */
-ssize_t volume_read_file(int dirfd, const char *name, void *buf, size_t max,
+ssize_t fdio_read_file(int dirfd, const char *name, void *buf, size_t max,
 			 mode_t *type);
 
 /* "a FIFO", "a socket", "a symlink", "a directory", ... for messages */
@@ -54,12 +54,12 @@ const char *volume_type_name(mode_t type);
  * The path a descriptor refers to (readlink of /proc/self/fd/N), for
  * messages that name a directory: 0, or -errno (buf then empty).
  */
-int volume_fd_path(int fd, char *buf, size_t len);
+int fdio_path(int fd, char *buf, size_t len);
 
 /*
  * A listing of directory dfd (which may be an O_PATH descriptor) through
  * a descriptor of its own, so dfd's position is not shared; 0 or -errno.
  */
-int volume_opendir(int dfd, DIR **dp);
+int fdio_opendir(int dfd, DIR **dp);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <sys/random.h>
 
-int volume_random(void *buf, size_t len)
+int random_bytes(void *buf, size_t len)
 {
 	uint8_t *p = buf;
 

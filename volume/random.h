@@ -6,6 +6,6 @@
 #include <stddef.h>
 
 /* fill buf; 0 or -errno (getrandom failed, e.g. -ENOSYS) */
-int volume_random(void *buf, size_t len);
+int random_bytes(void *buf, size_t len);
 
 #endif

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "volume/dirops.h"
-#include "volume/symlink.h"
+#include "volume/names/symlink.h"
 
-int vrespell_bound(unsigned int version, mode_t mode)
+int respell_bound(unsigned int version, mode_t mode)
 {
 	/* docs/format.md 7.4: only version 1 keys a target by its directory */
 	return version < 2 && S_ISLNK(mode);
@@ -22,13 +22,13 @@ int vrespell_bound(unsigned int version, mode_t mode)
  * under a fresh temporary name (into tmp once it exists) with from's
  * owner and times.
  */
-static int respell_copy(struct vkeyring *kr, int rootfd, size_t bs,
-			const struct vrespell_entry *from,
-			const struct vrespell_entry *to,
+static int respell_copy(struct keyring *kr, int rootfd, size_t bs,
+			const struct respell_entry *from,
+			const struct respell_entry *to,
 			char tmp[DIROPS_TEMP_NAME_SIZE])
 {
-	char text[VSYMLINK_MAX_STORED + 2];
-	char plain[VSYMLINK_MAX_PLAIN + 1];
+	char text[SYMLINK_MAX_STORED + 2];
+	char plain[SYMLINK_MAX_PLAIN + 1];
 	char name[DIROPS_TEMP_NAME_SIZE];
 	struct stat st;
 	ssize_t n = dirops_read_symlink(from->dfd, from->name->name, &st, text,
@@ -38,12 +38,12 @@ static int respell_copy(struct vkeyring *kr, int rootfd, size_t bs,
 	if (n < 0)
 		return (int)n; /* too long: -EBADMSG */
 	/* a version-2 text (an interrupted upgrade) is the volume's */
-	if (vsymlink_form(text, (size_t)n, bs) == VSYMLINK_V1)
-		err = vdir_target_decrypt(kr, from->nonce, text, (size_t)n, plain);
+	if (symlink_form(text, (size_t)n, bs) == SYMLINK_V1)
+		err = direntry_target_decrypt(kr, from->nonce, text, (size_t)n, plain);
 	else
-		err = vsymlink_decode(kr, rootfd, text, (size_t)n, plain);
+		err = symlink_decode(kr, rootfd, text, (size_t)n, plain);
 	if (err >= 0)
-		err = vdir_target_encrypt(kr, to->nonce, plain, text);
+		err = direntry_target_encrypt(kr, to->nonce, plain, text);
 	explicit_bzero(plain, sizeof(plain));
 	if (!err)
 		err = dirops_temp_name(name);
@@ -67,8 +67,8 @@ static int exchange(int d1, const char *n1, int d2, const char *n2)
  * name is unlinked again) and nothing has changed. tmp then holds what
  * the caller removes (the old dst, or the copy), or is "".
  */
-static int respell_move(const struct vrespell_entry *src,
-			const struct vrespell_entry *dst, char *tmp,
+static int respell_move(const struct respell_entry *src,
+			const struct respell_entry *dst, char *tmp,
 			unsigned int flags)
 {
 	const char *name = dst->name->name;
@@ -102,7 +102,7 @@ static int respell_move(const struct vrespell_entry *src,
 			(void)unlinkat(dst->dfd, name, 0);
 		return err;
 	}
-	vdir_name_forget(src->dfd, src->name);
+	direntry_name_forget(src->dfd, src->name);
 	return 0;
 }
 
@@ -112,8 +112,8 @@ static int respell_move(const struct vrespell_entry *src,
  * name (removed by the caller). Every step is an exchange: a failing one
  * is undone by exchanging back the ones before it.
  */
-static int respell_exchange(const struct vrespell_entry *src,
-			    const struct vrespell_entry *dst, const char *tsrc,
+static int respell_exchange(const struct respell_entry *src,
+			    const struct respell_entry *dst, const char *tsrc,
 			    const char *tdst)
 {
 	struct xstep {
@@ -138,14 +138,14 @@ static int respell_exchange(const struct vrespell_entry *src,
 	return err;
 }
 
-int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
-		    unsigned int version, const struct vrespell_entry *src,
-		    const struct vrespell_entry *dst, unsigned int flags)
+int respell_rename(struct keyring *kr, int rootfd, size_t bs,
+		    unsigned int version, const struct respell_entry *src,
+		    const struct respell_entry *dst, unsigned int flags)
 {
 	char tsrc[DIROPS_TEMP_NAME_SIZE] = "", tdst[DIROPS_TEMP_NAME_SIZE] = "";
 	int xchg = !!(flags & RENAME_EXCHANGE), err = 0;
-	int src_bound = vrespell_bound(version, src->st->st_mode);
-	int dst_bound = xchg && vrespell_bound(version, dst->st->st_mode);
+	int src_bound = respell_bound(version, src->st->st_mode);
+	int dst_bound = xchg && respell_bound(version, dst->st->st_mode);
 
 	if ((flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
 	    (xchg && (flags & RENAME_NOREPLACE)) || (!src_bound && !dst_bound))
@@ -155,7 +155,7 @@ int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
 	if (!err && dst_bound)
 		err = respell_copy(kr, rootfd, bs, dst, src, tdst);
 	if (!err)
-		err = vdir_name_prepare(dst->dfd, dst->name);
+		err = direntry_name_prepare(dst->dfd, dst->name);
 	if (!err && xchg)
 		err = respell_exchange(src, dst, tsrc, tdst);
 	else if (!err)
@@ -167,6 +167,6 @@ int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
 	if (*tdst)
 		(void)unlinkat(src->dfd, tdst, 0);
 	if (err && err != -EEXIST)
-		vdir_name_forget(dst->dfd, dst->name);
+		direntry_name_forget(dst->dfd, dst->name);
 	return err;
 }

@@ -15,24 +15,24 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "volume/direntry.h"
+#include "volume/names/direntry.h"
 
-struct vkeyring;
+struct keyring;
 
 /*
  * Is an entry of this mode, in a volume of this format version, bound to
  * its directory (a version-1 symlink)? 1 or 0. A rename of it into
- * another directory takes vrespell_rename; a link(2) of it into another
+ * another directory takes respell_rename; a link(2) of it into another
  * directory is EPERM.
  */
-int vrespell_bound(unsigned int version, mode_t mode);
+int respell_bound(unsigned int version, mode_t mode);
 
 /* one side of a rename: an entry of a ciphertext directory */
-struct vrespell_entry {
+struct respell_entry {
 	int dfd;                       /* the directory (O_PATH will do) */
-	const uint8_t *nonce;          /* its nonce, NAMES_DIRNONCE_SIZE
+	const uint8_t *nonce;          /* its nonce, DIRNONCE_SIZE
 					* bytes: its name key */
-	const struct vdir_name *name;  /* the entry's encrypted name */
+	const struct direntry_name *name;  /* the entry's encrypted name */
 	const struct stat *st;         /* its lstat (the destination's is
 					* read for RENAME_EXCHANGE only) */
 };
@@ -40,7 +40,7 @@ struct vrespell_entry {
 /*
  * rename(2) of src over dst in another directory, flags 0,
  * RENAME_NOREPLACE or RENAME_EXCHANGE, where src (or, for an exchange,
- * either entry) is vrespell_bound: each such symlink's target is read,
+ * either entry) is respell_bound: each such symlink's target is read,
  * decoded under its own directory's key (a version-2 text, left by an
  * interrupted upgrade, under the volume's symlink key: rootfd and the
  * cipher's block size bs), encrypted for the other directory, and made
@@ -64,8 +64,8 @@ struct vrespell_entry {
  * success a temporary name that cannot be removed may stay (hidden;
  * cloakfs-fsck reports it), as after a crash.
  */
-int vrespell_rename(struct vkeyring *kr, int rootfd, size_t bs,
-		    unsigned int version, const struct vrespell_entry *src,
-		    const struct vrespell_entry *dst, unsigned int flags);
+int respell_rename(struct keyring *kr, int rootfd, size_t bs,
+		    unsigned int version, const struct respell_entry *src,
+		    const struct respell_entry *dst, unsigned int flags);
 
 #endif

@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "base/errmsg.h"
-#include "volume/content.h"
-#include "volume/dirnonce.h"
-#include "volume/keyring.h"
-#include "volume/names.h"
+#include "volume/content/content.h"
+#include "volume/names/dirnonce.h"
+#include "volume/keys/keyring.h"
+#include "volume/names/vname.h"
 #include "volume/random.h"
 #include "crypto/crypto.h"
-#include "volume/record.h"
+#include "volume/keys/volrec.h"
 #include "crypto/secmem.h"
 
 int volume_init(const char **why)
@@ -79,7 +79,7 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 	char path[4096];
 	struct volume_config c;
 	struct keyslot_cost cost = p->cost;
-	uint8_t *vmk = NULL, nonce[NAMES_DIRNONCE_SIZE];
+	uint8_t *vmk = NULL, nonce[DIRNONCE_SIZE];
 	int rc, dirfd;
 
 	if (p->config_path)
@@ -103,15 +103,15 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 			    "another volume?)", path);
 		goto out;
 	}
-	if (faccessat(dirfd, NAMES_DIRNONCE_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+	if (faccessat(dirfd, DIRNONCE_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
 		rc = seterr(err, errlen, -EEXIST, "%s: has %s but no %s (an "
 			    "interrupted init? remove it to retry)", dir,
-			    NAMES_DIRNONCE_FILE, VOLCONF_FILE_NAME);
+			    DIRNONCE_FILE, VOLCONF_FILE_NAME);
 		goto out;
 	}
 	rc = volconf_new(&c, p->cipher,
 			 p->sector_size ? p->sector_size : CONTENT_DEFAULT_SECTOR,
-			 p->name_max ? p->name_max : NAMES_DEFAULT_NAME_MAX);
+			 p->name_max ? p->name_max : VNAME_DEFAULT_NAME_MAX);
 	if (rc) {
 		seterr(err, errlen, rc, "bad volume parameters (sector size "
 		       "512..65536, a power of two; name_max 64..255)");
@@ -139,7 +139,7 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 		}
 	}
 	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
-	rc = vmk ? volume_random(vmk, VOLCONF_VMK_SIZE) : -ENOMEM;
+	rc = vmk ? random_bytes(vmk, VOLCONF_VMK_SIZE) : -ENOMEM;
 	if (!rc)
 		rc = set_key_id(&c, vmk);
 	if (!rc) {
@@ -153,9 +153,9 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 	}
 	/* the root's nonce before the config: once the config exists the
 	 * volume is complete */
-	rc = names_dirnonce_create(dirfd, nonce);
+	rc = dirnonce_create(dirfd, nonce);
 	if (rc) {
-		seterr(err, errlen, rc, "%s/%s: %s", dir, NAMES_DIRNONCE_FILE,
+		seterr(err, errlen, rc, "%s/%s: %s", dir, DIRNONCE_FILE,
 		       strerror(-rc));
 		goto out;
 	}
@@ -163,13 +163,13 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 	if (rc) {
 		seterr(err, errlen, rc, "%s/%s: %s", dir, VOLREC_FILE_NAME,
 		       strerror(-rc));
-		(void)unlinkat(dirfd, NAMES_DIRNONCE_FILE, 0);
+		(void)unlinkat(dirfd, DIRNONCE_FILE, 0);
 		goto out;
 	}
 	rc = volconf_write_atomic(path, &c, err, errlen);
 	if (rc) {
 		(void)unlinkat(dirfd, VOLREC_FILE_NAME, 0);
-		(void)unlinkat(dirfd, NAMES_DIRNONCE_FILE, 0);
+		(void)unlinkat(dirfd, DIRNONCE_FILE, 0);
 	}
 	else if (cost_out)
 		*cost_out = cost;
@@ -207,7 +207,7 @@ int volume_unlock_config(const char *path, const char *pass, size_t passlen,
 		return -ENOMEM;
 	slot = keyslot_open(cfg, pass, passlen, vmk, err, errlen);
 	rc = slot < 0 ? slot
-		      : vkeyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, keys);
+		      : keyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, keys);
 	secmem_free(vmk);
 	if (slot >= 0 && rc == -EBADMSG)
 		rc = seterr(err, errlen, -EBADMSG, "%s: key_id does not match "
@@ -215,7 +215,7 @@ int volume_unlock_config(const char *path, const char *pass, size_t passlen,
 	return rc ? rc : slot;
 }
 
-/* ---- the volume record (record.h) --------------------------------------- */
+/* ---- the volume record (keys/volrec.h) --------------------------------------- */
 
 /* dir's record: 0 or volrec_read's -errno */
 static int read_record(const char *dir, struct volume_record *r)
@@ -342,7 +342,7 @@ int volume_unlock_recovery(const char *dir, const char *text, size_t len,
 	secmem_free(secret);
 	if (rc)
 		return rc;
-	rc = vkeyring_keys_from_vmk(vmk, r.params.cipher, r.params.key_id, &k);
+	rc = keyring_keys_from_vmk(vmk, r.params.cipher, r.params.key_id, &k);
 	if (!rc)
 		rc = volrec_verify(&r, k);
 	keys_free(k);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whole-volume operations on top of config.h, keyslot.h and keys.h: what
- * cloakfs-keytool init and every mount do. Error strings as in config.h.
+ * Whole-volume operations on top of keys/volconf.h, keyslot.h and keys.h: what
+ * cloakfs-keytool init and every mount do. Error strings as in keys/volconf.h.
  */
 #ifndef CLOAKFS_VOLUME_VOLUME_H
 #define CLOAKFS_VOLUME_VOLUME_H
@@ -9,15 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "volume/config.h"
-#include "volume/keys.h"
-#include "volume/keyslot.h"
-#include "volume/recoverykey.h"
+#include "volume/keys/volconf.h"
+#include "volume/keys/keys.h"
+#include "volume/keys/keyslot.h"
+#include "volume/keys/reckey.h"
 
 struct volume_create_params {
 	enum volume_cipher cipher;
 	uint32_t sector_size; /* 0: CONTENT_DEFAULT_SECTOR */
-	uint32_t name_max;    /* 0: NAMES_DEFAULT_NAME_MAX */
+	uint32_t name_max;    /* 0: VNAME_DEFAULT_NAME_MAX */
 	unsigned int version; /* 0: VOLCONF_VERSION; 1 for tests of old
 				 volumes and their upgrade */
 	struct keyslot_cost cost; /* opslimit 0: calibrate (kdf_seconds) */
@@ -40,7 +40,7 @@ int volume_config_path(const char *dir, char *out, size_t len);
 /*
  * Make a new volume in the existing directory dir: a random VMK, the
  * config with one keyslot for pass, the root's .cloakfs.dir and the
- * volume record cloakfs.volume (record.h).
+ * volume record cloakfs.volume (keys/volrec.h).
  * -EEXIST if dir already has a cloakfs.conf or .cloakfs.dir. cost_out
  * (may be NULL) receives the Argon2id cost used.
  */
@@ -64,7 +64,7 @@ int volume_unlock_config(const char *path, const char *pass, size_t passlen,
 			 char *err, size_t errlen);
 
 /*
- * The volume record (record.h) against a config, before any passphrase
+ * The volume record (keys/volrec.h) against a config, before any passphrase
  * is asked. -EXDEV when cfg is another volume's config (err names both
  * volumes), else 0: the same volume, or no record (a volume made before
  * records existed gets one at its next unlock), or a damaged one (err
@@ -97,7 +97,7 @@ int volume_record_refresh(const char *dir, const struct volume_config *cfg,
  * from the record, checked under the master key, so no config is
  * needed. cfg gets them (no keyslots), vmk the master key. Errors, each
  * with err: -ENOENT (no record), -ENOKEY (no recovery slot), -EILSEQ or
- * -EINVAL (a typo: recoverykey.h), -EACCES (another key), -EBADMSG (the
+ * -EINVAL (a typo: keys/reckey.h), -EACCES (another key), -EBADMSG (the
  * record's parameters are not this key's: edited or damaged), -errno.
  */
 int volume_unlock_recovery(const char *dir, const char *text, size_t len,

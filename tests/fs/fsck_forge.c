@@ -27,11 +27,11 @@
 #include <unistd.h>
 
 #include "crypto/crypto.h"
-#include "volume/base64url.h"
+#include "volume/base64.h"
 #include "volume/cipher.h"
-#include "volume/dirnonce.h"
-#include "volume/keys.h"
-#include "volume/names.h"
+#include "volume/names/dirnonce.h"
+#include "volume/keys/keys.h"
+#include "volume/names/vname.h"
 #include "volume/random.h"
 #include "volume/volume.h"
 
@@ -61,13 +61,13 @@ static struct crypto_tfm *dir_names(struct volume_keys *keys, const char *root,
 				    const char *rel)
 {
 	char path[PATH_MAX];
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	uint8_t nonce[DIRNONCE_SIZE];
 	int fd, rc;
 	struct crypto_tfm *t;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	fd = open(path, O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || names_dirnonce_read(fd, nonce) != 0) {
+	if (fd < 0 || dirnonce_read(fd, nonce) != 0) {
 		fprintf(stderr, "fsck_forge: %s: no directory nonce\n", path);
 		exit(1);
 	}
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 			return die("keyslot 0", rc);
 		cost.opslimit = cfg.slots[0].opslimit;
 		cost.memlimit = cfg.slots[0].memlimit;
-		rc = volume_random(cfg.key_id, sizeof(cfg.key_id));
+		rc = random_bytes(cfg.key_id, sizeof(cfg.key_id));
 		for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++)
 			cfg.slots[i].used = 0;
 		if (!rc)
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 		return die(err, rc);
 	if (!strcmp(argv[1], "name")) {
 		uint8_t buf[256] = { 0 }, iv[16] = { 0 };
-		char out[NAMES_MAX_ENCODED + 1];
+		char out[VNAME_MAX_ENCODED + 1];
 		struct crypto_tfm *t = dir_names(keys, argv[2], argv[4]);
 		size_t n = unhex(argv[5], buf, sizeof(buf));
 		size_t padded = n ? (n + 31) / 32 * 32 : 32;
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 		size_t ivlen = ci->blocksize;
 		struct crypto_tfm *t = symlink_tfm(keys, cfg.cipher);
 
-		rc = volume_random(buf + 16 - ivlen, ivlen);
+		rc = random_bytes(buf + 16 - ivlen, ivlen);
 		memcpy(iv, buf + 16 - ivlen, ivlen);
 		if (!rc)
 			rc = crypto_encrypt(t, iv, buf + 16, buf + 16, padded);
@@ -182,23 +182,23 @@ int main(int argc, char **argv)
 		puts(out);
 		crypto_free(t);
 	} else if (!strcmp(argv[1], "symlink") && cfg.version >= 2) {
-		static char out[NAMES_TARGET_MAX_ENCODED + 1];
+		static char out[VNAME_TARGET_MAX_ENCODED + 1];
 		struct crypto_tfm *t = symlink_tfm(keys, cfg.cipher);
 		uint8_t iv[16];
 
-		rc = volume_random(iv, sizeof(iv));
+		rc = random_bytes(iv, sizeof(iv));
 		if (!rc)
-			rc = names_target_seal(t, iv, argv[5], strlen(argv[5]), out,
+			rc = vname_target_seal(t, iv, argv[5], strlen(argv[5]), out,
 					       sizeof(out));
 		if (rc < 0)
 			return die("encrypt", rc);
 		puts(out);
 		crypto_free(t);
 	} else if (!strcmp(argv[1], "symlink")) {
-		char out[NAMES_MAX_SYMLINK_ENCODED + 1];
+		char out[VNAME_MAX_SYMLINK_ENCODED + 1];
 		struct crypto_tfm *t = dir_names(keys, argv[2], argv[4]);
 
-		rc = names_symlink_encrypt(t, argv[5], strlen(argv[5]), out,
+		rc = vname_symlink_encrypt(t, argv[5], strlen(argv[5]), out,
 					   sizeof(out));
 		if (rc < 0)
 			return die("encrypt", rc);

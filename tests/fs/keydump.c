@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "volume/config.h"
-#include "volume/keys.h"
-#include "volume/keyslot.h"
+#include "volume/keys/volconf.h"
+#include "volume/keys/keys.h"
+#include "volume/keys/keyslot.h"
 #include "volume/volume.h"
 
 int main(int argc, char **argv)

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	if (volume_cipher_by_name(argv[1], &p.cipher)) {
+	if (cipher_by_name(argv[1], &p.cipher)) {
 		fprintf(stderr, "unknown cipher %s (%s)\n", argv[1],
 			volume_cipher_list());
 		return 2;

@@ -345,7 +345,7 @@ def test_v1_volume_mounts_reads_writes(v1):
 
 V1_TARGETS = {
     "short": "some/target",
-    # the longest version-1 target (NAMES_MAX_SYMLINK_PLAIN): 4054 characters
+    # the longest version-1 target (VNAME_MAX_SYMLINK_PLAIN): 4054 characters
     "longest": ("../d" * 760)[:3039] + "x",
 }
 

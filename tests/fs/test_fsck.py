@@ -499,7 +499,7 @@ def test_deep(dmg):
 
 def test_xattr_damaged(dmg):
     """values and names of extended attributes, checked through
-    volume/xattr.h: clean before, one damaged value found after"""
+    volume/names/xattr.h: clean before, one damaged value found after"""
     v = dmg.mount()
     os.setxattr(v.path("docs/report.txt"), "user.note", b"v" * 40)
     os.setxattr(v.path("docs/report.txt"), "user.tag", b"t")

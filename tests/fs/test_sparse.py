@@ -56,7 +56,7 @@ def build(path, size, writes):
 
 def units(size, bs):
     """(plaintext start, plaintext length, ciphertext length) per unit
-    (volume/content.h)"""
+    (volume/content/content.h)"""
     if size == 0:
         return []
     n = (size + S - 1) // S

@@ -221,7 +221,7 @@ class Walk:
         sidecar (sidecar-orphan) or of what a version-1 symlink's copy
         replaced (temp-entry), which --repair removes, or the copy of a
         new directory's nonce (dirnonce-copy-missing, a warning: the copy
-        is a safety net, volume/dirnonce.h) may be left"""
+        is a safety net, volume/names/dirnonce.h) may be left"""
         self.v.umount()
         if cleanup_failed and FSCK:
             r = subprocess.run([FSCK, "--json", "--passfile", self.v.passfile, self.v.cipherdir],

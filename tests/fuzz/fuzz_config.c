@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: cloakfs.conf (volume/config.c) and the keyslot opener
- * (volume/keyslot.c). Input: the config text.
+ * Fuzz target: cloakfs.conf (volume/keys/volconf.c) and the keyslot opener
+ * (volume/keys/keyslot.c). Input: the config text.
  *
  * Argon2id would make every run cost what an unlock costs, so a slot
  * whose parsed cost is above a small cap (2 passes, 64 KiB) is tried at
@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "volume/config.h"
-#include "volume/keys.h"
-#include "volume/keyslot.h"
+#include "volume/keys/volconf.h"
+#include "volume/keys/keys.h"
+#include "volume/keys/keyslot.h"
 #include "volume/random.h"
 
 #define FUZZ_NAME "fuzz/cloakfs.conf"
@@ -63,7 +63,7 @@ static void write_seed(const char *dir, enum volume_cipher cipher,
 	int len;
 
 	if (volconf_new(&c, cipher, sector, name_max) ||
-	    volume_random(vmk, sizeof(vmk)) || keys_new(vmk, cipher, &k) ||
+	    random_bytes(vmk, sizeof(vmk)) || keys_new(vmk, cipher, &k) ||
 	    keys_key_id(k, c.key_id))
 		fuzz_fail("making a seed config", NULL);
 	keys_free(k);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: a regular file as the volume reads it (volume/header.c,
- * volume/content.c). Input: one selector byte (bits 0-1 the volume
+ * Fuzz target: a regular file as the volume reads it (volume/content/header.c,
+ * volume/content/content.c). Input: one selector byte (bits 0-1 the volume
  * cipher, bit 2 the sector size 512 or 1024), then the ciphertext file:
  * the 32-byte header and the sectors.
  *
@@ -19,9 +19,9 @@
 
 #include "crypto/crypto.h"
 #include "volume/cipher.h"
-#include "volume/content.h"
-#include "volume/header.h"
-#include "volume/keys.h"
+#include "volume/content/content.h"
+#include "volume/content/header.h"
+#include "volume/keys/keys.h"
 
 #define FUZZ_MAX_FILE 8192 /* -max_len stays below this */
 

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the name codec (volume/names.c, volume/base64url.c) on
+ * Fuzz target: the name codec (volume/names/vname.c, volume/base64.c) on
  * what a ciphertext directory can hold. Input: one selector byte (bits
  * 0-1 the volume cipher, bits 2-4 what to do), then the bytes:
- *   0, 5-7  an encrypted name (names_decrypt)
- *   1       an encrypted symlink target (names_symlink_decrypt)
- *   2       a directory entry name (names_classify, names_sidecar_name)
+ *   0, 5-7  an encrypted name (vname_decrypt)
+ *   1       an encrypted symlink target (vname_symlink_decrypt)
+ *   2       a directory entry name (vname_classify, vname_sidecar_name)
  *   3       a long-name sidecar's content, read back through
- *           names_read_sidecar from a file in a private temp directory
+ *           vname_read_sidecar from a file in a private temp directory
  *           under the name its hash gives (bit 5 clear) or under a
  *           fixed wrong long name (bit 5 set)
  *   3 with bit 6 set: the sidecar is a FIFO (refused at once, unread)
  *   4       base64 of both variants (base64_decode)
- *   5       a directory nonce (names_dirnonce_load): the first byte k
+ *   5       a directory nonce (dirnonce_load): the first byte k
  *           splits the rest into .cloakfs.dir's bytes [0, k) and its
  *           copy's (the user.cloakfs.dir attribute, when not empty);
  *           bits 5-6 put a regular file, a FIFO, a symlink or a
@@ -36,12 +36,12 @@
 #include <unistd.h>
 
 #include "crypto/crypto.h"
-#include "volume/base64url.h"
+#include "volume/base64.h"
 #include "volume/cipher.h"
-#include "volume/dirnonce.h"
+#include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
-#include "volume/keys.h"
-#include "volume/names.h"
+#include "volume/keys/keys.h"
+#include "volume/names/vname.h"
 
 #define FUZZ_MAX_INPUT 8192
 
@@ -84,51 +84,51 @@ static void write_seeds(const char *dir)
 {
 	static const char *const names[] = { "a", "notes.txt", "Ünïcödé ✓",
 					     "a name of exactly thirty-two b" };
-	char name[NAMES_MAX_PLAIN + 1], enc[NAMES_MAX_SYMLINK_ENCODED + 1];
-	char long_name[NAMES_LONG_LEN + 1], side[NAMES_SIDECAR_LEN + 1], tag[64];
+	char name[VNAME_MAX_PLAIN + 1], enc[VNAME_MAX_SYMLINK_ENCODED + 1];
+	char long_name[VNAME_LONG_LEN + 1], side[VNAME_SIDECAR_LEN + 1], tag[64];
 	static const uint8_t bytes[] = "\x00\x01\xfe\xff cloakfs";
 	int n;
 
 	for (unsigned int c = 0; c < VOLUME_CIPHER_COUNT; c++) {
 		for (unsigned int i = 0; i < 4; i++) {
-			n = names_encrypt(cts[c], names[i], strlen(names[i]), enc,
+			n = vname_encrypt(cts[c], names[i], strlen(names[i]), enc,
 					  sizeof(enc));
 			if (n < 0)
-				fuzz_fail("names_encrypt");
+				fuzz_fail("vname_encrypt");
 			snprintf(tag, sizeof(tag), "name-%u-%u", c, i);
 			write_seed(dir, tag, c, enc, (size_t)n);
 		}
-		memset(name, 'x', NAMES_MAX_PLAIN);
-		n = names_encrypt(cts[c], name, NAMES_MAX_PLAIN, enc, sizeof(enc));
+		memset(name, 'x', VNAME_MAX_PLAIN);
+		n = vname_encrypt(cts[c], name, VNAME_MAX_PLAIN, enc, sizeof(enc));
 		if (n < 0)
-			fuzz_fail("names_encrypt");
+			fuzz_fail("vname_encrypt");
 		snprintf(tag, sizeof(tag), "name-%u-max", c);
 		write_seed(dir, tag, c, enc, (size_t)n);
 		snprintf(tag, sizeof(tag), "sidecar-%u", c);
 		write_seed(dir, tag, c | 3u << 2, enc, (size_t)n);
-		n = names_symlink_encrypt(cts[c], "../some/dir/target", 18, enc,
+		n = vname_symlink_encrypt(cts[c], "../some/dir/target", 18, enc,
 					  sizeof(enc));
 		if (n < 0)
-			fuzz_fail("names_symlink_encrypt");
+			fuzz_fail("vname_symlink_encrypt");
 		snprintf(tag, sizeof(tag), "symlink-%u", c);
 		write_seed(dir, tag, c | 1u << 2, enc, (size_t)n);
 	}
-	if (names_long_name(enc, (size_t)n, long_name) ||
-	    names_sidecar_name(long_name, side))
-		fuzz_fail("names_long_name");
+	if (vname_long_name(enc, (size_t)n, long_name) ||
+	    vname_sidecar_name(long_name, side))
+		fuzz_fail("vname_long_name");
 	write_seed(dir, "entry-long", 2u << 2, long_name, strlen(long_name));
 	write_seed(dir, "entry-sidecar", 2u << 2, side, strlen(side));
-	write_seed(dir, "entry-dirnonce", 2u << 2, NAMES_DIRNONCE_FILE,
-		   strlen(NAMES_DIRNONCE_FILE));
+	write_seed(dir, "entry-dirnonce", 2u << 2, DIRNONCE_FILE,
+		   strlen(DIRNONCE_FILE));
 	write_seed(dir, "entry-conftemp", 2u << 2, "cloakfs.conf.tmp.Ab12Cd", 23);
 	write_seed(dir, "entry-name", 2u << 2, enc, 43);
 	/* a nonce in the file and a copy: agreeing, differing, file lost */
 	for (unsigned int kind = 0; kind < 4; kind++) {
-		uint8_t nb[1 + 2 * NAMES_DIRNONCE_SIZE];
+		uint8_t nb[1 + 2 * DIRNONCE_SIZE];
 
 		nb[0] = kind == 0 ? 17 : 1;
 		for (size_t i = 1; i < sizeof(nb); i++)
-			nb[i] = (uint8_t)(i % NAMES_DIRNONCE_SIZE + 1);
+			nb[i] = (uint8_t)(i % DIRNONCE_SIZE + 1);
 		snprintf(tag, sizeof(tag), "dirnonce-%u", kind);
 		write_seed(dir, tag, 5u << 2 | kind << 5, nb, sizeof(nb));
 	}
@@ -180,31 +180,31 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void check_name(struct crypto_tfm *tfm, const char *enc, size_t len,
 		       int symlink)
 {
-	static char plain[NAMES_MAX_SYMLINK_PLAIN + 1];
-	static char again[NAMES_MAX_SYMLINK_ENCODED + 1];
+	static char plain[VNAME_MAX_SYMLINK_PLAIN + 1];
+	static char again[VNAME_MAX_SYMLINK_ENCODED + 1];
 	int n, m;
 
-	n = symlink ? names_symlink_decrypt(tfm, enc, len, plain, sizeof(plain))
-		    : names_decrypt(tfm, enc, len, plain, sizeof(plain));
+	n = symlink ? vname_symlink_decrypt(tfm, enc, len, plain, sizeof(plain))
+		    : vname_decrypt(tfm, enc, len, plain, sizeof(plain));
 	if (n < 0)
 		return;
 	if ((size_t)n != strlen(plain))
 		fuzz_fail("decoded length is not the string's");
-	m = symlink ? names_symlink_encrypt(tfm, plain, (size_t)n, again, sizeof(again))
-		    : names_encrypt(tfm, plain, (size_t)n, again, sizeof(again));
+	m = symlink ? vname_symlink_encrypt(tfm, plain, (size_t)n, again, sizeof(again))
+		    : vname_encrypt(tfm, plain, (size_t)n, again, sizeof(again));
 	if (m < 0 || (size_t)m != len || memcmp(again, enc, len))
 		fuzz_fail("name does not round-trip");
 }
 
 static void check_classify(const char *entry)
 {
-	char side[NAMES_SIDECAR_LEN + 1];
-	enum names_entry e = names_classify(entry);
-	int rc = names_sidecar_name(entry, side);
+	char side[VNAME_SIDECAR_LEN + 1];
+	enum vname_entry e = vname_classify(entry);
+	int rc = vname_sidecar_name(entry, side);
 
-	if ((rc == 0) != (e == NAMES_ENTRY_LONG))
+	if ((rc == 0) != (e == VNAME_ENTRY_LONG))
 		fuzz_fail("sidecar name given for an entry that is not a long name");
-	if (rc == 0 && names_classify(side) != NAMES_ENTRY_SIDECAR)
+	if (rc == 0 && vname_classify(side) != VNAME_ENTRY_SIDECAR)
 		fuzz_fail("sidecar name is not classified as a sidecar");
 }
 
@@ -219,26 +219,26 @@ static void put_file(const char *name, const uint8_t *p, size_t n)
 static void check_sidecar(struct crypto_tfm *tfm, const uint8_t *p, size_t n,
 			  int wrong_name)
 {
-	static char enc[NAMES_MAX_ENCODED + 1];
-	char long_name[NAMES_LONG_LEN + 1], side[NAMES_SIDECAR_LEN + 1];
+	static char enc[VNAME_MAX_ENCODED + 1];
+	char long_name[VNAME_LONG_LEN + 1], side[VNAME_SIDECAR_LEN + 1];
 	int len, rc;
 
 	if (wrong_name)
-		snprintf(long_name, sizeof(long_name), "%s%043d", NAMES_LONG_PREFIX, 0);
-	else if (names_long_name((const char *)p, n, long_name))
-		fuzz_fail("names_long_name");
-	if (names_sidecar_name(long_name, side))
-		fuzz_fail("names_sidecar_name of a long name");
+		snprintf(long_name, sizeof(long_name), "%s%043d", VNAME_LONG_PREFIX, 0);
+	else if (vname_long_name((const char *)p, n, long_name))
+		fuzz_fail("vname_long_name");
+	if (vname_sidecar_name(long_name, side))
+		fuzz_fail("vname_sidecar_name of a long name");
 	put_file(side, p, n);
-	len = names_read_sidecar(dirfd_, long_name, enc, sizeof(enc));
+	len = vname_read_sidecar(dirfd_, long_name, enc, sizeof(enc));
 	if (len >= 0) {
 		if (wrong_name || (size_t)len != n || memcmp(enc, p, n))
 			fuzz_fail("sidecar read back differs from its content");
 		check_name(tfm, enc, (size_t)len, 0);
 		/* the same content again is fine, another is refused */
-		if (names_write_sidecar(dirfd_, long_name, enc, (size_t)len))
+		if (vname_write_sidecar(dirfd_, long_name, enc, (size_t)len))
 			fuzz_fail("rewriting a sidecar with its own content");
-		rc = names_write_sidecar(dirfd_, long_name, "AAAA", 4);
+		rc = vname_write_sidecar(dirfd_, long_name, "AAAA", 4);
 		if (rc != -EEXIST && !(rc == 0 && len == 4 && !memcmp(enc, "AAAA", 4)))
 			fuzz_fail("rewriting a sidecar with other content");
 	}
@@ -250,7 +250,7 @@ static int valid_nonce(const uint8_t *p, size_t n)
 {
 	uint8_t acc = 0;
 
-	if (n != NAMES_DIRNONCE_SIZE)
+	if (n != DIRNONCE_SIZE)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		acc |= p[i];
@@ -259,8 +259,8 @@ static int valid_nonce(const uint8_t *p, size_t n)
 
 static void check_dirnonce(const uint8_t *p, size_t n, unsigned int kind)
 {
-	struct names_dirnonce_state st;
-	uint8_t nonce[NAMES_DIRNONCE_SIZE];
+	struct dirnonce_state st;
+	uint8_t nonce[DIRNONCE_SIZE];
 	size_t k = n ? p[0] % n : 0;
 	const uint8_t *file = p + 1, *copy;
 	size_t flen = k ? k - 1 : 0, clen;
@@ -272,52 +272,52 @@ static void check_dirnonce(const uint8_t *p, size_t n, unsigned int kind)
 	clen = n - 1 - flen;
 	switch (kind) {
 	case 0:
-		put_file(NAMES_DIRNONCE_FILE, file, flen);
+		put_file(DIRNONCE_FILE, file, flen);
 		file_ok = valid_nonce(file, flen);
 		break;
 	case 1:
-		if (mkfifoat(dirfd_, NAMES_DIRNONCE_FILE, 0600))
+		if (mkfifoat(dirfd_, DIRNONCE_FILE, 0600))
 			fuzz_fail("mkfifo");
 		break;
 	case 2:
-		if (symlinkat("target", dirfd_, NAMES_DIRNONCE_FILE))
+		if (symlinkat("target", dirfd_, DIRNONCE_FILE))
 			fuzz_fail("symlink");
 		break;
 	default:
-		if (mkdirat(dirfd_, NAMES_DIRNONCE_FILE, 0700))
+		if (mkdirat(dirfd_, DIRNONCE_FILE, 0700))
 			fuzz_fail("mkdir");
 		break;
 	}
-	if (clen && fsetxattr(dirfd_, NAMES_DIRNONCE_XATTR, copy, clen, 0) &&
+	if (clen && fsetxattr(dirfd_, DIRNONCE_XATTR, copy, clen, 0) &&
 	    errno != EOPNOTSUPP && errno != E2BIG && errno != ENOSPC)
 		fuzz_fail("fsetxattr");
 	copy_ok = clen && valid_nonce(copy, clen) &&
-		  fgetxattr(dirfd_, NAMES_DIRNONCE_XATTR, nonce, sizeof(nonce)) ==
-			  NAMES_DIRNONCE_SIZE;
+		  fgetxattr(dirfd_, DIRNONCE_XATTR, nonce, sizeof(nonce)) ==
+			  DIRNONCE_SIZE;
 	/* a FIFO must be refused without an open that waits for a writer */
-	rc = names_dirnonce_load(dirfd_, NULL, nonce, &st);
+	rc = dirnonce_load(dirfd_, NULL, nonce, &st);
 	if ((rc == 0) != (file_ok || copy_ok))
 		fuzz_fail("nonce found where none is valid, or missed");
 	if (kind && st.file != -VOLUME_ENOTREG)
 		fuzz_fail("not a regular file, not refused as such");
-	if (rc == 0 && memcmp(nonce, file_ok ? file : copy, NAMES_DIRNONCE_SIZE))
+	if (rc == 0 && memcmp(nonce, file_ok ? file : copy, DIRNONCE_SIZE))
 		fuzz_fail("not the file's nonce when it is valid, else the copy's");
 	if (kind == 3)
-		(void)unlinkat(dirfd_, NAMES_DIRNONCE_FILE, AT_REMOVEDIR);
+		(void)unlinkat(dirfd_, DIRNONCE_FILE, AT_REMOVEDIR);
 	else
-		(void)unlinkat(dirfd_, NAMES_DIRNONCE_FILE, 0);
-	(void)fremovexattr(dirfd_, NAMES_DIRNONCE_XATTR);
+		(void)unlinkat(dirfd_, DIRNONCE_FILE, 0);
+	(void)fremovexattr(dirfd_, DIRNONCE_XATTR);
 }
 
 static void check_fifo_sidecar(void)
 {
-	char long_name[NAMES_LONG_LEN + 1], side[NAMES_SIDECAR_LEN + 1];
-	char enc[NAMES_MAX_ENCODED + 1];
+	char long_name[VNAME_LONG_LEN + 1], side[VNAME_SIDECAR_LEN + 1];
+	char enc[VNAME_MAX_ENCODED + 1];
 
-	snprintf(long_name, sizeof(long_name), "%s%043d", NAMES_LONG_PREFIX, 0);
-	if (names_sidecar_name(long_name, side) || mkfifoat(dirfd_, side, 0600))
+	snprintf(long_name, sizeof(long_name), "%s%043d", VNAME_LONG_PREFIX, 0);
+	if (vname_sidecar_name(long_name, side) || mkfifoat(dirfd_, side, 0600))
 		fuzz_fail("FIFO sidecar");
-	if (names_read_sidecar(dirfd_, long_name, enc, sizeof(enc)) != -VOLUME_ENOTREG)
+	if (vname_read_sidecar(dirfd_, long_name, enc, sizeof(enc)) != -VOLUME_ENOTREG)
 		fuzz_fail("a FIFO sidecar is not refused as not a regular file");
 	if (unlinkat(dirfd_, side, 0))
 		fuzz_fail("unlink FIFO sidecar");

@@ -11,7 +11,7 @@
 
 #include "crypto/crypto.h"
 #include "daemon/client.h"
-#include "volume/keys.h"
+#include "volume/keys/keys.h"
 #include "volume/volume.h"
 
 int main(int argc, char **argv)

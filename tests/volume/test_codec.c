@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "tests/crypto/testutil.h"
-#include "volume/base64url.h"
+#include "volume/base64.h"
 #include "volume/cipher.h"
-#include "volume/header.h"
+#include "volume/content/header.h"
 #include "crypto/secmem.h"
 
 /* RFC 4648 section 10 test vectors */
@@ -294,12 +294,12 @@ static void test_ciphers(void)
 {
 	enum volume_cipher c;
 
-	CHECK(volume_cipher_by_name("speck128-xts", &c) == 0 &&
+	CHECK(cipher_by_name("speck128-xts", &c) == 0 &&
 		      c == VOLUME_CIPHER_SPECK128_XTS,
 	      "speck128");
-	CHECK(volume_cipher_by_name("sm4-xts", &c) == 0 && c == VOLUME_CIPHER_SM4_XTS,
+	CHECK(cipher_by_name("sm4-xts", &c) == 0 && c == VOLUME_CIPHER_SM4_XTS,
 	      "sm4");
-	CHECK(volume_cipher_by_name("aes-xts", &c) == -ENOENT, "unknown");
+	CHECK(cipher_by_name("aes-xts", &c) == -ENOENT, "unknown");
 	CHECK(volume_cipher_info(VOLUME_CIPHER_SPECK64_XTS)->blocksize == 8 &&
 		      volume_cipher_info(VOLUME_CIPHER_SPECK64_XTS)->xts_keysize == 32,
 	      "speck64 sizes");
@@ -308,7 +308,7 @@ static void test_ciphers(void)
 	      "aes sizes");
 	CHECK(volume_cipher_info(VOLUME_CIPHER_SM4_XTS)->name_keysize == 16,
 	      "sm4 name key");
-	CHECK(volume_cipher_by_name("camellia256-xts", &c) == 0 &&
+	CHECK(cipher_by_name("camellia256-xts", &c) == 0 &&
 		      c == VOLUME_CIPHER_CAMELLIA256_XTS,
 	      "camellia");
 	CHECK(volume_cipher_info(VOLUME_CIPHER_CAMELLIA256_XTS)->xts_keysize == 64 &&

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * config.h: format/parse round trip, every validation error with the
+ * volume/keys/volconf.h: format/parse round trip, every validation error with the
  * file, line and field in its message, atomic rewrite with a simulated
  * crash after each step (the volume must still open with the passphrases
  * of the old or of the new config, whole), backup and restore.
@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/config.h"
+#include "volume/keys/volconf.h"
 #include "base/confint.h"
-#include "volume/keyslot.h"
-#include "volume/names.h"
+#include "volume/keys/keyslot.h"
+#include "volume/names/vname.h"
 #include "volume/volume.h"
 
 static const struct keyslot_cost fast = { 1, 8u << 20 };
@@ -411,7 +411,7 @@ static int sweep_temps(const char *dir)
 	int n = 0;
 
 	while (d && (e = readdir(d))) {
-		if (names_classify(e->d_name) == NAMES_ENTRY_CONFIG_TEMP) {
+		if (vname_classify(e->d_name) == VNAME_ENTRY_CONFIG_TEMP) {
 			char p[4200];
 
 			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/content.h"
+#include "volume/content/content.h"
 
 #define MAXP (2 * 4096 + 20)
 

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/fileio.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
+#include "volume/content/fileio.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
 
 #define MODEL_MAX (96 * 1024)
 
@@ -139,7 +139,7 @@ static void check_hole(int fd, const struct content_geom *g, uint64_t size,
 	}
 }
 
-static void run(struct vkeyring *keys, uint32_t sector, const char *name)
+static void run(struct keyring *keys, uint32_t sector, const char *name)
 {
 	static struct model m;
 	struct content_file f;
@@ -230,7 +230,7 @@ static void run(struct vkeyring *keys, uint32_t sector, const char *name)
 }
 
 /* damaged files are reported, not misread */
-static void damaged(struct vkeyring *keys)
+static void damaged(struct keyring *keys)
 {
 	char *dir = voltest_tmpdir("fileio-bad");
 	char path[4200];
@@ -277,7 +277,7 @@ int main(void)
 		const struct volume_cipher_info *ci = volume_cipher_info(ciphers[c]);
 		struct crypto_tfm *probe = voltest_alloc(ci->xts_alg);
 		struct volume_keys *keys;
-		struct vkeyring *kr;
+		struct keyring *kr;
 		uint8_t vmk[64];
 
 		if (!probe)
@@ -285,14 +285,14 @@ int main(void)
 		crypto_free(probe);
 		test_random_bytes(vmk, sizeof(vmk));
 		CHECK(keys_new(vmk, ciphers[c], &keys) == 0, "keys");
-		CHECK(vkeyring_new(ciphers[c], &kr) == 0, "keyring");
-		vkeyring_install(kr, keys);
+		CHECK(keyring_new(ciphers[c], &kr) == 0, "keyring");
+		keyring_install(kr, keys);
 		cur_cipher = ciphers[c];
 		run(kr, 512, ci->name);
 		run(kr, 4096, ci->name);
 		if (c == 0)
 			damaged(kr);
-		vkeyring_free(kr);
+		keyring_free(kr);
 		tested++;
 	}
 	if (!tested)

@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/fileio.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
+#include "volume/content/fileio.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
 
 #define DATA_MAX (256 * 1024)
 
@@ -37,7 +37,7 @@ struct hook {
 	int at;             /* the call (from 1) that fails or locks */
 	int calls;          /* calls counted so far */
 	int fired;
-	struct vkeyring *kr;
+	struct keyring *kr;
 };
 
 static struct hook hook = { .fd = -1 };
@@ -53,7 +53,7 @@ static int hook_call(int fd, int mutating)
 		return 0;
 	hook.fired = 1;
 	if (hook.how == FAULT_LOCK) {
-		vkeyring_lock(hook.kr);
+		keyring_lock(hook.kr);
 		return 0;
 	}
 	errno = EIO;
@@ -123,7 +123,7 @@ static uint8_t old_data[DATA_MAX], new_data[DATA_MAX], buf[DATA_MAX],
 	readback[DATA_MAX + 64];
 
 struct ctx {
-	struct vkeyring *kr;
+	struct keyring *kr;
 	const uint8_t *vmk;
 	enum volume_cipher cipher;
 	uint32_t sector, bs;
@@ -135,10 +135,10 @@ static void keys_back(struct ctx *c)
 {
 	struct volume_keys *keys;
 
-	if (vkeyring_unlocked(c->kr))
+	if (keyring_unlocked(c->kr))
 		return;
 	CHECK(keys_new(c->vmk, c->cipher, &keys) == 0, "keys");
-	vkeyring_install(c->kr, keys);
+	keyring_install(c->kr, keys);
 }
 
 /* a fresh file of the op's old content: its fd */
@@ -322,7 +322,7 @@ int main(void)
 		crypto_free(probe);
 		test_random_bytes(vmk, sizeof(vmk));
 		c.vmk = vmk;
-		CHECK(vkeyring_new(ciphers[i], &c.kr) == 0, "keyring");
+		CHECK(keyring_new(ciphers[i], &c.kr) == 0, "keyring");
 		keys_back(&c);
 		for (size_t s = 0; s < 2; s++) {
 			c.sector = sectors[s];
@@ -333,7 +333,7 @@ int main(void)
 			if (i == 0)
 				pieces(&c);
 		}
-		vkeyring_free(c.kr);
+		keyring_free(c.kr);
 		tested++;
 	}
 	voltest_rmtree(dir);

@@ -2,10 +2,10 @@
 /*
  * keyring.h: derived transforms are the ones keys.h makes; slots are
  * shared and replaced; a section of a locked keyring answers -EACCES;
- * vkeyring_lock wipes the PRK and every derived key even while every
+ * keyring_lock wipes the PRK and every derived key even while every
  * allocation fails (it allocates nothing), checked by looking for the
  * keys' bytes in the process's memory, as the filesystem's secret tests
- * do; the key-id check of vkeyring_keys_from_vmk.
+ * do; the key-id check of keyring_keys_from_vmk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
 
 /* malloc and calloc fail while fail_alloc is set (-Wl,--wrap) */
 static volatile int fail_alloc;
@@ -142,7 +142,7 @@ static void test_cipher(enum volume_cipher c)
 	uint8_t iv1[16] = { 0 }, iv2[16] = { 0 };
 	struct volume_keys *k, *k2;
 	struct crypto_tfm *t, *ref;
-	struct vkeyring *kr;
+	struct keyring *kr;
 	unsigned int slot, slot2;
 	int err;
 
@@ -153,19 +153,19 @@ static void test_cipher(enum volume_cipher c)
 	CHECK(keys_key_id(k, id) == 0, "key id");
 
 	/* the one key-id check */
-	CHECK(vkeyring_keys_from_vmk(vmk, c, id, &k2) == 0, "from vmk");
+	CHECK(keyring_keys_from_vmk(vmk, c, id, &k2) == 0, "from vmk");
 	keys_free(k2);
 	id[0] ^= 1;
-	CHECK(vkeyring_keys_from_vmk(vmk, c, id, &k2) == -EBADMSG,
+	CHECK(keyring_keys_from_vmk(vmk, c, id, &k2) == -EBADMSG,
 	      "another volume's key id is -EBADMSG");
 	id[0] ^= 1;
 
-	CHECK(vkeyring_new(c, &kr) == 0, "keyring");
-	CHECK(!vkeyring_unlocked(kr), "new keyring is locked");
-	CHECK(vkeyring_enter(kr) == NULL, "locked: no keys");
-	CHECK(vkeyring_get(kr, VKEY_NAMES, nonce[0], &slot, &err) == NULL &&
+	CHECK(keyring_new(c, &kr) == 0, "keyring");
+	CHECK(!keyring_unlocked(kr), "new keyring is locked");
+	CHECK(keyring_enter(kr) == NULL, "locked: no keys");
+	CHECK(keyring_get(kr, VKEY_NAMES, nonce[0], &slot, &err) == NULL &&
 	      err == -EACCES, "locked: -EACCES");
-	vkeyring_leave(kr);
+	keyring_leave(kr);
 
 	/* the secrets: the PRK (HKDF-Extract, docs/format.md "Keys"; the
 	 * 64 bytes behind "key-id" are not it), and below the key
@@ -186,10 +186,10 @@ static void test_cipher(enum volume_cipher c)
 		explicit_bzero(prk, sizeof(prk));
 	}
 
-	vkeyring_install(kr, k);
-	CHECK(vkeyring_unlocked(kr), "installed");
-	CHECK(vkeyring_enter(kr) != NULL, "section");
-	t = vkeyring_get(kr, VKEY_CONTENTS, nonce[0], &slot, &err);
+	keyring_install(kr, k);
+	CHECK(keyring_unlocked(kr), "installed");
+	CHECK(keyring_enter(kr) != NULL, "section");
+	t = keyring_get(kr, VKEY_CONTENTS, nonce[0], &slot, &err);
 	ref = keys_contents_tfm(k, nonce[0], &err);
 	CHECK(t && ref, "contents transform");
 	if (t && ref) {
@@ -200,61 +200,61 @@ static void test_cipher(enum volume_cipher c)
 	}
 	crypto_free(ref);
 	/* the same key again: the same slot, shared */
-	CHECK(vkeyring_get(kr, VKEY_CONTENTS, nonce[0], &slot2, &err) == t &&
+	CHECK(keyring_get(kr, VKEY_CONTENTS, nonce[0], &slot2, &err) == t &&
 	      slot2 == slot, "one slot per key");
-	vkeyring_put(kr, slot2);
-	vkeyring_put(kr, slot);
-	t = vkeyring_get(kr, VKEY_NAMES, nonce[1], &slot, &err);
+	keyring_put(kr, slot2);
+	keyring_put(kr, slot);
+	t = keyring_get(kr, VKEY_NAMES, nonce[1], &slot, &err);
 	CHECK(t != NULL, "names transform");
 	if (t)
-		vkeyring_put(kr, slot);
-	t = vkeyring_get(kr, VKEY_XATTR_NAMES, nonce[2], &slot, &err);
+		keyring_put(kr, slot);
+	t = keyring_get(kr, VKEY_XATTR_NAMES, nonce[2], &slot, &err);
 	CHECK(t != NULL, "xattr names transform");
 	if (t)
-		vkeyring_put(kr, slot);
+		keyring_put(kr, slot);
 	/* more keys than slots: replaced, least recently used first */
-	for (unsigned int i = 0; i < VKEYRING_SLOTS + 10; i++) {
+	for (unsigned int i = 0; i < KEYRING_SLOTS + 10; i++) {
 		uint8_t n[16] = { 0 };
 
 		memcpy(n, &i, sizeof(i));
-		t = vkeyring_get(kr, VKEY_NAMES, n, &slot, &err);
+		t = keyring_get(kr, VKEY_NAMES, n, &slot, &err);
 		if (!t)
 			break;
-		vkeyring_put(kr, slot);
+		keyring_put(kr, slot);
 	}
 	CHECK(t != NULL, "slots are replaced when full");
-	CHECK(vkeyring_live(kr) == VKEYRING_SLOTS, "the table is bounded: %u",
-	      vkeyring_live(kr));
+	CHECK(keyring_live(kr) == KEYRING_SLOTS, "the table is bounded: %u",
+	      keyring_live(kr));
 	/* three derived keys in the table, their schedules remembered */
-	if ((t = vkeyring_get(kr, VKEY_CONTENTS, nonce[0], &slot, &err))) {
+	if ((t = keyring_get(kr, VKEY_CONTENTS, nonce[0], &slot, &err))) {
 		remember_ctx(t);
-		vkeyring_put(kr, slot);
+		keyring_put(kr, slot);
 	}
-	if ((t = vkeyring_get(kr, VKEY_NAMES, nonce[1], &slot, &err))) {
+	if ((t = keyring_get(kr, VKEY_NAMES, nonce[1], &slot, &err))) {
 		remember_ctx(t);
-		vkeyring_put(kr, slot);
+		keyring_put(kr, slot);
 	}
-	if ((t = vkeyring_get(kr, VKEY_XATTR_NAMES, NULL, &slot, &err))) {
+	if ((t = keyring_get(kr, VKEY_XATTR_NAMES, NULL, &slot, &err))) {
 		remember_ctx(t);
-		vkeyring_put(kr, slot);
+		keyring_put(kr, slot);
 	}
-	vkeyring_leave(kr);
+	keyring_leave(kr);
 	CHECK(nsecrets >= 6, "secrets remembered: %u", nsecrets);
 
 	CHECK(secrets_in_memory() > 0, "the derived keys are in memory before "
 	      "lock (the check can find them)");
 	fail_alloc = 1;
-	vkeyring_lock(kr);
+	keyring_lock(kr);
 	fail_alloc = 0;
-	CHECK(!vkeyring_unlocked(kr), "locked");
-	CHECK(vkeyring_live(kr) == 0, "no derived transform after lock");
+	CHECK(!keyring_unlocked(kr), "locked");
+	CHECK(keyring_live(kr) == 0, "no derived transform after lock");
 	CHECK(secrets_in_memory() == 0, "no derived key in memory after a lock "
 	      "during which every allocation failed");
-	CHECK(vkeyring_enter(kr) == NULL, "locked: no keys");
-	CHECK(vkeyring_get(kr, VKEY_CONTENTS, nonce[0], &slot, &err) == NULL &&
+	CHECK(keyring_enter(kr) == NULL, "locked: no keys");
+	CHECK(keyring_get(kr, VKEY_CONTENTS, nonce[0], &slot, &err) == NULL &&
 	      err == -EACCES, "locked: -EACCES");
-	vkeyring_leave(kr);
-	vkeyring_free(kr);
+	keyring_leave(kr);
+	keyring_free(kr);
 	explicit_bzero(vmk, sizeof(vmk));
 }
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/keys.h"
+#include "volume/keys/keys.h"
 
 /* HKDF-SHA-512 with outlen <= 64: T(1) = HMAC(PRK, info || 0x01) */
 static void oracle(const uint8_t vmk[64], const char *label, const uint8_t *ctx,

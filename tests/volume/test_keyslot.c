@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/config.h"
-#include "volume/keyslot.h"
+#include "volume/keys/volconf.h"
+#include "volume/keys/keyslot.h"
 #include "volume/volume.h"
 
 static const struct keyslot_cost fast = { 1, 8u << 20 };

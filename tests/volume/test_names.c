@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * names.h: name and symlink codec round trips and every rejection, long
+ * volume/names/vname.h: name and symlink codec round trips and every rejection, long
  * names and sidecars, entry classification, the directory nonce file.
  * libsodium's SHA-512 is the oracle for the long-name hash.
  */
@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/base64url.h"
-#include "volume/dirnonce.h"
+#include "volume/base64.h"
+#include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
-#include "volume/keys.h"
-#include "volume/names.h"
+#include "volume/keys/keys.h"
+#include "volume/names/vname.h"
 
 /* random name bytes: anything but NUL and '/' */
 static void random_name(char *p, size_t n)
@@ -32,7 +32,7 @@ static void random_name(char *p, size_t n)
 	}
 }
 
-/* encrypt a raw padded buffer the way names.c does, then encode */
+/* encrypt a raw padded buffer the way vname.c does, then encode */
 static void raw_encode(struct crypto_tfm *cts, const uint8_t *buf, size_t len,
 		       char *out, size_t outlen)
 {
@@ -45,14 +45,14 @@ static void raw_encode(struct crypto_tfm *cts, const uint8_t *buf, size_t len,
 
 /*
  * Canonical encodings only (docs/format.md 7.2): the same name with one
- * block more of NUL padding is refused, and names_judge says why and
+ * block more of NUL padding is refused, and vname_judge says why and
  * what it spells; the same for version-1 symlink targets.
  */
 static void test_canonical(struct crypto_tfm *cts)
 {
-	char name[300], enc[NAMES_MAX_SYMLINK_ENCODED + 1], dec[NAMES_MAX_SYMLINK_PLAIN + 1];
-	static uint8_t raw[NAMES_MAX_SYMLINK_PLAIN];
-	enum names_verdict v;
+	char name[300], enc[VNAME_MAX_SYMLINK_ENCODED + 1], dec[VNAME_MAX_SYMLINK_PLAIN + 1];
+	static uint8_t raw[VNAME_MAX_SYMLINK_PLAIN];
+	enum vname_verdict v;
 
 	for (size_t len = 1; len <= 224; len += 7) {
 		size_t padded = (len + 31) / 32 * 32;
@@ -61,30 +61,30 @@ static void test_canonical(struct crypto_tfm *cts)
 		memset(raw, 0, sizeof(raw));
 		memcpy(raw, name, len);
 		raw_encode(cts, raw, padded, enc, sizeof(enc));
-		CHECK(names_judge(cts, enc, strlen(enc), dec, &v) == (int)len &&
-			      v == NAMES_OK,
+		CHECK(vname_judge(cts, enc, strlen(enc), dec, &v) == (int)len &&
+			      v == VNAME_OK,
 		      "len %zu: canonical", len);
 		raw_encode(cts, raw, padded + 32, enc, sizeof(enc));
-		CHECK(names_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
+		CHECK(vname_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
 			      -EBADMSG,
 		      "len %zu: over-padded name refused", len);
-		CHECK(names_judge(cts, enc, strlen(enc), dec, &v) == -EBADMSG &&
-			      v == NAMES_OVERPADDED && strlen(dec) == len &&
+		CHECK(vname_judge(cts, enc, strlen(enc), dec, &v) == -EBADMSG &&
+			      v == VNAME_OVERPADDED && strlen(dec) == len &&
 			      memcmp(dec, name, len) == 0,
 		      "len %zu: judged over-padded, spelling the name", len);
-		CHECK(names_symlink_decrypt(cts, enc, strlen(enc), dec,
+		CHECK(vname_symlink_decrypt(cts, enc, strlen(enc), dec,
 					    sizeof(dec)) == -EBADMSG,
 		      "len %zu: over-padded target refused", len);
 	}
 }
 
-/* version-2 targets: the codec of names_target_seal / names_target_open */
+/* version-2 targets: the codec of vname_target_seal / vname_target_open */
 static void test_targets_v2(struct crypto_tfm *cts)
 {
-	static char target[NAMES_TARGET_MAX_PLAIN + 2];
-	static char e1[NAMES_TARGET_MAX_ENCODED + 1], e2[NAMES_TARGET_MAX_ENCODED + 1];
-	static char dec[NAMES_TARGET_MAX_PLAIN + 1];
-	static uint8_t raw[16 + NAMES_TARGET_PADDED_MAX + 32];
+	static char target[VNAME_TARGET_MAX_PLAIN + 2];
+	static char e1[VNAME_TARGET_MAX_ENCODED + 1], e2[VNAME_TARGET_MAX_ENCODED + 1];
+	static char dec[VNAME_TARGET_MAX_PLAIN + 1];
+	static uint8_t raw[16 + VNAME_TARGET_PADDED_MAX + 32];
 	size_t ivlen = crypto_ivsize(cts);
 	uint8_t iv1[16], iv2[16];
 	int n;
@@ -92,29 +92,29 @@ static void test_targets_v2(struct crypto_tfm *cts)
 	test_random_bytes(iv1, sizeof(iv1));
 	memcpy(iv2, iv1, sizeof(iv2));
 	iv2[0] ^= 1;
-	for (size_t len = 1; len <= NAMES_TARGET_MAX_PLAIN; len += len < 100 ? 1 : 97) {
+	for (size_t len = 1; len <= VNAME_TARGET_MAX_PLAIN; len += len < 100 ? 1 : 97) {
 		random_name(target, len);
 		target[0] = '/';
-		n = names_target_seal(cts, iv1, target, len, e1, sizeof(e1));
+		n = vname_target_seal(cts, iv1, target, len, e1, sizeof(e1));
 		CHECK(n > 0 && (size_t)n == base64_encoded_len(BASE64_URL_NOPAD,
 				ivlen + (len + 31) / 32 * 32),
 		      "len %zu: sealed (%d)", len, n);
-		CHECK(names_target_open(cts, e1, (size_t)n, dec, sizeof(dec)) ==
+		CHECK(vname_target_open(cts, e1, (size_t)n, dec, sizeof(dec)) ==
 			      (int)len && memcmp(dec, target, len) == 0,
 		      "len %zu: opens", len);
-		CHECK(names_target_seal(cts, iv2, target, len, e2, sizeof(e2)) == n &&
+		CHECK(vname_target_seal(cts, iv2, target, len, e2, sizeof(e2)) == n &&
 			      strcmp(e1, e2) != 0,
 		      "len %zu: another IV, another encoding", len);
 	}
-	random_name(target, NAMES_TARGET_MAX_PLAIN + 1);
-	n = names_target_seal(cts, iv1, target, NAMES_TARGET_MAX_PLAIN, e1, sizeof(e1));
+	random_name(target, VNAME_TARGET_MAX_PLAIN + 1);
+	n = vname_target_seal(cts, iv1, target, VNAME_TARGET_MAX_PLAIN, e1, sizeof(e1));
 	CHECK(n > 0 && (size_t)n == base64_encoded_len(BASE64_URL_NOPAD, ivlen + 4096) &&
-		      n <= NAMES_TARGET_MAX_ENCODED,
+		      n <= VNAME_TARGET_MAX_ENCODED,
 	      "4095 bytes: the longest encoding (%d)", n);
-	CHECK(names_target_seal(cts, iv1, target, NAMES_TARGET_MAX_PLAIN + 1, e1,
+	CHECK(vname_target_seal(cts, iv1, target, VNAME_TARGET_MAX_PLAIN + 1, e1,
 				sizeof(e1)) == -ENAMETOOLONG,
 	      "4096 bytes: too long");
-	CHECK(names_target_seal(cts, iv1, "a\0b", 3, e1, sizeof(e1)) == -EINVAL,
+	CHECK(vname_target_seal(cts, iv1, "a\0b", 3, e1, sizeof(e1)) == -EINVAL,
 	      "a NUL inside");
 	/* over-padded: "abc" in two blocks */
 	memset(raw, 0, sizeof(raw));
@@ -122,41 +122,41 @@ static void test_targets_v2(struct crypto_tfm *cts)
 	memcpy(raw + ivlen, "abc", 3);
 	CHECK(crypto_encrypt(cts, iv1, raw + ivlen, raw + ivlen, 64) == 0, "raw");
 	base64url_encode(e1, sizeof(e1), raw, ivlen + 64);
-	CHECK(names_target_open(cts, e1, strlen(e1), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_target_open(cts, e1, strlen(e1), dec, sizeof(dec)) == -EBADMSG,
 	      "over-padded version-2 target refused");
 	memcpy(raw, iv1, ivlen);
 	memset(raw + ivlen, 0, 64);
 	memcpy(raw + ivlen, "abc", 3);
 	CHECK(crypto_encrypt(cts, iv1, raw + ivlen, raw + ivlen, 32) == 0, "raw");
 	base64url_encode(e1, sizeof(e1), raw, ivlen + 32);
-	CHECK(names_target_open(cts, e1, strlen(e1), dec, sizeof(dec)) == 3,
+	CHECK(vname_target_open(cts, e1, strlen(e1), dec, sizeof(dec)) == 3,
 	      "the same, padded by the rule, opens");
 	/* a version-1 encoding is no version-2 one */
-	n = names_symlink_encrypt(cts, "abc", 3, e1, sizeof(e1));
-	CHECK(n > 0 && names_target_open(cts, e1, (size_t)n, dec, sizeof(dec)) ==
+	n = vname_symlink_encrypt(cts, "abc", 3, e1, sizeof(e1));
+	CHECK(n > 0 && vname_target_open(cts, e1, (size_t)n, dec, sizeof(dec)) ==
 			       -EBADMSG,
 	      "a version-1 target does not open as version 2");
 }
 
 static void test_roundtrips(struct crypto_tfm *cts, const char *cname)
 {
-	char name[300], enc[NAMES_MAX_ENCODED + 1], dec[NAMES_MAX_PLAIN + 1];
+	char name[300], enc[VNAME_MAX_ENCODED + 1], dec[VNAME_MAX_PLAIN + 1];
 	uint8_t raw[256];
 
-	for (size_t len = 1; len <= NAMES_MAX_PLAIN; len++) {
+	for (size_t len = 1; len <= VNAME_MAX_PLAIN; len++) {
 		size_t padded = (len + 31) / 32 * 32;
 		int n;
 
 		random_name(name, len);
 		if (len <= 2)
 			name[0] = 'a'; /* not "." or ".." */
-		n = names_encrypt(cts, name, len, enc, sizeof(enc));
+		n = vname_encrypt(cts, name, len, enc, sizeof(enc));
 		CHECK(n == (int)base64_encoded_len(BASE64_URL_NOPAD, padded) &&
 			      (size_t)n == strlen(enc),
 		      "%s len %zu: encoded %d", cname, len, n);
-		CHECK(names_classify(enc) == NAMES_ENTRY_ENCRYPTED,
+		CHECK(vname_classify(enc) == VNAME_ENTRY_ENCRYPTED,
 		      "%s: encoding classified as encrypted", cname);
-		CHECK(names_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) ==
+		CHECK(vname_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) ==
 				      (int)len &&
 			      memcmp(dec, name, len) == 0 && dec[len] == '\0',
 		      "%s len %zu: round trip", cname, len);
@@ -164,7 +164,7 @@ static void test_roundtrips(struct crypto_tfm *cts, const char *cname)
 		memset(raw, 0, sizeof(raw));
 		memcpy(raw, name, len);
 		{
-			char want[NAMES_MAX_ENCODED + 1];
+			char want[VNAME_MAX_ENCODED + 1];
 
 			raw_encode(cts, raw, padded, want, sizeof(want));
 			CHECK(strcmp(want, enc) == 0, "%s len %zu: format", cname,
@@ -172,9 +172,9 @@ static void test_roundtrips(struct crypto_tfm *cts, const char *cname)
 		}
 		/* deterministic per directory */
 		{
-			char again[NAMES_MAX_ENCODED + 1];
+			char again[VNAME_MAX_ENCODED + 1];
 
-			CHECK(names_encrypt(cts, name, len, again, sizeof(again)) == n &&
+			CHECK(vname_encrypt(cts, name, len, again, sizeof(again)) == n &&
 				      strcmp(again, enc) == 0,
 			      "deterministic");
 		}
@@ -189,190 +189,190 @@ static void test_roundtrips(struct crypto_tfm *cts, const char *cname)
 			name[o++] = (char)0xa9;
 		}
 		name[o++] = 'x';
-		n = names_encrypt(cts, name, o, enc, sizeof(enc));
-		CHECK(o == 255 && n == NAMES_MAX_ENCODED, "utf-8 255: %d", n);
-		CHECK(names_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) == 255 &&
+		n = vname_encrypt(cts, name, o, enc, sizeof(enc));
+		CHECK(o == 255 && n == VNAME_MAX_ENCODED, "utf-8 255: %d", n);
+		CHECK(vname_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) == 255 &&
 			      memcmp(dec, name, 255) == 0,
 		      "utf-8 255 round trip");
-		CHECK(names_is_long((size_t)n, 255), "255-byte name is long");
+		CHECK(vname_is_long((size_t)n, 255), "255-byte name is long");
 	}
 }
 
 static void test_rejects(struct crypto_tfm *cts)
 {
-	char enc[NAMES_MAX_ENCODED + 1], dec[NAMES_MAX_PLAIN + 1], big[300];
+	char enc[VNAME_MAX_ENCODED + 1], dec[VNAME_MAX_PLAIN + 1], big[300];
 	char out[4200];
 	uint8_t raw[288];
 	int n;
 
-	CHECK(names_encrypt(cts, "", 0, enc, sizeof(enc)) == -EINVAL, "empty");
-	CHECK(names_encrypt(cts, ".", 1, enc, sizeof(enc)) == -EINVAL, ".");
-	CHECK(names_encrypt(cts, "..", 2, enc, sizeof(enc)) == -EINVAL, "..");
-	CHECK(names_encrypt(cts, "...", 3, enc, sizeof(enc)) == 43, "... is fine");
-	CHECK(names_encrypt(cts, "a/b", 3, enc, sizeof(enc)) == -EINVAL, "slash");
-	CHECK(names_encrypt(cts, "a\0b", 3, enc, sizeof(enc)) == -EINVAL, "NUL");
+	CHECK(vname_encrypt(cts, "", 0, enc, sizeof(enc)) == -EINVAL, "empty");
+	CHECK(vname_encrypt(cts, ".", 1, enc, sizeof(enc)) == -EINVAL, ".");
+	CHECK(vname_encrypt(cts, "..", 2, enc, sizeof(enc)) == -EINVAL, "..");
+	CHECK(vname_encrypt(cts, "...", 3, enc, sizeof(enc)) == 43, "... is fine");
+	CHECK(vname_encrypt(cts, "a/b", 3, enc, sizeof(enc)) == -EINVAL, "slash");
+	CHECK(vname_encrypt(cts, "a\0b", 3, enc, sizeof(enc)) == -EINVAL, "NUL");
 	memset(big, 'a', sizeof(big));
-	CHECK(names_encrypt(cts, big, 256, enc, sizeof(enc)) == -ENAMETOOLONG,
+	CHECK(vname_encrypt(cts, big, 256, enc, sizeof(enc)) == -ENAMETOOLONG,
 	      "256 bytes");
-	CHECK(names_encrypt(cts, "abc", 3, enc, 43) == -ENOSPC, "small out");
+	CHECK(vname_encrypt(cts, "abc", 3, enc, 43) == -ENOSPC, "small out");
 
-	n = names_encrypt(cts, "hello", 5, enc, sizeof(enc));
+	n = vname_encrypt(cts, "hello", 5, enc, sizeof(enc));
 	CHECK(n == 43, "hello");
-	CHECK(names_decrypt(cts, enc, 42, dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, enc, 42, dec, sizeof(dec)) == -EBADMSG,
 	      "wrong length");
-	CHECK(names_decrypt(cts, enc, 0, dec, sizeof(dec)) == -EBADMSG, "empty enc");
-	CHECK(names_decrypt(cts, enc, (size_t)n, dec, 5) == -ENOSPC, "small dec");
+	CHECK(vname_decrypt(cts, enc, 0, dec, sizeof(dec)) == -EBADMSG, "empty enc");
+	CHECK(vname_decrypt(cts, enc, (size_t)n, dec, 5) == -ENOSPC, "small dec");
 	{
 		char bad[64];
 
 		strcpy(bad, enc);
 		bad[10] = '.';
-		CHECK(names_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
+		CHECK(vname_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
 		      "bad base64 char");
 		strcpy(bad, enc);
 		bad[10] = '+';
-		CHECK(names_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
+		CHECK(vname_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
 		      "std alphabet char");
 		/* last char of 43 carries 2 unused bits: set them */
 		strcpy(bad, enc);
 		bad[42] = bad[42] == 'A' ? 'B' : (bad[42] == 'B' ? 'C' : 'B');
-		CHECK(names_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
+		CHECK(vname_decrypt(cts, bad, 43, dec, sizeof(dec)) == -EBADMSG,
 		      "non-canonical base64");
 		strcpy(bad, enc);
 		strcat(bad, "=");
-		CHECK(names_decrypt(cts, bad, 44, dec, sizeof(dec)) == -EBADMSG,
+		CHECK(vname_decrypt(cts, bad, 44, dec, sizeof(dec)) == -EBADMSG,
 		      "padding char");
 	}
-	/* plaintexts names_encrypt never makes, encrypted directly */
+	/* plaintexts vname_encrypt never makes, encrypted directly */
 	memset(raw, 0, sizeof(raw));
 	memcpy(raw, "abc", 3);
 	raw[20] = 'X'; /* nonzero after the first NUL */
 	raw_encode(cts, raw, 32, out, sizeof(out));
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "garbage after NUL");
 	memset(raw, 0, sizeof(raw));
 	raw_encode(cts, raw, 32, out, sizeof(out));
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "empty name");
 	memcpy(raw, "a/b", 3);
 	raw_encode(cts, raw, 32, out, sizeof(out));
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "slash inside");
 	memset(raw, 0, sizeof(raw));
 	raw[0] = '.';
 	raw_encode(cts, raw, 32, out, sizeof(out));
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "dot");
 	raw[1] = '.';
 	raw_encode(cts, raw, 32, out, sizeof(out));
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "dotdot");
 	memset(raw, 'a', 256); /* 256 bytes, no NUL */
 	raw_encode(cts, raw, 256, out, sizeof(out));
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "256 bytes without NUL");
 	memset(raw, 0, sizeof(raw));
 	raw[0] = 'a';
 	raw_encode(cts, raw, 288, out, sizeof(out)); /* 9 blocks of 32 */
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "too long encoding");
 	raw_encode(cts, raw, 48, out, sizeof(out)); /* not a multiple of 32 */
-	CHECK(names_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
+	CHECK(vname_decrypt(cts, out, strlen(out), dec, sizeof(dec)) == -EBADMSG,
 	      "48-byte ciphertext");
 	/* exactly 32 bytes needs no NUL */
 	memset(raw, 'q', 32);
-	n = names_encrypt(cts, (const char *)raw, 32, enc, sizeof(enc));
-	CHECK(n == 43 && names_decrypt(cts, enc, 43, dec, sizeof(dec)) == 32,
+	n = vname_encrypt(cts, (const char *)raw, 32, enc, sizeof(enc));
+	CHECK(n == 43 && vname_decrypt(cts, enc, 43, dec, sizeof(dec)) == 32,
 	      "32 bytes, no padding");
 }
 
 static void test_symlinks(struct crypto_tfm *cts)
 {
-	static char target[NAMES_MAX_SYMLINK_PLAIN + 2];
-	static char enc[NAMES_MAX_SYMLINK_ENCODED + 1];
-	static char dec[NAMES_MAX_SYMLINK_PLAIN + 1];
+	static char target[VNAME_MAX_SYMLINK_PLAIN + 2];
+	static char enc[VNAME_MAX_SYMLINK_ENCODED + 1];
+	static char dec[VNAME_MAX_SYMLINK_PLAIN + 1];
 
-	for (size_t len = 1; len <= NAMES_MAX_SYMLINK_PLAIN;
+	for (size_t len = 1; len <= VNAME_MAX_SYMLINK_PLAIN;
 	     len += len < 300 ? 1 : 37) {
 		int n;
 
 		random_name(target, len);
 		target[len / 2] = '/';
-		n = names_symlink_encrypt(cts, target, len, enc, sizeof(enc));
+		n = vname_symlink_encrypt(cts, target, len, enc, sizeof(enc));
 		CHECK(n > 0 && (size_t)n == strlen(enc) && n < 4096,
 		      "symlink %zu: %d", len, n);
-		CHECK(names_symlink_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) ==
+		CHECK(vname_symlink_decrypt(cts, enc, (size_t)n, dec, sizeof(dec)) ==
 				      (int)len &&
 			      memcmp(dec, target, len) == 0,
 		      "symlink %zu round trip", len);
 	}
 	memset(target, 'a', sizeof(target));
-	CHECK(names_symlink_encrypt(cts, target, NAMES_MAX_SYMLINK_PLAIN, enc,
-				    sizeof(enc)) == NAMES_MAX_SYMLINK_ENCODED,
+	CHECK(vname_symlink_encrypt(cts, target, VNAME_MAX_SYMLINK_PLAIN, enc,
+				    sizeof(enc)) == VNAME_MAX_SYMLINK_ENCODED,
 	      "longest symlink fits symlink(2)");
-	CHECK(names_symlink_encrypt(cts, target, NAMES_MAX_SYMLINK_PLAIN + 1, enc,
+	CHECK(vname_symlink_encrypt(cts, target, VNAME_MAX_SYMLINK_PLAIN + 1, enc,
 				    sizeof(enc)) == -ENAMETOOLONG,
 	      "too long symlink");
-	CHECK(names_symlink_encrypt(cts, "", 0, enc, sizeof(enc)) == -EINVAL,
+	CHECK(vname_symlink_encrypt(cts, "", 0, enc, sizeof(enc)) == -EINVAL,
 	      "empty symlink");
-	CHECK(names_symlink_encrypt(cts, "../..", 5, enc, sizeof(enc)) > 0 &&
-		      names_symlink_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
+	CHECK(vname_symlink_encrypt(cts, "../..", 5, enc, sizeof(enc)) > 0 &&
+		      vname_symlink_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
 			      5,
 	      "relative symlink");
 	/* a name decoder refuses a symlink with '/' */
-	CHECK(names_symlink_encrypt(cts, "/etc", 4, enc, sizeof(enc)) > 0 &&
-		      names_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
+	CHECK(vname_symlink_encrypt(cts, "/etc", 4, enc, sizeof(enc)) > 0 &&
+		      vname_decrypt(cts, enc, strlen(enc), dec, sizeof(dec)) ==
 			      -EBADMSG,
 	      "slash only in symlinks");
 }
 
 static void test_long_names(struct crypto_tfm *cts, const char *dir)
 {
-	char name[256], enc[NAMES_MAX_ENCODED + 1], lname[NAMES_LONG_LEN + 1];
-	char back[NAMES_MAX_ENCODED + 1], want[64], side[128];
+	char name[256], enc[VNAME_MAX_ENCODED + 1], lname[VNAME_LONG_LEN + 1];
+	char back[VNAME_MAX_ENCODED + 1], want[64], side[128];
 	uint8_t digest[64];
 	int n, dfd = open(dir, O_RDONLY | O_DIRECTORY);
 
 	CHECK(dfd >= 0, "open dir");
 	/* where names become long at the default name_max */
 	random_name(name, 160);
-	CHECK(names_encrypt(cts, name, 160, enc, sizeof(enc)) == 214 &&
-		      !names_is_long(214, 255),
+	CHECK(vname_encrypt(cts, name, 160, enc, sizeof(enc)) == 214 &&
+		      !vname_is_long(214, 255),
 	      "160 bytes stay short");
 	random_name(name, 161);
-	n = names_encrypt(cts, name, 161, enc, sizeof(enc));
-	CHECK(n == 256 && names_is_long(256, 255), "161 bytes are long");
-	CHECK(names_is_long(86, 64) && !names_is_long(43, 64), "name_max 64");
+	n = vname_encrypt(cts, name, 161, enc, sizeof(enc));
+	CHECK(n == 256 && vname_is_long(256, 255), "161 bytes are long");
+	CHECK(vname_is_long(86, 64) && !vname_is_long(43, 64), "name_max 64");
 
-	CHECK(names_long_name(enc, (size_t)n, lname) == 0, "long name");
+	CHECK(vname_long_name(enc, (size_t)n, lname) == 0, "long name");
 	crypto_hash_sha512(digest, (const unsigned char *)enc, (size_t)n);
-	strcpy(want, NAMES_LONG_PREFIX);
+	strcpy(want, VNAME_LONG_PREFIX);
 	base64url_encode(want + strlen(want), sizeof(want) - strlen(want), digest, 32);
-	CHECK(strcmp(lname, want) == 0 && strlen(lname) == NAMES_LONG_LEN,
+	CHECK(strcmp(lname, want) == 0 && strlen(lname) == VNAME_LONG_LEN,
 	      "long name = prefix + base64url(SHA-512[0..32))");
-	CHECK(names_classify(lname) == NAMES_ENTRY_LONG, "classified long");
+	CHECK(vname_classify(lname) == VNAME_ENTRY_LONG, "classified long");
 
-	CHECK(names_read_sidecar(dfd, lname, back, sizeof(back)) == -ENOENT,
+	CHECK(vname_read_sidecar(dfd, lname, back, sizeof(back)) == -ENOENT,
 	      "no sidecar yet");
-	CHECK(names_write_sidecar(dfd, lname, enc, (size_t)n) == 0, "write sidecar");
+	CHECK(vname_write_sidecar(dfd, lname, enc, (size_t)n) == 0, "write sidecar");
 	snprintf(side, sizeof(side), "%s.name", lname);
 	{
-		char sn[NAMES_SIDECAR_LEN + 1];
+		char sn[VNAME_SIDECAR_LEN + 1];
 
-		CHECK(names_sidecar_name(lname, sn) == 0 && strcmp(sn, side) == 0,
+		CHECK(vname_sidecar_name(lname, sn) == 0 && strcmp(sn, side) == 0,
 		      "sidecar name");
-		CHECK(names_sidecar_name("abc", sn) == -EINVAL, "not long");
+		CHECK(vname_sidecar_name("abc", sn) == -EINVAL, "not long");
 	}
-	CHECK(names_classify(side) == NAMES_ENTRY_SIDECAR, "classified sidecar");
-	CHECK(names_read_sidecar(dfd, lname, back, sizeof(back)) == n &&
+	CHECK(vname_classify(side) == VNAME_ENTRY_SIDECAR, "classified sidecar");
+	CHECK(vname_read_sidecar(dfd, lname, back, sizeof(back)) == n &&
 		      strcmp(back, enc) == 0,
 	      "read sidecar");
-	CHECK(names_write_sidecar(dfd, lname, enc, (size_t)n) == 0,
+	CHECK(vname_write_sidecar(dfd, lname, enc, (size_t)n) == 0,
 	      "same sidecar again is fine");
 	enc[0] = enc[0] == 'A' ? 'B' : 'A';
-	CHECK(names_write_sidecar(dfd, lname, enc, (size_t)n) == -EEXIST,
+	CHECK(vname_write_sidecar(dfd, lname, enc, (size_t)n) == -EEXIST,
 	      "different sidecar content");
-	CHECK(names_write_sidecar(dfd, "cloakfs.long.short", enc, (size_t)n) ==
+	CHECK(vname_write_sidecar(dfd, "cloakfs.long.short", enc, (size_t)n) ==
 		      -EINVAL,
 	      "bad long name");
 	/* a tampered sidecar does not hash to its name */
@@ -386,7 +386,7 @@ static void test_long_names(struct crypto_tfm *cts, const char *dir)
 		}
 		CHECK(fd >= 0 && pwrite(fd, "Z", 1, 5) == 1, "tamper");
 		close(fd);
-		CHECK(names_read_sidecar(dfd, lname, back, sizeof(back)) == -EBADMSG,
+		CHECK(vname_read_sidecar(dfd, lname, back, sizeof(back)) == -EBADMSG,
 		      "tampered sidecar");
 	}
 	close(dfd);
@@ -397,7 +397,7 @@ static void test_fuzz(struct crypto_tfm *cts)
 {
 	static const char alpha[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-	char enc[400], dec[NAMES_MAX_PLAIN + 1];
+	char enc[400], dec[VNAME_MAX_PLAIN + 1];
 	int valid = 0;
 
 	for (int i = 0; i < 5000; i++) {
@@ -408,7 +408,7 @@ static void test_fuzz(struct crypto_tfm *cts)
 		for (size_t j = 0; j < len; j++)
 			enc[j] = test_rand_below(50) ? alpha[test_rand_below(64)]
 						     : (char)test_rand_below(256);
-		rc = names_decrypt(cts, enc, len, dec, sizeof(dec));
+		rc = vname_decrypt(cts, enc, len, dec, sizeof(dec));
 		if (rc > 0) {
 			valid++;
 			CHECK(strlen(dec) == (size_t)rc && !strchr(dec, '/') &&
@@ -427,88 +427,88 @@ static void test_classify(void)
 {
 	static const struct {
 		const char *name;
-		enum names_entry kind;
+		enum vname_entry kind;
 	} cases[] = {
-		{ ".", NAMES_ENTRY_DOT },
-		{ "..", NAMES_ENTRY_DOT },
-		{ ".cloakfs.dir", NAMES_ENTRY_DIRNONCE },
-		{ "cloakfs.conf", NAMES_ENTRY_CONFIG },
-		{ "cloakfs.conf.tmp.a1B2c3", NAMES_ENTRY_CONFIG_TEMP },
-		{ "cloakfs.long.", NAMES_ENTRY_OTHER },
+		{ ".", VNAME_ENTRY_DOT },
+		{ "..", VNAME_ENTRY_DOT },
+		{ ".cloakfs.dir", VNAME_ENTRY_DIRNONCE },
+		{ "cloakfs.conf", VNAME_ENTRY_CONFIG },
+		{ "cloakfs.conf.tmp.a1B2c3", VNAME_ENTRY_CONFIG_TEMP },
+		{ "cloakfs.long.", VNAME_ENTRY_OTHER },
 		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-		  NAMES_ENTRY_LONG },
+		  VNAME_ENTRY_LONG },
 		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.name",
-		  NAMES_ENTRY_SIDECAR },
+		  VNAME_ENTRY_SIDECAR },
 		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.nam",
-		  NAMES_ENTRY_OTHER },
+		  VNAME_ENTRY_OTHER },
 		{ "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA+",
-		  NAMES_ENTRY_OTHER },
-		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NAMES_ENTRY_ENCRYPTED },
-		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NAMES_ENTRY_OTHER },
-		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.", NAMES_ENTRY_OTHER },
-		{ "lost+found", NAMES_ENTRY_OTHER },
-		{ ".DS_Store", NAMES_ENTRY_OTHER },
+		  VNAME_ENTRY_OTHER },
+		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", VNAME_ENTRY_ENCRYPTED },
+		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", VNAME_ENTRY_OTHER },
+		{ "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.", VNAME_ENTRY_OTHER },
+		{ "lost+found", VNAME_ENTRY_OTHER },
+		{ ".DS_Store", VNAME_ENTRY_OTHER },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		CHECK(names_classify(cases[i].name) == cases[i].kind, "classify %s",
+		CHECK(vname_classify(cases[i].name) == cases[i].kind, "classify %s",
 		      cases[i].name);
 }
 
 static void test_dirnonce(const char *dir)
 {
-	struct names_dirnonce_state st;
+	struct dirnonce_state st;
 	uint8_t a[16], b[16], c[17];
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
 	struct stat sb;
 
-	CHECK(names_dirnonce_read(dfd, a) == -ENOENT, "missing");
-	CHECK(names_dirnonce_create(dfd, a) == 0, "create");
+	CHECK(dirnonce_read(dfd, a) == -ENOENT, "missing");
+	CHECK(dirnonce_create(dfd, a) == 0, "create");
 	CHECK(!voltest_all_zero(a, 16), "nonzero");
-	CHECK(fstatat(dfd, NAMES_DIRNONCE_FILE, &sb, 0) == 0 && sb.st_size == 16 &&
+	CHECK(fstatat(dfd, DIRNONCE_FILE, &sb, 0) == 0 && sb.st_size == 16 &&
 		      (sb.st_mode & 0777) == 0440,
 	      "16 bytes, 0440");
-	CHECK(fgetxattr(dfd, NAMES_DIRNONCE_XATTR, c, sizeof(c)) == 16 &&
+	CHECK(fgetxattr(dfd, DIRNONCE_XATTR, c, sizeof(c)) == 16 &&
 		      memcmp(a, c, 16) == 0,
 	      "the copy in the attribute");
-	CHECK(names_dirnonce_read(dfd, b) == 0 && memcmp(a, b, 16) == 0, "read");
-	CHECK(names_dirnonce_create(dfd, b) == -EEXIST, "exists");
-	CHECK(fchmodat(dfd, NAMES_DIRNONCE_FILE, 0600, 0) == 0, "chmod");
-	fd = openat(dfd, NAMES_DIRNONCE_FILE, O_WRONLY);
+	CHECK(dirnonce_read(dfd, b) == 0 && memcmp(a, b, 16) == 0, "read");
+	CHECK(dirnonce_create(dfd, b) == -EEXIST, "exists");
+	CHECK(fchmodat(dfd, DIRNONCE_FILE, 0600, 0) == 0, "chmod");
+	fd = openat(dfd, DIRNONCE_FILE, O_WRONLY);
 	CHECK(fd >= 0 && pwrite(fd, "x", 1, 16) == 1, "grow to 17");
 	/* the copy stands in for a damaged file */
 	memset(b, 0, 16);
-	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == 0 && memcmp(a, b, 16) == 0 &&
+	CHECK(dirnonce_load(dfd, NULL, b, &st) == 0 && memcmp(a, b, 16) == 0 &&
 		      st.file == -EBADMSG && st.copy == 0 &&
-		      st.used == NAMES_DIRNONCE_FROM_COPY,
+		      st.used == DIRNONCE_FROM_COPY,
 	      "17 bytes: from the copy");
-	CHECK(fremovexattr(dfd, NAMES_DIRNONCE_XATTR) == 0, "drop the copy");
-	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "17 bytes");
+	CHECK(fremovexattr(dfd, DIRNONCE_XATTR) == 0, "drop the copy");
+	CHECK(dirnonce_read(dfd, b) == -EBADMSG, "17 bytes");
 	CHECK(ftruncate(fd, 15) == 0, "shrink");
-	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "15 bytes");
+	CHECK(dirnonce_read(dfd, b) == -EBADMSG, "15 bytes");
 	CHECK(ftruncate(fd, 0) == 0 && ftruncate(fd, 16) == 0, "zero");
-	CHECK(names_dirnonce_read(dfd, b) == -EBADMSG, "all zero");
+	CHECK(dirnonce_read(dfd, b) == -EBADMSG, "all zero");
 	close(fd);
 	/* a FIFO in its place: an error at once, never a blocking open */
-	CHECK(unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) == 0 &&
-		      mkfifoat(dfd, NAMES_DIRNONCE_FILE, 0600) == 0,
+	CHECK(unlinkat(dfd, DIRNONCE_FILE, 0) == 0 &&
+		      mkfifoat(dfd, DIRNONCE_FILE, 0600) == 0,
 	      "a FIFO");
-	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == -VOLUME_ENOTREG &&
+	CHECK(dirnonce_load(dfd, NULL, b, &st) == -VOLUME_ENOTREG &&
 		      st.file_type == S_IFIFO && st.copy == -ENODATA,
 	      "FIFO, no copy");
-	CHECK(names_dirnonce_write_copy(dfd, a) == 0, "copy back");
-	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == 0 && memcmp(a, b, 16) == 0 &&
+	CHECK(dirnonce_write_copy(dfd, a) == 0, "copy back");
+	CHECK(dirnonce_load(dfd, NULL, b, &st) == 0 && memcmp(a, b, 16) == 0 &&
 		      st.file == -VOLUME_ENOTREG,
 	      "FIFO, from the copy");
 	/* both read, different: without keys the file wins */
-	CHECK(unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) == 0 &&
-		      names_dirnonce_write_file(dfd, (const uint8_t *)"0123456789abcdef") == 0,
+	CHECK(unlinkat(dfd, DIRNONCE_FILE, 0) == 0 &&
+		      dirnonce_write_file(dfd, (const uint8_t *)"0123456789abcdef") == 0,
 	      "another file");
-	CHECK(names_dirnonce_load(dfd, NULL, b, &st) == 0 && st.differ &&
-		      st.used == NAMES_DIRNONCE_FROM_FILE &&
+	CHECK(dirnonce_load(dfd, NULL, b, &st) == 0 && st.differ &&
+		      st.used == DIRNONCE_FROM_FILE &&
 		      memcmp(b, "0123456789abcdef", 16) == 0,
 	      "differ: the file");
-	CHECK(unlinkat(dfd, NAMES_DIRNONCE_FILE, 0) == 0, "clean up");
+	CHECK(unlinkat(dfd, DIRNONCE_FILE, 0) == 0, "clean up");
 	close(dfd);
 }
 
@@ -516,29 +516,29 @@ static void test_dirnonce(const char *dir)
 static void test_open_regular(const char *dir)
 {
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY), fd;
-	char buf[8], enc[NAMES_MAX_ENCODED + 1];
+	char buf[8], enc[VNAME_MAX_ENCODED + 1];
 	mode_t type = 0;
 
 	CHECK(mkfifoat(dfd, "fifo", 0600) == 0, "mkfifo");
-	CHECK(volume_open_regular(dfd, "fifo", &type) == -VOLUME_ENOTREG &&
+	CHECK(fdio_open_regular(dfd, "fifo", &type) == -VOLUME_ENOTREG &&
 		      type == S_IFIFO && !strcmp(volume_type_name(type), "a FIFO"),
 	      "FIFO refused");
 	CHECK(symlinkat("fifo", dfd, "link") == 0, "symlink");
-	CHECK(volume_open_regular(dfd, "link", &type) == -VOLUME_ENOTREG &&
+	CHECK(fdio_open_regular(dfd, "link", &type) == -VOLUME_ENOTREG &&
 		      type == S_IFLNK, "symlink refused");
 	CHECK(mkdirat(dfd, "sub", 0700) == 0, "mkdir");
-	CHECK(volume_read_file(dfd, "sub", buf, sizeof(buf), &type) == -VOLUME_ENOTREG &&
+	CHECK(fdio_read_file(dfd, "sub", buf, sizeof(buf), &type) == -VOLUME_ENOTREG &&
 		      type == S_IFDIR, "directory refused");
-	CHECK(volume_open_regular(dfd, "none", &type) == -ENOENT, "missing");
+	CHECK(fdio_open_regular(dfd, "none", &type) == -ENOENT, "missing");
 	fd = openat(dfd, "file", O_WRONLY | O_CREAT | O_EXCL, 0600);
 	CHECK(fd >= 0 && write(fd, "hello", 5) == 5 && close(fd) == 0, "a file");
-	CHECK(volume_read_file(dfd, "file", buf, sizeof(buf), NULL) == 5 &&
+	CHECK(fdio_read_file(dfd, "file", buf, sizeof(buf), NULL) == 5 &&
 		      !memcmp(buf, "hello", 5), "a file read");
 	/* a sidecar that is a FIFO */
 	CHECK(renameat(dfd, "fifo", dfd,
 		       "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.name") == 0,
 	      "FIFO sidecar");
-	CHECK(names_read_sidecar(dfd, "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+	CHECK(vname_read_sidecar(dfd, "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
 				 enc, sizeof(enc)) == -VOLUME_ENOTREG,
 	      "FIFO sidecar refused");
 	(void)unlinkat(dfd, "cloakfs.long.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.name", 0);
@@ -569,7 +569,7 @@ int main(void)
 		struct crypto_tfm *cts, *cts2, *probe = voltest_alloc(ci->cts_alg);
 		struct volume_keys *keys;
 		uint8_t vmk[64], nonce[16], nonce2[16];
-		char e1[NAMES_MAX_ENCODED + 1], e2[NAMES_MAX_ENCODED + 1];
+		char e1[VNAME_MAX_ENCODED + 1], e2[VNAME_MAX_ENCODED + 1];
 		int err;
 
 		if (!probe)
@@ -594,11 +594,11 @@ int main(void)
 			test_fuzz(cts);
 		}
 		/* another directory, another encoding of the same name */
-		CHECK(names_encrypt(cts, "same", 4, e1, sizeof(e1)) == 43 &&
-			      names_encrypt(cts2, "same", 4, e2, sizeof(e2)) == 43 &&
+		CHECK(vname_encrypt(cts, "same", 4, e1, sizeof(e1)) == 43 &&
+			      vname_encrypt(cts2, "same", 4, e2, sizeof(e2)) == 43 &&
 			      strcmp(e1, e2) != 0,
 		      "per-directory keys");
-		CHECK(names_decrypt(cts2, e1, 43, e2, sizeof(e2)) != 4 ||
+		CHECK(vname_decrypt(cts2, e1, 43, e2, sizeof(e2)) != 4 ||
 			      memcmp(e2, "same", 4) != 0,
 		      "wrong directory key does not give the name");
 		crypto_free(cts);

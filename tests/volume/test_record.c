@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record.h and recoverykey.h: the recovery key's text (a fixed vector
+ * volume/keys/volrec.h and reckey.h: the recovery key's text (a fixed vector
  * computed with an independent Python model of docs/format.md 8.3: the
  * same vector is in the doc), that every single wrong character, every
  * swap of neighbours and every group moved is caught, and the volume
@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/keys.h"
-#include "volume/record.h"
-#include "volume/recoverykey.h"
+#include "volume/keys/keys.h"
+#include "volume/keys/volrec.h"
+#include "volume/keys/reckey.h"
 
 static const char ALPHA[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 

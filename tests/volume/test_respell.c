@@ -18,19 +18,19 @@
 #include <unistd.h>
 
 #include "tests/volume/voltest.h"
-#include "volume/dirnonce.h"
+#include "volume/names/dirnonce.h"
 #include "volume/dirops.h"
 #include "volume/fdio.h"
-#include "volume/keyring.h"
-#include "volume/keys.h"
+#include "volume/keys/keyring.h"
+#include "volume/keys/keys.h"
 #include "volume/respell.h"
-#include "volume/symlink.h"
+#include "volume/names/symlink.h"
 
 struct tree {
 	char *top;
 	int root, a, b; /* the root and its directories a and b */
-	uint8_t na[NAMES_DIRNONCE_SIZE], nb[NAMES_DIRNONCE_SIZE];
-	struct vkeyring *kr;
+	uint8_t na[DIRNONCE_SIZE], nb[DIRNONCE_SIZE];
+	struct keyring *kr;
 	uint8_t vmk[KEYS_VMK_SIZE];
 	enum volume_cipher cipher;
 	size_t bs;
@@ -40,9 +40,9 @@ struct tree {
 
 /* one entry of the tree: its encrypted name and lstat */
 struct ent {
-	struct vdir_name vn;
+	struct direntry_name vn;
 	struct stat st;
-	struct vrespell_entry e;
+	struct respell_entry e;
 };
 
 static int install_keys(struct tree *t)
@@ -51,7 +51,7 @@ static int install_keys(struct tree *t)
 	int err = keys_new(t->vmk, t->cipher, &k);
 
 	if (!err)
-		vkeyring_install(t->kr, k);
+		keyring_install(t->kr, k);
 	return err;
 }
 
@@ -66,18 +66,18 @@ static int tree_new(struct tree *t, enum volume_cipher c, int long_names)
 	t->cipher = c;
 	t->bs = volume_cipher_info(c)->blocksize;
 	t->long_names = long_names;
-	t->name_max = long_names ? NAMES_MIN_NAME_MAX : NAMES_DEFAULT_NAME_MAX;
+	t->name_max = long_names ? VNAME_MIN_NAME_MAX : VNAME_DEFAULT_NAME_MAX;
 	t->top = voltest_tmpdir("respell");
 	test_random_bytes(t->vmk, sizeof(t->vmk));
-	if (vkeyring_new(c, &t->kr) || install_keys(t))
+	if (keyring_new(c, &t->kr) || install_keys(t))
 		return -1;
 	t->root = open_dir(AT_FDCWD, t->top);
 	if (t->root < 0 || mkdirat(t->root, "a", 0700) || mkdirat(t->root, "b", 0700))
 		return -1;
 	t->a = open_dir(t->root, "a");
 	t->b = open_dir(t->root, "b");
-	if (t->a < 0 || t->b < 0 || names_dirnonce_create(t->a, t->na) ||
-	    names_dirnonce_create(t->b, t->nb))
+	if (t->a < 0 || t->b < 0 || dirnonce_create(t->a, t->na) ||
+	    dirnonce_create(t->b, t->nb))
 		return -1;
 	return 0;
 }
@@ -87,7 +87,7 @@ static void tree_free(struct tree *t)
 	close(t->a);
 	close(t->b);
 	close(t->root);
-	vkeyring_free(t->kr);
+	keyring_free(t->kr);
 	voltest_rmtree(t->top);
 	free(t->top);
 }
@@ -100,19 +100,19 @@ static const uint8_t *nonce_of(struct tree *t, int dfd)
 /* en: the entry called base in dfd (not made; st filled if it exists) */
 static void ent(struct tree *t, int dfd, const char *base, struct ent *en)
 {
-	char name[NAMES_MAX_PLAIN + 1];
+	char name[VNAME_MAX_PLAIN + 1];
 
 	snprintf(name, sizeof(name), "%s%s", base,
 		 t->long_names ? "-nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
 			       : "");
 	memset(en, 0, sizeof(*en));
-	CHECK(vdir_name_encrypt(t->kr, nonce_of(t, dfd), t->name_max, name,
+	CHECK(direntry_name_encrypt(t->kr, nonce_of(t, dfd), t->name_max, name,
 				&en->vn) == 0 &&
 		      en->vn.is_long == t->long_names,
 	      "name %s", name);
 	if (fstatat(dfd, en->vn.name, &en->st, AT_SYMLINK_NOFOLLOW) != 0)
 		en->st.st_mode = 0;
-	en->e = (struct vrespell_entry){ .dfd = dfd, .name = &en->vn,
+	en->e = (struct respell_entry){ .dfd = dfd, .name = &en->vn,
 					 .st = &en->st };
 }
 
@@ -120,12 +120,12 @@ static void ent(struct tree *t, int dfd, const char *base, struct ent *en)
 static void make_link(struct tree *t, int dfd, const char *base,
 		      const char *target, struct ent *en)
 {
-	char text[VSYMLINK_MAX_STORED + 1];
+	char text[SYMLINK_MAX_STORED + 1];
 	struct timespec times[2] = { { 1000, 123 }, { 2000, 456 } };
 
 	ent(t, dfd, base, en);
-	CHECK(vdir_target_encrypt(t->kr, nonce_of(t, dfd), target, text) == 0 &&
-		      vdir_name_prepare(dfd, &en->vn) == 0 &&
+	CHECK(direntry_target_encrypt(t->kr, nonce_of(t, dfd), target, text) == 0 &&
+		      direntry_name_prepare(dfd, &en->vn) == 0 &&
 		      symlinkat(text, dfd, en->vn.name) == 0,
 	      "make symlink %s", base);
 	if (geteuid() == 0)
@@ -142,7 +142,7 @@ static void make_file(struct tree *t, int dfd, const char *base, struct ent *en)
 	int fd;
 
 	ent(t, dfd, base, en);
-	CHECK(vdir_name_prepare(dfd, &en->vn) == 0, "sidecar");
+	CHECK(direntry_name_prepare(dfd, &en->vn) == 0, "sidecar");
 	fd = openat(dfd, en->vn.name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 		    0600);
 	CHECK(fd >= 0, "make file %s", base);
@@ -153,9 +153,9 @@ static void make_file(struct tree *t, int dfd, const char *base, struct ent *en)
 }
 
 /* the text of symlink dfd/cname; "" when there is none */
-static void text_of(int dfd, const char *cname, char out[VSYMLINK_MAX_STORED + 2])
+static void text_of(int dfd, const char *cname, char out[SYMLINK_MAX_STORED + 2])
 {
-	ssize_t n = readlinkat(dfd, cname, out, VSYMLINK_MAX_STORED + 1);
+	ssize_t n = readlinkat(dfd, cname, out, SYMLINK_MAX_STORED + 1);
 
 	out[n < 0 ? 0 : n] = '\0';
 }
@@ -165,14 +165,14 @@ static void text_of(int dfd, const char *cname, char out[VSYMLINK_MAX_STORED + 2
 static int holds(struct tree *t, int dfd, const struct ent *en,
 		 const char *target, const struct stat *was)
 {
-	char text[VSYMLINK_MAX_STORED + 2], plain[VSYMLINK_MAX_PLAIN + 1];
+	char text[SYMLINK_MAX_STORED + 2], plain[SYMLINK_MAX_PLAIN + 1];
 	struct stat st;
 	int n;
 
 	text_of(dfd, en->vn.name, text);
 	if (!*text || fstatat(dfd, en->vn.name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
-	n = vdir_target_decrypt(t->kr, nonce_of(t, dfd), text, strlen(text),
+	n = direntry_target_decrypt(t->kr, nonce_of(t, dfd), text, strlen(text),
 				plain);
 	return n >= 0 && (size_t)n == strlen(target) && !strcmp(plain, target) &&
 	       st.st_uid == was->st_uid && st.st_gid == was->st_gid &&
@@ -191,13 +191,13 @@ static int gone(int dfd, const struct ent *en)
 /* temporary names, and sidecars without their long entry, in dfd */
 static int leftovers(int dfd)
 {
-	char entry[NAMES_SIDECAR_LEN + 1];
+	char entry[VNAME_SIDECAR_LEN + 1];
 	struct dirent *d;
 	struct stat st;
 	DIR *dp;
 	int n = 0;
 
-	if (volume_opendir(dfd, &dp) != 0)
+	if (fdio_opendir(dfd, &dp) != 0)
 		return -1;
 	while ((d = readdir(dp)) != NULL) {
 		size_t len = strlen(d->d_name);
@@ -206,8 +206,8 @@ static int leftovers(int dfd)
 			     strlen(DIROPS_TEMP_PREFIX))) {
 			fprintf(stderr, "  left: %s\n", d->d_name);
 			n++;
-		} else if (names_classify(d->d_name) == NAMES_ENTRY_SIDECAR) {
-			len -= strlen(NAMES_SIDECAR_SUFFIX);
+		} else if (vname_classify(d->d_name) == VNAME_ENTRY_SIDECAR) {
+			len -= strlen(VNAME_SIDECAR_SUFFIX);
 			memcpy(entry, d->d_name, len);
 			entry[len] = '\0';
 			if (fstatat(dfd, entry, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -229,7 +229,7 @@ static void drop(int dfd, struct ent *en)
 		CHECK(unlinkat(dfd, en->vn.name,
 			       S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) == 0,
 		      "drop");
-	vdir_name_forget(dfd, &en->vn);
+	direntry_name_forget(dfd, &en->vn);
 }
 
 static int respell(struct tree *t, struct ent *src, struct ent *dst,
@@ -237,7 +237,7 @@ static int respell(struct tree *t, struct ent *src, struct ent *dst,
 {
 	src->e.nonce = nonce_of(t, src->e.dfd);
 	dst->e.nonce = nonce_of(t, dst->e.dfd);
-	return vrespell_rename(t->kr, t->root, t->bs, 1, &src->e, &dst->e,
+	return respell_rename(t->kr, t->root, t->bs, 1, &src->e, &dst->e,
 			       flags);
 }
 
@@ -278,7 +278,7 @@ static void test_move(struct tree *t, const char *target)
 /* failures: each leaves both entries as they were and nothing behind */
 static void test_refused(struct tree *t, const char *target)
 {
-	char before[VSYMLINK_MAX_STORED + 2], after[VSYMLINK_MAX_STORED + 2];
+	char before[SYMLINK_MAX_STORED + 2], after[SYMLINK_MAX_STORED + 2];
 	struct ent s, d, x;
 	struct stat was;
 	int r, fd;
@@ -299,7 +299,7 @@ static void test_refused(struct tree *t, const char *target)
 
 	/* a directory in the way: rename(2) refuses the copy */
 	ent(t, t->b, "d", &d);
-	CHECK(vdir_name_prepare(t->b, &d.vn) == 0 &&
+	CHECK(direntry_name_prepare(t->b, &d.vn) == 0 &&
 		      mkdirat(t->b, d.vn.name, 0700) == 0,
 	      "a directory");
 	fd = open_dir(t->b, d.vn.name);
@@ -325,7 +325,7 @@ static void test_refused(struct tree *t, const char *target)
 	CHECK(leftovers(t->b) == 0 && gone(t->b, &d), "nothing made in b");
 
 	/* locked */
-	vkeyring_lock(t->kr);
+	keyring_lock(t->kr);
 	r = respell(t, &s, &d, 0);
 	CHECK(r == -EACCES, "locked: %d", r);
 	CHECK(leftovers(t->b) == 0 && gone(t->b, &d), "locked: nothing in b");
@@ -337,9 +337,9 @@ static void test_refused(struct tree *t, const char *target)
 	CHECK(leftovers(t->a) == 0, "nothing left in a");
 
 	/* nothing bound, or bad flags */
-	CHECK(vrespell_rename(t->kr, t->root, t->bs, 2, &s.e, &d.e, 0) == -EINVAL,
+	CHECK(respell_rename(t->kr, t->root, t->bs, 2, &s.e, &d.e, 0) == -EINVAL,
 	      "version 2: nothing to respell");
-	CHECK(vrespell_rename(t->kr, t->root, t->bs, 1, &s.e, &d.e,
+	CHECK(respell_rename(t->kr, t->root, t->bs, 1, &s.e, &d.e,
 			      RENAME_EXCHANGE | RENAME_NOREPLACE) == -EINVAL,
 	      "both flags");
 	make_file(t, t->a, "f", &x);
@@ -350,7 +350,7 @@ static void test_refused(struct tree *t, const char *target)
 
 	/* a damaged target: not moved, not decoded */
 	ent(t, t->a, "s", &s);
-	CHECK(vdir_name_prepare(t->a, &s.vn) == 0 &&
+	CHECK(direntry_name_prepare(t->a, &s.vn) == 0 &&
 		      symlinkat("!not an encoding!", t->a, s.vn.name) == 0 &&
 		      fstatat(t->a, s.vn.name, &s.st, AT_SYMLINK_NOFOLLOW) == 0,
 	      "damaged symlink");
@@ -369,7 +369,7 @@ static void test_exchange(struct tree *t, const char *target)
 	static const char *const pairs[] = { "link-link", "link-file",
 					     "file-link" };
 	size_t len = strlen(target);
-	char ta[VSYMLINK_MAX_PLAIN + 1], tb[VSYMLINK_MAX_PLAIN + 1];
+	char ta[SYMLINK_MAX_PLAIN + 1], tb[SYMLINK_MAX_PLAIN + 1];
 
 	memcpy(ta, target, len + 1);
 	memcpy(tb, target, len + 1);
@@ -418,16 +418,16 @@ static void test_exchange(struct tree *t, const char *target)
  * decoded with the volume's symlink key and moved as a version-1 one */
 static void test_v2_text(struct tree *t)
 {
-	char text[VSYMLINK_MAX_STORED + 2];
+	char text[SYMLINK_MAX_STORED + 2];
 	struct ent s, d;
 	struct stat was;
 	int n;
 
 	ent(t, t->a, "s", &s);
-	n = vsymlink_encode(t->kr, t->root, "v2 target", 9, text);
-	CHECK(n > 0 && vsymlink_form(text, (size_t)n, t->bs) == VSYMLINK_V2,
+	n = symlink_encode(t->kr, t->root, "v2 target", 9, text);
+	CHECK(n > 0 && symlink_form(text, (size_t)n, t->bs) == SYMLINK_V2,
 	      "a version-2 text: %d", n);
-	CHECK(vdir_name_prepare(t->a, &s.vn) == 0 &&
+	CHECK(direntry_name_prepare(t->a, &s.vn) == 0 &&
 		      symlinkat(text, t->a, s.vn.name) == 0 &&
 		      fstatat(t->a, s.vn.name, &s.st, AT_SYMLINK_NOFOLLOW) == 0,
 	      "v2 symlink");
@@ -435,7 +435,7 @@ static void test_v2_text(struct tree *t)
 	ent(t, t->b, "d", &d);
 	CHECK(respell(t, &s, &d, 0) == 0, "v2 text moved");
 	text_of(t->b, d.vn.name, text);
-	CHECK(vsymlink_form(text, strlen(text), t->bs) == VSYMLINK_V1 &&
+	CHECK(symlink_form(text, strlen(text), t->bs) == SYMLINK_V1 &&
 		      holds(t, t->b, &d, "v2 target", &was),
 	      "as a version-1 target of b");
 	CHECK(gone(t->a, &s) && leftovers(t->a) == 0 && leftovers(t->b) == 0,
@@ -451,16 +451,16 @@ int main(void)
 		VOLUME_CIPHER_CAMELLIA256_XTS
 	};
 	/* the longest version-1 target (docs/format.md 7.4) */
-	char longest[NAMES_MAX_SYMLINK_PLAIN + 1];
+	char longest[VNAME_MAX_SYMLINK_PLAIN + 1];
 	const char *targets[] = { "some/target", longest };
 	int tested = 0;
 
-	for (size_t i = 0; i < NAMES_MAX_SYMLINK_PLAIN; i++)
+	for (size_t i = 0; i < VNAME_MAX_SYMLINK_PLAIN; i++)
 		longest[i] = "../d"[i % 4];
-	longest[NAMES_MAX_SYMLINK_PLAIN] = '\0';
+	longest[VNAME_MAX_SYMLINK_PLAIN] = '\0';
 	test_seed();
-	CHECK(vrespell_bound(1, S_IFLNK) && !vrespell_bound(2, S_IFLNK) &&
-		      !vrespell_bound(1, S_IFREG) && !vrespell_bound(1, S_IFDIR),
+	CHECK(respell_bound(1, S_IFLNK) && !respell_bound(2, S_IFLNK) &&
+		      !respell_bound(1, S_IFREG) && !respell_bound(1, S_IFDIR),
 	      "bound: version-1 symlinks only");
 	for (size_t c = 0; c < sizeof(ciphers) / sizeof(ciphers[0]); c++) {
 		const struct volume_cipher_info *ci = volume_cipher_info(ciphers[c]);

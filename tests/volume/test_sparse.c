@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "tests/crypto/testutil.h"
-#include "volume/content.h"
-#include "volume/sparse.h"
+#include "volume/content/content.h"
+#include "volume/content/sparse.h"
 
 struct model {
 	uint8_t *bytes;

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* see content.h */
+#include "volume/content/content.h"
+
+#include "crypto/secmem.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int content_geom_init(struct content_geom *g, uint32_t sector_size,
+		      uint32_t blocksize)
+{
+	if (sector_size < CONTENT_MIN_SECTOR || sector_size > CONTENT_MAX_SECTOR ||
+	    (sector_size & (sector_size - 1)))
+		return -EINVAL;
+	if (blocksize != 8 && blocksize != 16)
+		return -EINVAL;
+	g->sector_size = sector_size;
+	g->blocksize = blocksize;
+	return 0;
+}
+
+int content_is_tiny(const struct content_geom *g, uint64_t plain)
+{
+	return plain > 0 && plain < g->blocksize;
+}
+
+uint64_t content_cipher_size(const struct content_geom *g, uint64_t plain)
+{
+	if (plain == 0)
+		return 0;
+	if (plain < g->blocksize)
+		return HEADER_SIZE + g->blocksize;
+	return HEADER_SIZE + plain;
+}
+
+int content_size_needs_header(const struct content_geom *g, uint64_t cipher)
+{
+	return cipher == HEADER_SIZE + (uint64_t)g->blocksize;
+}
+
+int content_plain_size(const struct content_geom *g, uint64_t cipher,
+		       const struct file_header *h, uint64_t *plain)
+{
+	uint64_t one_block = HEADER_SIZE + (uint64_t)g->blocksize;
+
+	/* a header alone is an empty file too: a crash between a header
+	 * written alone and the first data can leave one (fileio.c) */
+	if (cipher == 0 || cipher == HEADER_SIZE) {
+		*plain = 0;
+		return 0;
+	}
+	if (cipher < one_block)
+		return -EBADMSG;
+	if (h && (h->flags & HEADER_FLAG_PADDED) && cipher != one_block)
+		return -EBADMSG;
+	if (cipher > one_block) {
+		*plain = cipher - HEADER_SIZE;
+		return 0;
+	}
+	if (!h) {
+		fprintf(stderr, "cloakfs: content_plain_size: header needed\n");
+		abort();
+	}
+	if (!(h->flags & HEADER_FLAG_PADDED)) {
+		*plain = g->blocksize;
+		return 0;
+	}
+	if (h->tiny_len == 0 || h->tiny_len >= g->blocksize)
+		return -EBADMSG;
+	*plain = h->tiny_len;
+	return 0;
+}
+
+uint64_t content_unit_count(const struct content_geom *g, uint64_t plain)
+{
+	uint64_t s = g->sector_size, n, last;
+
+	if (plain == 0)
+		return 0;
+	n = (plain + s - 1) / s;
+	last = plain - (n - 1) * s;
+	/* a tail shorter than one block joins the sector before it */
+	if (n > 1 && last < g->blocksize)
+		n--;
+	return n;
+}
+
+void content_unit(const struct content_geom *g, uint64_t plain, uint64_t index,
+		  struct content_unit *u)
+{
+	uint64_t n = content_unit_count(g, plain), s = g->sector_size;
+
+	if (index >= n) {
+		fprintf(stderr, "cloakfs: content_unit: unit %llu of %llu\n",
+			(unsigned long long)index, (unsigned long long)n);
+		abort();
+	}
+	u->index = index;
+	u->plain_off = index * s;
+	u->cipher_off = HEADER_SIZE + index * s;
+	if (index + 1 < n) {
+		u->plain_len = (uint32_t)s;
+		u->len = (uint32_t)s;
+		return;
+	}
+	u->plain_len = (uint32_t)(plain - index * s);
+	u->len = u->plain_len < g->blocksize ? g->blocksize : u->plain_len;
+}
+
+uint64_t content_unit_of(const struct content_geom *g, uint64_t plain,
+			 uint64_t off)
+{
+	uint64_t n = content_unit_count(g, plain), i = off / g->sector_size;
+
+	if (off >= plain) {
+		fprintf(stderr, "cloakfs: content_unit_of: offset past end\n");
+		abort();
+	}
+	return i < n ? i : n - 1;
+}
+
+void content_explode_range(const struct content_geom *g, uint64_t plain,
+			   uint64_t off, uint64_t len, struct content_range *r)
+{
+	struct content_unit last;
+	uint64_t end;
+
+	memset(r, 0, sizeof(*r));
+	if (off >= plain || len == 0)
+		return;
+	end = len > plain - off ? plain : off + len;
+	r->first_unit = content_unit_of(g, plain, off);
+	content_unit(g, plain, content_unit_of(g, plain, end - 1), &last);
+	r->nunits = last.index - r->first_unit + 1;
+	r->plain_off = r->first_unit * g->sector_size;
+	r->cipher_off = HEADER_SIZE + r->plain_off;
+	r->cipher_len = last.cipher_off + last.len - r->cipher_off;
+	r->skip = off - r->plain_off;
+	r->len = end - off;
+}
+
+/* for plaintext (padding): no early exit */
+static int all_zero(const uint8_t *p, size_t n)
+{
+	uint8_t acc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		acc |= p[i];
+	return acc == 0;
+}
+
+/*
+ * Is this ciphertext unit a hole? Ciphertext is public, so the answer may
+ * come early: a real unit's first word is almost never zero, which makes
+ * the check nearly free per sector (the byte loop above cost more than
+ * the AES-XTS encryption itself on every write and read).
+ */
+static int is_hole(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32) {
+		uint64_t w[4];
+
+		memcpy(w, p + i, sizeof(w));
+		if (w[0] | w[1] | w[2] | w[3])
+			return 0;
+	}
+	for (; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* the XTS IV of unit index: little-endian, zero-extended to ivsize */
+static void unit_iv(uint8_t *iv, unsigned int ivsize, uint64_t index)
+{
+	memset(iv, 0, ivsize);
+	for (unsigned int i = 0; i < 8; i++)
+		iv[i] = (uint8_t)(index >> (8 * i));
+}
+
+static int check_tfm(struct crypto_tfm *tfm, const struct content_geom *g)
+{
+	if (crypto_ivsize(tfm) != g->blocksize)
+		return -EINVAL;
+	return 0;
+}
+
+static int crypt_unit(struct crypto_tfm *tfm, int enc, uint64_t index,
+		      uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint8_t iv[16];
+
+	unit_iv(iv, crypto_ivsize(tfm), index);
+	return enc ? crypto_encrypt(tfm, iv, dst, src, len)
+		   : crypto_decrypt(tfm, iv, dst, src, len);
+}
+
+int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src)
+{
+	int err = check_tfm(tfm, g);
+
+	for (uint64_t i = first; !err && i < first + nunits; i++) {
+		struct content_unit u;
+
+		content_unit(g, plain, i, &u);
+		if (u.len > u.plain_len && !all_zero(src + u.plain_len,
+						     u.len - u.plain_len))
+			return -EINVAL; /* padding must be zero */
+		err = crypt_unit(tfm, 1, i, dst, src, u.len);
+		if (!err && is_hole(dst, u.len)) {
+			/*
+			 * Would read back as a hole. Fine only if the
+			 * plaintext is zero too; src may be dst, so recover
+			 * it by decrypting, then restore the ciphertext.
+			 */
+			int zero;
+
+			err = crypt_unit(tfm, 0, i, dst, dst, u.len);
+			zero = all_zero(dst, u.len);
+			if (!err)
+				err = crypt_unit(tfm, 1, i, dst, dst, u.len);
+			if (!err && !zero)
+				err = -EILSEQ;
+		}
+		src += u.len;
+		dst += u.len;
+	}
+	secmem_scrub_stack();
+	return err;
+}
+
+int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src)
+{
+	int err = check_tfm(tfm, g);
+
+	for (uint64_t i = first; !err && i < first + nunits; i++) {
+		struct content_unit u;
+
+		content_unit(g, plain, i, &u);
+		if (is_hole(src, u.len))
+			memset(dst, 0, u.len); /* a hole */
+		else
+			err = crypt_unit(tfm, 0, i, dst, src, u.len);
+		if (!err && u.len > u.plain_len &&
+		    !all_zero(dst + u.plain_len, u.len - u.plain_len))
+			err = -EBADMSG;
+		src += u.len;
+		dst += u.len;
+	}
+	secmem_scrub_stack();
+	return err;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regular-file content (see docs/format.md, "Regular files"): the pure
+ * sector arithmetic, and encryption of whole units with a file's XTS
+ * transform. No file descriptors here; fileio.h does the I/O.
+ *
+ * A file of plaintext size P is, after its 32-byte header, a run of
+ * "units", each one XTS message with tweak = its index i (little-endian,
+ * 16 bytes; 8 for 64-bit-block ciphers):
+ *   - unit i covers plaintext [i*S, i*S + len) at ciphertext offset
+ *     32 + i*S, where S is the sector size;
+ *   - every unit but the last has len = S;
+ *   - the last has len = P - i*S in [bs, S] (ciphertext stealing when not
+ *     a multiple of bs), or S + r when the remainder r after the last full
+ *     sector is in 1..bs-1 (the two join as one unit);
+ *   - a file with 0 < P < bs is one unit of bs bytes, zero-padded, and the
+ *     header holds P (HEADER_FLAG_PADDED).
+ * A unit whose ciphertext is all zero bytes is a hole: plaintext zeros.
+ */
+#ifndef CLOAKFS_VOLUME_CONTENT_CONTENT_H
+#define CLOAKFS_VOLUME_CONTENT_CONTENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/crypto.h"
+#include "volume/content/header.h"
+
+#define CONTENT_MIN_SECTOR 512u
+#define CONTENT_MAX_SECTOR 65536u
+#define CONTENT_DEFAULT_SECTOR 4096u
+/* the longest unit: a sector plus a joined tail shorter than a block */
+#define CONTENT_MAX_UNIT (CONTENT_MAX_SECTOR + 15u)
+
+struct content_geom {
+	uint32_t sector_size; /* power of two, 512..65536 */
+	uint32_t blocksize;   /* the cipher's block: 16, or 8 */
+};
+
+struct content_unit {
+	uint64_t index;      /* also the XTS tweak */
+	uint64_t plain_off;  /* first plaintext byte */
+	uint64_t cipher_off; /* its ciphertext offset in the file */
+	uint32_t plain_len;  /* bytes of file data in it */
+	uint32_t len;        /* bytes of ciphertext (bs for a padded file) */
+};
+
+/* the plaintext units a byte range touches, and their ciphertext bytes */
+struct content_range {
+	uint64_t first_unit;
+	uint64_t nunits;     /* 0 for an empty range */
+	uint64_t plain_off;  /* start of first unit */
+	uint64_t cipher_off; /* ciphertext offset of first unit */
+	uint64_t cipher_len; /* ciphertext bytes of all nunits units */
+	uint64_t skip;       /* requested offset - plain_off */
+	uint64_t len;        /* requested length, clipped to the file */
+};
+
+/* 0, or -EINVAL unless sector_size is a power of two in range and bs 8/16 */
+int content_geom_init(struct content_geom *g, uint32_t sector_size,
+		      uint32_t blocksize);
+
+/* 0 < plain < bs: stored padded with the header flag */
+int content_is_tiny(const struct content_geom *g, uint64_t plain);
+
+/* ciphertext file size for a plaintext size (0 for 0) */
+uint64_t content_cipher_size(const struct content_geom *g, uint64_t plain);
+
+/*
+ * plaintext size for a ciphertext file size. Only a ciphertext of exactly
+ * 32 + bs needs the header (h may be NULL otherwise: see
+ * content_size_needs_header). Exactly 32 bytes (a header alone, left by a
+ * crash before the first data) is an empty file. Returns 0 or -EBADMSG (a
+ * size no file has: 1..31 or 33..32+bs-1, or a header whose tiny length is
+ * not below bs).
+ */
+int content_plain_size(const struct content_geom *g, uint64_t cipher,
+		       const struct file_header *h, uint64_t *plain);
+int content_size_needs_header(const struct content_geom *g, uint64_t cipher);
+
+/* number of units of a file of plaintext size plain */
+uint64_t content_unit_count(const struct content_geom *g, uint64_t plain);
+/* unit index (< count) of a file of size plain; abort()s out of range */
+void content_unit(const struct content_geom *g, uint64_t plain, uint64_t index,
+		  struct content_unit *u);
+/* the unit holding plaintext byte off (off < plain) */
+uint64_t content_unit_of(const struct content_geom *g, uint64_t plain,
+			 uint64_t off);
+
+/*
+ * Which units, and which ciphertext bytes, reading [off, off+len) of a
+ * file of size plain needs (gocryptfs' ExplodePlainRange). The range is
+ * clipped to the file; past the end gives nunits 0.
+ */
+void content_explode_range(const struct content_geom *g, uint64_t plain,
+			   uint64_t off, uint64_t len, struct content_range *r);
+
+/*
+ * Encrypt/decrypt nunits consecutive units starting at first of a file of
+ * size plain; src and dst (may be equal) hold the units packed, their
+ * ciphertext lengths (a padded file's unit is bs bytes, padding zero).
+ * tfm: the file's keyed XTS transform (keys.h).
+ *
+ * Decrypt turns an all-zero ciphertext unit into zeros (a hole) and
+ * returns -EBADMSG if a padded file's padding does not decrypt to zeros.
+ * Encrypt returns -EILSEQ if nonzero plaintext gave an all-zero
+ * ciphertext unit, which would read back as a hole (probability 2^-128
+ * per unit, 2^-64 for 64-bit blocks; the caller must not write it: a
+ * new file nonce is the way out), and -EINVAL if a padded unit's padding
+ * in src is not zero or tfm's IV size is not the geometry's block size.
+ * Other errors: -errno of the crypto layer.
+ */
+int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src);
+int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src);
+
+#endif

@@ -1,0 +1,824 @@
+/* SPDX-License-Identifier: MIT */
+/* see fileio.h */
+#include "volume/content/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "base/procfd.h"
+#include "crypto/secmem.h"
+#include "volume/cipher.h"
+#include "volume/content/sparse.h"
+
+/* plaintext bytes handled per pread/pwrite */
+#define FILEIO_BATCH (128 * 1024)
+
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EBADMSG; /* shorter than its size says */
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* pwritev until every byte is out (iov is consumed) */
+static int pwritev_full(int fd, struct iovec *iov, int cnt, uint64_t off)
+{
+	while (cnt) {
+		ssize_t n = pwritev(fd, iov, cnt, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		off += (uint64_t)n;
+		while (cnt && (size_t)n >= iov->iov_len) {
+			n -= (ssize_t)iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt) {
+			iov->iov_base = (uint8_t *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	struct iovec iov = { (void *)buf, len };
+
+	return len ? pwritev_full(fd, &iov, 1, off) : 0;
+}
+
+static int cipher_size_of(int fd, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/*
+ * Units [first, first + n) of the layout of size plain, en- or decrypted
+ * from src into dst with the file's key: a key section of its own
+ * (volume/keys/keyring.h), so no I/O ever happens while the keys are in use
+ * and a lock waits for this CPU work only. -EACCES when locked.
+ */
+static int crypt_units(const struct content_file *f, int encrypt,
+		       uint64_t plain, uint64_t first, uint64_t n, uint8_t *dst,
+		       const uint8_t *src)
+{
+	struct crypto_tfm *tfm;
+	unsigned int slot;
+	int err;
+
+	keyring_enter(f->kr);
+	tfm = keyring_get(f->kr, VKEY_CONTENTS, f->hdr.nonce, &slot, &err);
+	if (tfm) {
+		err = encrypt ? content_encrypt_units(tfm, &f->geom, plain, first,
+						      n, dst, src)
+			      : content_decrypt_units(tfm, &f->geom, plain, first,
+						      n, dst, src);
+		keyring_put(f->kr, slot);
+	}
+	keyring_leave(f->kr);
+	return err;
+}
+
+int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
+		       struct file_header *h, uint64_t *plain,
+		       struct fileio_bad *bad)
+{
+	struct fileio_bad b = { FILEIO_SHORT, HEADER_OK };
+	uint8_t raw[HEADER_SIZE];
+	ssize_t n;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	*plain = 0;
+	if (csize == 0)
+		return 0; /* an empty file has no header */
+	if (csize < HEADER_SIZE) {
+		err = -EBADMSG;
+		goto out;
+	}
+	do
+		n = pread(fd, raw, HEADER_SIZE, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n != HEADER_SIZE)
+		return -ENODATA;
+	err = header_decode(raw, h, &b.herr);
+	b.what = FILEIO_HEADER;
+	if (!err) {
+		err = content_plain_size(g, csize, h, plain);
+		b.what = csize < HEADER_SIZE + (uint64_t)g->blocksize
+				 ? FILEIO_GAP : FILEIO_TINY_LEN;
+	}
+out:
+	if (err && bad)
+		*bad = b;
+	return err;
+}
+
+int fileio_plain_size(int fd, int pathfd, const struct content_geom *g,
+		      uint64_t csize, uint64_t *plain)
+{
+	struct file_header h;
+	char path[PROCFD_LEN];
+	int own = -1, err;
+
+	if (!content_size_needs_header(g, csize)) {
+		err = content_plain_size(g, csize, NULL, plain);
+	} else {
+		if (fd < 0 && pathfd >= 0) {
+			procfd_path(pathfd, path);
+			fd = own = open(path, O_RDONLY | O_CLOEXEC);
+		}
+		if (fd < 0)
+			err = pathfd < 0 ? -ESTALE : -errno;
+		else
+			err = fileio_read_header(fd, g, csize, &h, plain, NULL);
+		if (own >= 0)
+			close(own);
+	}
+	if (err)
+		*plain = csize > HEADER_SIZE ? csize - HEADER_SIZE : 0;
+	return err;
+}
+
+/* read, check and keep the header of f, of ciphertext size csize > 0 */
+static int load_header(struct content_file *f, uint64_t csize)
+{
+	uint64_t plain;
+	int err = fileio_read_header(f->fd, &f->geom, csize, &f->hdr, &plain,
+				     NULL);
+
+	if (err == -ENODATA)
+		err = -EBADMSG; /* shorter than its size says */
+	if (!err)
+		f->have_header = 1;
+	return err;
+}
+
+int fileio_open(struct content_file *f, int fd, struct keyring *kr,
+		enum volume_cipher cipher, uint32_t sector_size)
+{
+	const struct volume_cipher_info *ci = volume_cipher_info(cipher);
+	uint64_t csize;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->kr = kr;
+	err = content_geom_init(&f->geom, sector_size, ci->blocksize);
+	if (!err)
+		err = cipher_size_of(fd, &csize);
+	if (!err && csize)
+		err = load_header(f, csize);
+	if (err)
+		fileio_close(f);
+	return err;
+}
+
+void fileio_close(struct content_file *f)
+{
+	f->have_header = 0;
+}
+
+int fileio_size(struct content_file *f, uint64_t *plain)
+{
+	uint64_t csize;
+	int err = cipher_size_of(f->fd, &csize);
+
+	if (err)
+		return err;
+	if (csize && !f->have_header) {
+		/* written through another handle since we looked */
+		err = load_header(f, csize);
+		if (err)
+			return err;
+	}
+	return content_plain_size(&f->geom, csize,
+				  f->have_header ? &f->hdr : NULL, plain);
+}
+
+/* units [first, first+n) of the layout of size plain: their span */
+static size_t units_bytes(const struct content_geom *g, uint64_t plain,
+			  uint64_t first, uint64_t n)
+{
+	struct content_unit last;
+
+	content_unit(g, plain, first + n - 1, &last);
+	return (size_t)(last.cipher_off + last.len -
+			(HEADER_SIZE + first * g->sector_size));
+}
+
+/* how many units from first fit one batch (at least 1) */
+static uint64_t batch_units(const struct content_geom *g, uint64_t first,
+			    uint64_t last)
+{
+	uint64_t n = FILEIO_BATCH / g->sector_size;
+
+	if (n == 0)
+		n = 1;
+	return last - first + 1 < n ? last - first + 1 : n;
+}
+
+static uint8_t *batch_alloc(const struct content_geom *g, size_t *size)
+{
+	uint64_t n = FILEIO_BATCH / g->sector_size;
+
+	/* + one sector and a block: the joined tail unit */
+	*size = (size_t)((n ? n : 1) * g->sector_size + g->sector_size +
+			 g->blocksize);
+	return malloc(*size);
+}
+
+/*
+ * Where units [u, ...) of a read can be decrypted straight into the
+ * caller's buffer: they start at the requested offset and lie wholly
+ * inside the request and the file (not a padded tiny unit). Then the
+ * batch may be as long as the request, since no bounce buffer limits it.
+ * Returns the unit count for that (0: use the bounce buffer) and sets
+ * *bytes.
+ */
+static uint64_t direct_units(const struct content_geom *g, uint64_t plain,
+			     uint64_t u, uint64_t last, uint64_t room,
+			     size_t *bytes)
+{
+	uint64_t n = room / g->sector_size, start = u * g->sector_size;
+	size_t b;
+
+	if (n > last - u + 1)
+		n = last - u + 1;
+	if (n == 0 && last == u)
+		n = 1; /* a short last unit */
+	if (n == 0)
+		return 0;
+	b = units_bytes(g, plain, u, n);
+	if (b > room || start + b > plain) {
+		/* a joined or padded last unit: all but it, if any */
+		if (--n == 0)
+			return 0;
+		b = units_bytes(g, plain, u, n);
+	}
+	*bytes = b;
+	return n;
+}
+
+/* read plaintext [off, off+len) of the layout of size plain (in range) */
+static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out,
+		      uint64_t off, uint64_t len)
+{
+	struct content_range r;
+	uint64_t u, last, done = 0;
+	size_t bsize = 0, used = 0;
+	uint8_t *buf = NULL;
+	int err = 0;
+
+	content_explode_range(&f->geom, plain, off, len, &r);
+	if (r.nunits == 0)
+		return 0;
+	last = r.first_unit + r.nunits - 1;
+	for (u = r.first_unit; !err && u <= last;) {
+		uint64_t start = u * f->geom.sector_size, skip = off + done - start;
+		uint64_t n = 0, take;
+		size_t bytes = 0;
+		uint8_t *dst;
+
+		if (skip == 0)
+			n = direct_units(&f->geom, plain, u, last, len - done,
+					 &bytes);
+		if (n) {
+			dst = out + done;
+		} else {
+			if (!buf && !(buf = batch_alloc(&f->geom, &bsize))) {
+				err = -ENOMEM;
+				break;
+			}
+			n = batch_units(&f->geom, u, last);
+			bytes = units_bytes(&f->geom, plain, u, n);
+			used = bytes > used ? bytes : used;
+			dst = buf;
+		}
+		err = pread_full(f->fd, dst, bytes, HEADER_SIZE + start);
+		if (!err)
+			err = crypt_units(f, 0, plain, u, n, dst, dst);
+		if (err)
+			break;
+		/* the plaintext of these units is dst[0 .. bytes) from start,
+		 * clipped to the file (a padded unit is longer) */
+		take = bytes - skip;
+		if (take > len - done)
+			take = len - done;
+		if (dst == buf)
+			memcpy(out + done, buf + skip, (size_t)take);
+		done += take;
+		u += n;
+	}
+	wipe_free(buf, used); /* only the bytes that held plaintext */
+	return err;
+}
+
+ssize_t fileio_read(struct content_file *f, void *buf, size_t len, uint64_t off)
+{
+	uint64_t plain;
+	int err = fileio_size(f, &plain);
+
+	return err ? err : fileio_read_sized(f, plain, buf, len, off);
+}
+
+ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
+			  void *buf, size_t len, uint64_t off)
+{
+	int err;
+
+	if (off >= plain || len == 0)
+		return 0;
+	if (len > plain - off)
+		len = (size_t)(plain - off);
+	if (len > SSIZE_MAX)
+		len = SSIZE_MAX;
+	err = read_plain(f, plain, buf, off, len);
+	return err ? err : (ssize_t)len;
+}
+
+/*
+ * The header for a file of size plain, in raw: 1 when it must be written
+ * (new, or its tiny-file flag/length changed), else 0.
+ */
+static int header_due(struct content_file *f, uint64_t plain, int fresh,
+		      uint8_t raw[HEADER_SIZE])
+{
+	uint16_t flags = content_is_tiny(&f->geom, plain) ? HEADER_FLAG_PADDED : 0;
+	uint32_t tiny = flags ? (uint32_t)plain : 0;
+
+	if (!fresh && f->hdr.flags == flags && f->hdr.tiny_len == tiny)
+		return 0;
+	f->hdr.flags = flags;
+	f->hdr.tiny_len = tiny;
+	header_encode(&f->hdr, raw);
+	return 1;
+}
+
+/* a range of unit indexes, inclusive; empty when first > last */
+struct unit_span {
+	uint64_t first, last;
+};
+
+static int span_empty(struct unit_span sp)
+{
+	return sp.first > sp.last;
+}
+
+/*
+ * The plaintext of unit u of the new layout: old data (read from the
+ * file, still in its old layout), new data on top, zeros elsewhere.
+ */
+struct rewrite {
+	uint64_t old_size, new_size;
+	uint64_t off, len;         /* the new data */
+	const uint8_t *data;
+};
+
+static int fill_units(const struct content_file *f, const struct rewrite *w,
+		      uint64_t first, uint64_t n, uint8_t *buf)
+{
+	size_t bytes = units_bytes(&f->geom, w->new_size, first, n);
+	uint64_t s = first * f->geom.sector_size, e = s + bytes, oe, a, b;
+	int err = 0;
+
+	memset(buf, 0, bytes);
+	if (e > w->new_size)
+		e = w->new_size; /* a padded unit: the rest stays zero */
+	/*
+	 * Old data where the new data does not cover it: at most a partial
+	 * first and last unit of a write, and the old tail of a file whose
+	 * size changes, are read back.
+	 */
+	oe = e < w->old_size ? e : w->old_size;
+	a = w->len && w->off < oe ? w->off : oe; /* left of the new data */
+	b = w->len && w->off + w->len > s ? w->off + w->len : s; /* right */
+	if (s < a)
+		err = read_plain(f, w->old_size, buf, s, a - s);
+	if (!err && b < oe && b >= a)
+		err = read_plain(f, w->old_size, buf + (b - s), b, oe - b);
+	if (err)
+		return err;
+	/* the new data */
+	a = s > w->off ? s : w->off;
+	b = e < w->off + w->len ? e : w->off + w->len;
+	if (w->len && a < b)
+		memcpy(buf + (a - s), w->data + (a - w->off), (size_t)(b - a));
+	return 0;
+}
+
+/*
+ * One change of a file's ciphertext that takes several steps (a write,
+ * a grow, a shrink), prepared whole before its first step: the new
+ * ciphertext of every region it writes, and the old bytes there as they
+ * are on disk. A failing step (EIO, ENOSPC) is undone from the saved
+ * bytes alone, so the undo needs no key, and a lock between two steps
+ * finds nothing left to encrypt: the file ends in its old state or in
+ * its new one.
+ */
+#define CHANGE_REGIONS 3 /* a header alone, the old tail, the new data */
+
+struct region {
+	uint64_t off;    /* ciphertext offset */
+	size_t len;
+	uint8_t *bytes;  /* the new ciphertext: into mem, or a change's hdr */
+	uint8_t *mem;    /* owned: room for a header, then the units */
+	size_t mem_size;
+	uint8_t *old;    /* owned: the old bytes of [off, off + old_len) */
+	size_t old_len;  /* the part of the region inside the old file */
+};
+
+struct change {
+	struct region r[CHANGE_REGIONS]; /* written in this order */
+	int n;
+	uint8_t hdr[HEADER_SIZE];        /* a header written alone */
+	uint64_t old_csize, new_csize;
+	int set_size;                    /* last step: the new size */
+};
+
+static int change_init(const struct content_file *f, struct change *ch,
+		       uint64_t new_size)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->new_csize = content_cipher_size(&f->geom, new_size);
+	return cipher_size_of(f->fd, &ch->old_csize);
+}
+
+/* wipe: a preparation failed, plaintext may be left in the buffers */
+static void change_free(struct change *ch, int wipe)
+{
+	for (int i = 0; i < ch->n; i++) {
+		wipe_free(ch->r[i].mem, wipe ? ch->r[i].mem_size : 0);
+		free(ch->r[i].old); /* ciphertext */
+	}
+	ch->n = 0;
+}
+
+/* units sp of the new layout, encrypted into the next region */
+static int add_span(struct content_file *f, const struct rewrite *w,
+		    struct unit_span sp, struct change *ch)
+{
+	const struct content_geom *g = &f->geom;
+	struct region *r = &ch->r[ch->n];
+	uint64_t base = sp.first * g->sector_size;
+	size_t bytes = units_bytes(g, w->new_size, sp.first,
+				   sp.last - sp.first + 1);
+	int err = 0;
+
+	r->mem_size = HEADER_SIZE + bytes;
+	r->mem = malloc(r->mem_size);
+	if (!r->mem)
+		return -ENOMEM;
+	ch->n++;
+	r->off = HEADER_SIZE + base;
+	r->len = bytes;
+	r->bytes = r->mem + HEADER_SIZE;
+	for (uint64_t u = sp.first; !err && u <= sp.last;) {
+		uint64_t n = batch_units(g, u, sp.last), s = u * g->sector_size;
+		size_t nb = units_bytes(g, w->new_size, u, n);
+		uint8_t *dst = r->bytes + (s - base);
+
+		if (w->len && s >= w->off && s + nb <= w->off + w->len &&
+		    s + nb <= w->new_size) {
+			/* wholly new data: encrypt it straight from the
+			 * caller's buffer, no copy */
+			err = crypt_units(f, 1, w->new_size, u, n, dst,
+					  w->data + (s - w->off));
+		} else {
+			err = fill_units(f, w, u, n, dst);
+			if (!err)
+				err = crypt_units(f, 1, w->new_size, u, n, dst,
+						  dst);
+		}
+		u += n;
+	}
+	return err;
+}
+
+/*
+ * The header goes out in one write with unit 0 when a region starts
+ * there (a kill between the two cannot leave a header alone, which fsck
+ * reports); otherwise alone, first.
+ */
+static void add_header(struct change *ch, const uint8_t raw[HEADER_SIZE])
+{
+	for (int i = 0; i < ch->n; i++) {
+		struct region *r = &ch->r[i];
+
+		if (r->off == HEADER_SIZE) {
+			memcpy(r->mem, raw, HEADER_SIZE);
+			r->bytes = r->mem;
+			r->off = 0;
+			r->len += HEADER_SIZE;
+			return;
+		}
+	}
+	memmove(&ch->r[1], &ch->r[0], (size_t)ch->n * sizeof(ch->r[0]));
+	memset(&ch->r[0], 0, sizeof(ch->r[0]));
+	memcpy(ch->hdr, raw, HEADER_SIZE);
+	ch->r[0].len = HEADER_SIZE;
+	ch->r[0].bytes = ch->hdr;
+	ch->n++;
+}
+
+/* the old bytes every region will overwrite, read before any step */
+static int save_old(const struct content_file *f, struct change *ch)
+{
+	for (int i = 0; i < ch->n; i++) {
+		struct region *r = &ch->r[i];
+		int err;
+
+		if (r->off >= ch->old_csize)
+			continue;
+		r->old_len = (size_t)(ch->old_csize - r->off) < r->len
+				     ? (size_t)(ch->old_csize - r->off) : r->len;
+		r->old = malloc(r->old_len);
+		if (!r->old)
+			return -ENOMEM;
+		err = pread_full(f->fd, r->old, r->old_len, r->off);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Undo the first `steps` regions (the last of them may be written in
+ * part): the file cut back to its old size where it grew, the saved
+ * bytes written back. No key, no new blocks beyond the old size.
+ */
+static int undo(const struct content_file *f, const struct change *ch,
+		int steps)
+{
+	int err = 0, grew = 0;
+
+	for (int i = 0; i < steps; i++)
+		grew |= ch->r[i].off + ch->r[i].len > ch->old_csize;
+	if (grew && ftruncate(f->fd, (off_t)ch->old_csize) != 0)
+		err = -errno;
+	for (int i = steps - 1; i >= 0; i--) {
+		const struct region *r = &ch->r[i];
+		int e = pwrite_full(f->fd, r->old, r->old_len, r->off);
+
+		err = err ? err : e;
+	}
+	return err;
+}
+
+/* the steps: each region in order, then the size; undone on failure */
+static int commit(const struct content_file *f, const struct change *ch)
+{
+	int i, err = 0;
+
+	for (i = 0; !err && i < ch->n; i++)
+		err = pwrite_full(f->fd, ch->r[i].bytes, ch->r[i].len,
+				  ch->r[i].off);
+	if (!err && ch->set_size &&
+	    ftruncate(f->fd, (off_t)ch->new_csize) != 0)
+		err = -errno;
+	if (err)
+		(void)undo(f, ch, i); /* keeps the step's error */
+	return err;
+}
+
+/* units of the layout of size plain overlapping [off, off+len) */
+static struct unit_span span_of(const struct content_geom *g, uint64_t plain,
+				uint64_t off, uint64_t len)
+{
+	struct unit_span sp = { 1, 0 };
+
+	if (len && off < plain) {
+		uint64_t end = off + len < plain ? off + len : plain;
+
+		sp.first = content_unit_of(g, plain, off);
+		sp.last = content_unit_of(g, plain, end - 1);
+	}
+	return sp;
+}
+
+/* prepare the change (spans, then the header), save, commit, free */
+static int apply(struct content_file *f, struct change *ch,
+		 const struct rewrite *w, const struct unit_span *spans,
+		 int nspans, int fresh)
+{
+	uint8_t raw[HEADER_SIZE];
+	int err = 0, prepared;
+
+	for (int i = 0; !err && i < nspans; i++)
+		if (!span_empty(spans[i]))
+			err = add_span(f, w, spans[i], ch);
+	if (!err && header_due(f, w->new_size, fresh, raw))
+		add_header(ch, raw);
+	prepared = !err;
+	if (!err)
+		err = save_old(f, ch);
+	if (!err)
+		err = commit(f, ch);
+	change_free(ch, !prepared);
+	if (err)
+		f->have_header = 0; /* the header may have changed in memory:
+				     * the next call reads it back */
+	return err;
+}
+
+/*
+ * Grow (or keep) the file from old_size to new_size, writing data at off:
+ * the old tail unit changes shape when the size changes, so it is
+ * rewritten in the new layout; units wholly in a gap stay holes.
+ */
+static int rewrite(struct content_file *f, uint64_t old_size,
+		   uint64_t new_size, uint64_t off, const uint8_t *data,
+		   uint64_t len)
+{
+	struct rewrite w = { old_size, new_size, off, len, data };
+	struct unit_span sp[2] = { { 1, 0 }, { 1, 0 } };
+	struct change ch;
+	uint64_t last;
+	int fresh = 0, err;
+
+	err = change_init(f, &ch, new_size);
+	if (err)
+		return err;
+	if (!f->have_header) {
+		err = header_new(&f->hdr);
+		if (err)
+			return err;
+		f->have_header = 1;
+		fresh = 1;
+	}
+	if (old_size && new_size != old_size) {
+		struct content_unit t;
+
+		content_unit(&f->geom, old_size,
+			     content_unit_count(&f->geom, old_size) - 1, &t);
+		sp[0] = span_of(&f->geom, new_size, t.plain_off,
+				old_size - t.plain_off);
+	}
+	sp[1] = span_of(&f->geom, new_size, off, len);
+	if (!span_empty(sp[0]) && !span_empty(sp[1]) &&
+	    sp[1].first <= sp[0].last + 1 && sp[0].first <= sp[1].last + 1) {
+		/* overlapping or adjacent: one span */
+		sp[0].first = sp[0].first < sp[1].first ? sp[0].first : sp[1].first;
+		sp[0].last = sp[0].last > sp[1].last ? sp[0].last : sp[1].last;
+		sp[1] = (struct unit_span){ 1, 0 };
+	}
+	/* a final unit in the gap is not written: extend with zeros (when
+	 * the last unit is written the file gets its size from it) */
+	last = new_size ? content_unit_count(&f->geom, new_size) - 1 : 0;
+	ch.set_size = new_size != old_size &&
+		      !(!span_empty(sp[0]) && sp[0].last == last) &&
+		      !(!span_empty(sp[1]) && sp[1].last == last);
+	return apply(f, &ch, &w, sp, 2, fresh);
+}
+
+/*
+ * Writes are prepared whole in memory (struct change): one longer than
+ * this goes in pieces, each a change of its own, and a failing piece
+ * after the first gives the bytes done before it.
+ */
+#define FILEIO_WRITE_MAX (4u << 20)
+
+ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
+		     uint64_t off)
+{
+	const uint8_t *p = buf;
+	size_t done = 0;
+
+	if (len == 0)
+		return 0;
+	if (len > SSIZE_MAX)
+		len = SSIZE_MAX;
+	if (off > (uint64_t)INT64_MAX - HEADER_SIZE - len)
+		return -EFBIG;
+	while (done < len) {
+		uint64_t at = off + done, plain, end;
+		size_t n = len - done;
+		int err;
+
+		if (n > FILEIO_WRITE_MAX) /* pieces end on a multiple of it */
+			n = FILEIO_WRITE_MAX - (size_t)(at % FILEIO_WRITE_MAX);
+		err = fileio_size(f, &plain);
+		end = at + n;
+		if (!err)
+			err = rewrite(f, plain, end > plain ? end : plain, at,
+				      p + done, n);
+		if (err)
+			return done ? (ssize_t)done : err;
+		done += n;
+	}
+	return (ssize_t)done;
+}
+
+/*
+ * Shrink to new_size > 0: the new last unit, re-encrypted in its shape,
+ * is written over the old units first and the file cut after it, so
+ * that either step failing is undone from the saved bytes.
+ */
+static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
+{
+	struct rewrite w = { old_size, new_size, 0, 0, NULL };
+	struct unit_span sp;
+	struct change ch;
+	int err = change_init(f, &ch, new_size);
+
+	if (err)
+		return err;
+	sp.first = sp.last = content_unit_count(&f->geom, new_size) - 1;
+	ch.set_size = 1;
+	return apply(f, &ch, &w, &sp, 1, 0);
+}
+
+int fileio_truncate(struct content_file *f, uint64_t size)
+{
+	uint64_t plain;
+	int err;
+
+	if (size > (uint64_t)INT64_MAX - HEADER_SIZE - CONTENT_MAX_UNIT)
+		return -EFBIG;
+	err = fileio_size(f, &plain);
+	/* a header alone (plain 0) still goes on a truncate to 0 */
+	if (err || (size == plain && !(size == 0 && f->have_header)))
+		return err;
+	if (size == 0) {
+		/* one step; the next write makes a new header and nonce */
+		if (ftruncate(f->fd, 0) != 0)
+			return -errno;
+		f->have_header = 0;
+		return 0;
+	}
+	if (size < plain)
+		return shrink(f, plain, size);
+	return rewrite(f, plain, size, size, NULL, 0);
+}
+
+static int fd_seek(void *ctx, uint64_t off, int whence, uint64_t *out)
+{
+	off_t r = lseek(*(int *)ctx, (off_t)off, whence);
+
+	if (r < 0)
+		return -errno;
+	*out = (uint64_t)r;
+	return 0;
+}
+
+static ssize_t fd_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = pread(*(int *)ctx, buf, len, (off_t)off);
+
+	return n < 0 ? -errno : n;
+}
+
+int fileio_seek(int fd, const struct content_geom *g, uint64_t plain,
+		int64_t off, int whence, int64_t *out)
+{
+	struct sparse_store st = { fd_seek, fd_read, &fd };
+	uint64_t pos;
+	int err;
+
+	if (off < 0)
+		return -ENXIO;
+	err = sparse_seek(g, plain, &st, (uint64_t)off, whence, &pos);
+	if (!err)
+		*out = (int64_t)pos;
+	return err;
+}
+
+int fileio_reserve(int fd, uint64_t off, uint64_t len)
+{
+	if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)(HEADER_SIZE + off),
+		      (off_t)len) != 0 && errno != EOPNOTSUPP)
+		return -errno;
+	return 0;
+}

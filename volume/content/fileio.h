@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Content I/O on a ciphertext file descriptor: plaintext reads, writes
+ * and truncates with the sector rules of content.h, read-modify-write of
+ * partial units, lazy headers (an empty file has none; the first write
+ * makes one with a fresh nonce) and holes. fs/ calls these per FUSE
+ * request; fsck and tools use them without FUSE.
+ *
+ * A struct content_file is not locked: the caller serialises all calls on
+ * one file (fs/ holds its inode lock) and keeps one per inode, since it
+ * caches the header (a truncate to 0 and rewrite through another handle
+ * changes the nonce). A write or truncate that fails (a step's I/O error,
+ * or the keys locked between its steps) leaves the file as it was: all
+ * its crypto is done and the old bytes it overwrites are saved before its
+ * first step, and a failing step is undone from them, with no key. Writes
+ * longer than a few MiB go in pieces, each old or new. Against crashes
+ * they are not atomic: a torn write can leave one unit garbage (as in
+ * gocryptfs), never other units or other files.
+ *
+ * Errors: -errno of the syscalls, -EBADMSG (damaged header or unit;
+ * fs/ reports EIO), -EILSEQ (see content_encrypt_units), crypto errors.
+ */
+#ifndef CLOAKFS_VOLUME_CONTENT_FILEIO_H
+#define CLOAKFS_VOLUME_CONTENT_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "crypto/crypto.h"
+#include "volume/content/content.h"
+#include "volume/content/header.h"
+#include "volume/keys/keyring.h"
+
+/* holds no key: the file's key is the keyring's (keyring.h) */
+struct content_file {
+	int fd;                          /* not owned */
+	struct keyring *kr;             /* not owned, outlives the file */
+	struct content_geom geom;
+	struct file_header hdr;          /* valid if have_header */
+	int have_header;
+};
+
+/*
+ * Start using fd, a file of a volume of this cipher: reads and checks the
+ * header of a non-empty file (no key needed). Writes read back partial
+ * units, so fd must be O_RDWR (never O_APPEND) even for a plaintext
+ * O_WRONLY open; O_RDONLY is enough for reads. Reads and writes take the
+ * file's key from kr in short sections between their I/O, and answer
+ * -EACCES while kr is locked.
+ */
+int fileio_open(struct content_file *f, int fd, struct keyring *kr,
+		enum volume_cipher cipher, uint32_t sector_size);
+/* forget the header; the fd stays open */
+void fileio_close(struct content_file *f);
+
+/* plaintext size, from the ciphertext size (and header) */
+int fileio_size(struct content_file *f, uint64_t *plain);
+
+/* how a file's header or size is damaged (fileio_read_header) */
+enum fileio_damage {
+	FILEIO_SHORT,    /* 1 to 31 bytes: shorter than the header */
+	FILEIO_HEADER,   /* the header does not decode: herr says why */
+	FILEIO_GAP,      /* 33 to 32 + bs - 1 bytes: no file has this size */
+	FILEIO_TINY_LEN, /* the header's tiny length does not fit the size */
+};
+struct fileio_bad {
+	enum fileio_damage what;
+	enum header_error herr;
+};
+
+/*
+ * The header of ciphertext file fd (open for reading), of size csize, and
+ * the plaintext size they give (docs/format.md section 6): the one
+ * reading of both, for content I/O, the mount's attributes and
+ * cloakfs-fsck. An empty file has no header (*h zeroed). 0; -EBADMSG or
+ * -EINVAL (a header of another format) with *bad saying why (bad may be
+ * NULL); -ENODATA when the file is shorter than csize (it shrank); other
+ * -errno.
+ */
+int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
+		       struct file_header *h, uint64_t *plain,
+		       struct fileio_bad *bad);
+
+/*
+ * The plaintext size of a ciphertext file of size csize, without a
+ * content_file: the file is read only when its size needs the header,
+ * through fd (open for reading) or, when fd is -1, pathfd (an O_PATH
+ * descriptor). A damaged size gives its error, and *plain the
+ * ciphertext size less the header (what a listing shows for it).
+ */
+int fileio_plain_size(int fd, int pathfd, const struct content_geom *g,
+		      uint64_t csize, uint64_t *plain);
+
+/*
+ * SEEK_DATA/SEEK_HOLE (lseek(2)) from plaintext offset off in ciphertext
+ * file fd (open for reading) of geometry g and plaintext size plain:
+ * *out, a plaintext offset on a unit's start (or off, or plain), or
+ * -ENXIO past the end (sparse.h says how units are judged).
+ */
+int fileio_seek(int fd, const struct content_geom *g, uint64_t plain,
+		int64_t off, int whence, int64_t *out);
+
+/*
+ * Reserve the ciphertext blocks of plaintext [off, off + len) of
+ * ciphertext file fd without changing its size (fallocate(2)
+ * FALLOC_FL_KEEP_SIZE; unwritten blocks read as holes). A filesystem
+ * without fallocate is no error.
+ */
+int fileio_reserve(int fd, uint64_t off, uint64_t len);
+
+/* like pread/pwrite: bytes done or -errno; a read past the end gives 0 */
+ssize_t fileio_read(struct content_file *f, void *buf, size_t len,
+		    uint64_t off);
+ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
+		     uint64_t off);
+/*
+ * fileio_read for a file of plaintext size plain (from fileio_size while
+ * nothing changed it since). It only reads f, so several may run at once
+ * on one file while no write, truncate or fileio_size changes it.
+ */
+ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
+			  void *buf, size_t len, uint64_t off);
+
+/* set the plaintext size; growing leaves holes (read as zeros) */
+int fileio_truncate(struct content_file *f, uint64_t size);
+
+#endif

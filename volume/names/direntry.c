@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/* see direntry.h */
+#include "volume/names/direntry.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "volume/dirops.h"
+#include "volume/names/dirnonce.h"
+#include "volume/fdio.h"
+#include "volume/keys/keyring.h"
+
+/* what a name operation does inside its key section */
+enum name_op { NAME_ENCRYPT, NAME_DECRYPT, TARGET_ENCRYPT, TARGET_DECRYPT };
+
+/*
+ * One name operation under the name key of the directory with this
+ * nonce, in a key section of its own: the codec's result (a length, or
+ * -errno; -EACCES when the volume is locked).
+ */
+static int name_crypt(struct keyring *kr,
+		      const uint8_t nonce[DIRNONCE_SIZE], enum name_op op,
+		      const char *in, size_t inlen, char *out, size_t outlen)
+{
+	struct crypto_tfm *tfm;
+	unsigned int slot;
+	int n;
+
+	keyring_enter(kr);
+	tfm = keyring_get(kr, VKEY_NAMES, nonce, &slot, &n);
+	if (tfm) {
+		switch (op) {
+		case NAME_ENCRYPT:
+			n = vname_encrypt(tfm, in, inlen, out, outlen);
+			break;
+		case NAME_DECRYPT:
+			n = vname_decrypt(tfm, in, inlen, out, outlen);
+			break;
+		case TARGET_ENCRYPT:
+			n = vname_symlink_encrypt(tfm, in, inlen, out, outlen);
+			break;
+		case TARGET_DECRYPT:
+			n = vname_symlink_decrypt(tfm, in, inlen, out, outlen);
+			break;
+		}
+		keyring_put(kr, slot);
+	}
+	keyring_leave(kr);
+	return n;
+}
+
+int direntry_name_encrypt(struct keyring *kr,
+		      const uint8_t nonce[DIRNONCE_SIZE],
+		      unsigned int name_max, const char *name,
+		      struct direntry_name *out)
+{
+	size_t len = strlen(name);
+	int n;
+
+	if (len > VNAME_MAX_PLAIN)
+		return -ENAMETOOLONG;
+	n = name_crypt(kr, nonce, NAME_ENCRYPT, name, len, out->enc,
+		       sizeof(out->enc));
+	if (n < 0)
+		return n;
+	out->enclen = (size_t)n;
+	out->is_long = vname_is_long(out->enclen, name_max);
+	if (!out->is_long) {
+		memcpy(out->name, out->enc, out->enclen + 1);
+		return 0;
+	}
+	return vname_long_name(out->enc, out->enclen, out->name);
+}
+
+int direntry_name_prepare(int dfd, const struct direntry_name *e)
+{
+	if (!e->is_long)
+		return 0;
+	return vname_write_sidecar(dfd, e->name, e->enc, e->enclen);
+}
+
+void direntry_name_forget(int dfd, const struct direntry_name *e)
+{
+	char side[VNAME_SIDECAR_LEN + 1];
+	struct stat st;
+
+	if (!e->is_long || vname_sidecar_name(e->name, side) != 0)
+		return;
+	if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    errno != ENOENT)
+		return; /* the entry is there (or we cannot tell): keep it */
+	(void)unlinkat(dfd, side, 0);
+}
+
+int direntry_name_decrypt(struct keyring *kr,
+		      const uint8_t nonce[DIRNONCE_SIZE], int dirfd,
+		      const char *cname, char out[VNAME_MAX_PLAIN + 1])
+{
+	char longenc[VNAME_MAX_ENCODED + 1];
+	const char *enc = cname;
+	size_t enclen;
+	int n;
+
+	switch (vname_classify(cname)) {
+	case VNAME_ENTRY_ENCRYPTED:
+		enclen = strlen(cname);
+		break;
+	case VNAME_ENTRY_LONG:
+		n = vname_read_sidecar(dirfd, cname, longenc, sizeof(longenc));
+		if (n < 0)
+			return n == -ENOENT ? -EBADMSG : n;
+		enc = longenc;
+		enclen = (size_t)n;
+		break;
+	default:
+		return 0;
+	}
+	n = name_crypt(kr, nonce, NAME_DECRYPT, enc, enclen, out,
+		       VNAME_MAX_PLAIN + 1);
+	return n < 0 ? n : 1;
+}
+
+int direntry_target_encrypt(struct keyring *kr,
+			const uint8_t nonce[DIRNONCE_SIZE],
+			const char *target,
+			char out[VNAME_MAX_SYMLINK_ENCODED + 1])
+{
+	size_t len = strnlen(target, VNAME_MAX_SYMLINK_PLAIN + 1);
+	int n;
+
+	if (len > VNAME_MAX_SYMLINK_PLAIN)
+		return -ENAMETOOLONG;
+	n = name_crypt(kr, nonce, TARGET_ENCRYPT, target, len, out,
+		       VNAME_MAX_SYMLINK_ENCODED + 1);
+	return n < 0 ? n : 0;
+}
+
+int direntry_target_decrypt(struct keyring *kr,
+			const uint8_t nonce[DIRNONCE_SIZE],
+			const char *enc, size_t enclen,
+			char out[VNAME_MAX_SYMLINK_PLAIN + 1])
+{
+	return name_crypt(kr, nonce, TARGET_DECRYPT, enc, enclen, out,
+			  VNAME_MAX_SYMLINK_PLAIN + 1);
+}
+
+int direntry_is_empty(int dfd)
+{
+	struct dirent *d;
+	DIR *dp;
+	int empty = 1, err = fdio_opendir(dfd, &dp);
+
+	if (err)
+		return err;
+	while ((d = readdir(dp)) != NULL) {
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
+		    strcmp(d->d_name, DIRNONCE_FILE)) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(dp);
+	return empty;
+}
+
+/* a directory's nonce file, back after a removal failed */
+static int write_nonce_back(int dfd, const uint8_t nonce[DIRNONCE_SIZE])
+{
+	int fd = openat(dfd, DIRNONCE_FILE,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0440);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, nonce, DIRNONCE_SIZE) != DIRNONCE_SIZE ||
+	    fsync(fd) != 0)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+/* where a directory is, for a message */
+static void log_nonce_lost(int dfd, const char *what)
+{
+	char where[4096];
+
+	if (fdio_path(dfd, where, sizeof(where)) != 0)
+		snprintf(where, sizeof(where), "a directory");
+	log_error("%s: %s failed and the directory's nonce could not be "
+		  "restored (run cloakfs-fsck --repair)", where, what);
+}
+
+int direntry_remove(int parentfd, const char *cname)
+{
+	uint8_t nonce[DIRNONCE_SIZE];
+	int dfd, err, have_nonce;
+
+	dfd = openat(parentfd, cname, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	err = direntry_is_empty(dfd);
+	err = err == 1 ? 0 : err == 0 ? -ENOTEMPTY : err;
+	if (!err) {
+		have_nonce = dirnonce_read(dfd, nonce) == 0;
+		if (unlinkat(dfd, DIRNONCE_FILE, 0) != 0 && errno != ENOENT)
+			err = -errno;
+		if (!err && unlinkat(parentfd, cname, AT_REMOVEDIR) != 0) {
+			err = -errno;
+			/* still there: it needs its names back */
+			if (have_nonce && write_nonce_back(dfd, nonce) != 0)
+				log_nonce_lost(dfd, "rmdir");
+		}
+	}
+	explicit_bzero(nonce, sizeof(nonce));
+	close(dfd);
+	return err;
+}
+
+int direntry_victim_clear(int dfd, const char *cname, struct direntry_victim *v)
+{
+	int vfd = openat(dfd, cname, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int err;
+
+	v->fd = -1;
+	if (vfd < 0)
+		return errno == ENOTDIR || errno == ENOENT ? 0 : -errno;
+	err = direntry_is_empty(vfd);
+	if (err == 0)
+		err = -ENOTEMPTY;
+	if (err == 1)
+		err = dirnonce_read(vfd, v->nonce);
+	if (!err && unlinkat(vfd, DIRNONCE_FILE, 0) != 0)
+		err = -errno;
+	if (err) {
+		close(vfd);
+		explicit_bzero(v->nonce, sizeof(v->nonce));
+		return err;
+	}
+	v->fd = vfd;
+	return 0;
+}
+
+void direntry_victim_end(struct direntry_victim *v, int failed)
+{
+	if (v->fd < 0)
+		return;
+	if (failed && write_nonce_back(v->fd, v->nonce) != 0)
+		log_nonce_lost(v->fd, "rename");
+	close(v->fd);
+	v->fd = -1;
+	explicit_bzero(v->nonce, sizeof(v->nonce));
+}

@@ -18,13 +18,14 @@ int respell_bound(unsigned int version, mode_t mode)
 }
 
 /*
- * The symlink from, re-encrypted for the directory of to, made there
- * under a fresh temporary name (into tmp once it exists) with from's
- * owner and times.
+ * The symlink from, re-encrypted for the directory of to, made in the
+ * directory at_dfd (to's, or from's own for an exchange with an entry
+ * that moves as it is) under a fresh temporary name (into tmp once it
+ * exists) with from's owner and times.
  */
 static int respell_copy(struct keyring *kr, int rootfd, size_t bs,
 			const struct respell_entry *from,
-			const struct respell_entry *to,
+			const struct respell_entry *to, int at_dfd,
 			char tmp[DIROPS_TEMP_NAME_SIZE])
 {
 	char text[SYMLINK_MAX_STORED + 2];
@@ -48,7 +49,7 @@ static int respell_copy(struct keyring *kr, int rootfd, size_t bs,
 	if (!err)
 		err = dirops_temp_name(name);
 	if (!err)
-		err = dirops_symlink_like(text, to->dfd, name, &st);
+		err = dirops_symlink_like(text, at_dfd, name, &st);
 	if (!err)
 		memcpy(tmp, name, sizeof(name));
 	return err;
@@ -107,10 +108,18 @@ static int respell_move(const struct respell_entry *src,
 }
 
 /*
- * RENAME_EXCHANGE: the two entries exchanged, then each copy exchanged
- * with the entry it stands for, which ends under the copy's temporary
- * name (removed by the caller). Every step is an exchange: a failing one
- * is undone by exchanging back the ones before it.
+ * RENAME_EXCHANGE. Each entry ends, under the other's name, spelled for
+ * the directory it is in; so does what ends under a temporary name
+ * (removed by the caller), so that one left there (an unlink that failed,
+ * a crash) still decodes where it is and cloakfs-fsck keeps its target.
+ * Both bound: each copy (made beside the entry it replaces: tsrc in dst's
+ * directory, tdst in src's) exchanged with that entry; the originals stay
+ * in their own directories. One bound: its copy, spelled for the other
+ * directory but made in its own (t), exchanged with the other entry,
+ * which so comes in under t and is then exchanged with the bound
+ * original (only before that first exchange is a temporary name spelled
+ * for another directory: the entries are as they were). Every step is an
+ * exchange: a failing one is undone by exchanging back the ones before it.
  */
 static int respell_exchange(const struct respell_entry *src,
 			    const struct respell_entry *dst, const char *tsrc,
@@ -121,16 +130,21 @@ static int respell_exchange(const struct respell_entry *src,
 		const char *n1;
 		int d2;
 		const char *n2;
-	} step[3] = { { src->dfd, src->name->name, dst->dfd, dst->name->name } };
-	int n = 1, i, err = 0;
+	} step[2];
+	const char *sname = src->name->name, *dname = dst->name->name;
+	int i, err = 0;
 
-	if (*tsrc)
-		step[n++] = (struct xstep){ dst->dfd, tsrc, dst->dfd,
-					    dst->name->name };
-	if (*tdst)
-		step[n++] = (struct xstep){ src->dfd, tdst, src->dfd,
-					    src->name->name };
-	for (i = 0; !err && i < n; i++)
+	if (*tsrc && *tdst) {
+		step[0] = (struct xstep){ dst->dfd, tsrc, dst->dfd, dname };
+		step[1] = (struct xstep){ src->dfd, tdst, src->dfd, sname };
+	} else if (*tsrc) {
+		step[0] = (struct xstep){ src->dfd, tsrc, dst->dfd, dname };
+		step[1] = (struct xstep){ src->dfd, sname, src->dfd, tsrc };
+	} else {
+		step[0] = (struct xstep){ dst->dfd, tdst, src->dfd, sname };
+		step[1] = (struct xstep){ dst->dfd, dname, dst->dfd, tdst };
+	}
+	for (i = 0; !err && i < 2; i++)
 		err = exchange(step[i].d1, step[i].n1, step[i].d2, step[i].n2);
 	/* i is one past the failed step: undo those before it */
 	for (i -= 2; err && i >= 0; i--)
@@ -146,14 +160,18 @@ int respell_rename(struct keyring *kr, int rootfd, size_t bs,
 	int xchg = !!(flags & RENAME_EXCHANGE), err = 0;
 	int src_bound = respell_bound(version, src->st->st_mode);
 	int dst_bound = xchg && respell_bound(version, dst->st->st_mode);
+	/* where each copy is made: beside the entry it replaces, or (an
+	 * exchange with an entry that moves as it is) beside its own */
+	int at_src = xchg && !dst_bound ? src->dfd : dst->dfd;
+	int at_dst = src_bound ? src->dfd : dst->dfd;
 
 	if ((flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
 	    (xchg && (flags & RENAME_NOREPLACE)) || (!src_bound && !dst_bound))
 		return -EINVAL;
 	if (src_bound)
-		err = respell_copy(kr, rootfd, bs, src, dst, tsrc);
+		err = respell_copy(kr, rootfd, bs, src, dst, at_src, tsrc);
 	if (!err && dst_bound)
-		err = respell_copy(kr, rootfd, bs, dst, src, tdst);
+		err = respell_copy(kr, rootfd, bs, dst, src, at_dst, tdst);
 	if (!err)
 		err = direntry_name_prepare(dst->dfd, dst->name);
 	if (!err && xchg)
@@ -163,9 +181,9 @@ int respell_rename(struct keyring *kr, int rootfd, size_t bs,
 	/* the temporary names hold the copies (failed) or what they
 	 * replaced (done) */
 	if (*tsrc)
-		(void)unlinkat(dst->dfd, tsrc, 0);
+		(void)unlinkat(at_src, tsrc, 0);
 	if (*tdst)
-		(void)unlinkat(src->dfd, tdst, 0);
+		(void)unlinkat(at_dst, tdst, 0);
 	if (err && err != -EEXIST)
 		direntry_name_forget(dst->dfd, dst->name);
 	return err;

@@ -46,9 +46,11 @@ struct respell_entry {
  * cipher's block size bs), encrypted for the other directory, and made
  * there under a temporary name (dirops.h), which then takes the entry's
  * place: exchanged with an existing destination (or renamed to a new
- * name) and the source unlinked, or, for an exchange, the two entries
- * exchanged and each copy exchanged with the entry it stands for; what
- * ends under a temporary name is removed. The long names' sidecars are
+ * name) and the source unlinked, or, for an exchange, each copy exchanged
+ * with the entry it replaces (a copy whose other side moves as it is is
+ * made in its own directory, exchanged with that entry, then with the
+ * original), so that what ends under a temporary name is spelled for the
+ * directory it is in; it is removed. The long names' sidecars are
  * written and removed with their entries (direntry.h). kr: the volume's
  * keyring (each decryption and encryption a key section of its own, all
  * before the first change); version: the volume's format version.

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.skipif(not EIO_PRELOAD, reason="CLOAKFS_EIO_PRELOAD not
 
 # what a step after a call's change may leave when it fails (remount_checked)
 LEFTOVERS = {"sidecar-orphan", "temp-entry", "dirnonce-copy-missing"}
+LF = "lost+found.cloakfs"
 LONG1 = "long-one-" + "x" * 190  # stored with a sidecar (a long name)
 LONG2 = "long-two-" + "y" * 190
 LONG3 = "long-three-" + "z" * 190
@@ -53,6 +54,25 @@ def snapshot(top):
             else:
                 with open(p, "rb") as f:
                     out[rel] = ("file", f.read(), xattrs)
+    return out
+
+
+def link_targets(*trees):
+    """the symlink targets in snapshots"""
+    return {e[1] for t in trees for e in t.values() if e[0] == "link"}
+
+
+def quarantined_links(w):
+    """lost+found.cloakfs's symlinks through the mount: name -> target
+    (None: it does not read)"""
+    lf = w.v.path(LF)
+    out = {}
+    for n in sorted(os.listdir(lf)) if os.path.isdir(lf) else []:
+        if os.path.islink(os.path.join(lf, n)):
+            try:
+                out[n] = os.readlink(os.path.join(lf, n))
+            except OSError:
+                out[n] = None
     return out
 
 
@@ -167,6 +187,10 @@ V1_OPS = {
         os.path.join(t, "a", "s"), os.path.join(t, "b", "f"))),
     "v1-exchange-symlinks": (setup_links, lambda t: renameat2(
         os.path.join(t, "a", "s"), os.path.join(t, "b", "o"), 2)),
+    "v1-exchange-symlink-file": (setup_links, lambda t: renameat2(
+        os.path.join(t, "a", "s"), os.path.join(t, "b", "f"), 2)),
+    "v1-exchange-file-symlink": (setup_links, lambda t: renameat2(
+        os.path.join(t, "b", "f"), os.path.join(t, "a", "s"), 2)),
 }
 OPS.update(V1_OPS)
 
@@ -219,9 +243,11 @@ class Walk:
         succeeded but a step after its change failed, which cannot be
         undone and is only reported: the removal of a long name's old
         sidecar (sidecar-orphan) or of what a version-1 symlink's copy
-        replaced (temp-entry), which --repair removes, or the copy of a
-        new directory's nonce (dirnonce-copy-missing, a warning: the copy
-        is a safety net, volume/names/dirnonce.h) may be left"""
+        replaced (temp-entry), which --repair removes or moves into
+        lost+found.cloakfs, or the copy of a new directory's nonce
+        (dirnonce-copy-missing, a warning: the copy is a safety net,
+        volume/names/dirnonce.h) may be left. What the first fsck found."""
+        found = set()
         self.v.umount()
         if cleanup_failed and FSCK:
             r = subprocess.run([FSCK, "--json", "--passfile", self.v.passfile, self.v.cipherdir],
@@ -235,6 +261,7 @@ class Walk:
                 assert r.returncode in (0, 1), r.stdout
         fsck_clean(self.v)
         self.mount(self)
+        return found
 
     def new_state(self, setup, op):
         self.fresh(setup)
@@ -277,6 +304,10 @@ def walk_eio(w, name):
         reached = w.disarm() >= n
         w.remount_checked(ok and reached)
         w.check(name, n, ok, err, old, new, errno.EIO)
+        # a leftover symlink quarantined holds a target the tree had
+        for q, target in quarantined_links(w).items():
+            assert target in link_targets(old, new), \
+                "%s, step %d: /%s/%s reads %r" % (name, n, LF, q, target)
         if ok and not reached:
             return n - 1
     raise AssertionError("%s: still failing after 60 steps" % name)
@@ -291,6 +322,48 @@ def test_every_step_failing(volume_factory, name):
     steps = walk_eio(w, name)
     assert steps >= 1, "%s: no step reached the backing store" % name
     print("%s: %d steps walked" % (name, steps))
+
+
+@pytest.mark.skipif(not FSCK, reason="built without cloakfs-fsck")
+def test_v1_exchange_leftover_keeps_target(volume_factory):
+    """a version-1 exchange of two symlinks in two directories whose
+    removal of a replaced entry fails: the call succeeded and a temporary
+    entry stays. fsck --repair moves it into lost+found.cloakfs, where its
+    target reads as the symlink it was (the temporary is spelled for the
+    directory it is in, volume/respell.c, and re-spelled on the move), and
+    a second fsck finds the volume clean (remount_checked). Each of the
+    two symlinks leaves one such entry, whatever the temporary names."""
+    name = "v1-exchange-symlinks"
+    setup, op = OPS[name]
+    w = Walk(make_volume(volume_factory, name), None)
+    w.mount = mount_with(w.env)
+    w.mount(w)
+    old, new = w.new_state(setup, op)
+    left = []
+    for n in range(1, 60):
+        w.fresh(setup)
+        before = quarantined_links(w)
+        w.arm("step", n)
+        try:
+            op(w.top)
+            ok = True
+        except OSError:
+            ok = False
+        reached = w.disarm() >= n
+        if not reached:
+            break
+        found = w.remount_checked(ok)
+        got = quarantined_links(w)
+        added = {q: t for q, t in got.items() if before.get(q) != t}
+        if ok:
+            assert found == {"temp-entry"}, "step %d: %s" % (n, found)
+            assert len(added) == 1, "step %d: quarantined %s" % (n, added)
+            left += added.values()
+        else:
+            assert not added, "step %d: failed, yet quarantined %s" % (n, added)
+        assert snapshot(w.top) == (new if ok else old), "step %d" % n
+    assert sorted(left) == sorted(link_targets(old)), \
+        "the leftovers read %s, want one of each of %s" % (left, link_targets(old))
 
 
 def walk_lock(w, name, denv):

@@ -343,7 +343,7 @@ int crypto_setkey(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen)
 		err = d->u.skcipher->setkey(tfm, key, keylen);
 		break;
 	case CRYPTO_TYPE_AEAD:
-		if (keylen != d->u.aead->keysize)
+		if (!keysize_ok(d->u.aead->keysizes, keylen))
 			return -EINVAL;
 		err = d->u.aead->setkey(tfm, key, keylen);
 		break;
@@ -419,7 +419,6 @@ unsigned int crypto_tagsize(const struct crypto_tfm *tfm)
 const unsigned char *crypto_keysizes(const struct crypto_tfm *tfm)
 {
 	static const unsigned char none[CRYPTO_MAX_KEYSIZES];
-	static const unsigned char aead32[CRYPTO_MAX_KEYSIZES] = { 32 };
 	const struct crypto_driver *d = tfm->drv;
 
 	switch (d->type) {
@@ -428,7 +427,7 @@ const unsigned char *crypto_keysizes(const struct crypto_tfm *tfm)
 	case CRYPTO_TYPE_SKCIPHER:
 		return d->u.skcipher->keysizes;
 	case CRYPTO_TYPE_AEAD:
-		return d->u.aead->keysize == 32 ? aead32 : none;
+		return d->u.aead->keysizes;
 	case CRYPTO_TYPE_HASH:
 		return d->u.hash ? d->u.hash->keysizes : none;
 	default:

@@ -315,6 +315,7 @@ static const struct {
 	 */
 	int automatic;
 } templates[] = {
+	{ "gcm_base", "gcm", 2, gcm_fits, gcm_alg_name, NULL, gcm_template_init, 1 },
 	{ "hctr2_base", "hctr2", 2, hctr2_fits, hctr2_alg_name,
 	  hctr2_template_init, NULL, 1 },
 	{ "rfc7539", "rfc7539", 2, rfc7539_fits, rfc7539_alg_name,
@@ -323,16 +324,20 @@ static const struct {
 	  xchacha_alg_name, NULL, xchacha_template_init, 0 },
 };
 
-/* the instance's driver name: short name, then each child's, a template
- * instance child ("xctr-aes-aesni") by its own child ("aes-aesni") */
+/*
+ * the instance's driver name: short name, then each child's, a mode
+ * instance child without its mode ("xctr-aes-aesni" as "aes-aesni",
+ * "ctr-aes-vaes-avx512", over aes-aesni with a bulk core, as
+ * "aes-vaes-avx512")
+ */
 static int multi_driver_name(char *out, size_t len, size_t t,
 			     const struct crypto_driver *const *c)
 {
 	size_t used = (size_t)snprintf(out, len, "%s", templates[t].short_name);
 
 	for (unsigned int i = 0; i < templates[t].nchildren && used < len; i++) {
-		const char *name = c[i]->child ? c[i]->child->driver_name :
-						 c[i]->driver_name;
+		const char *dash = strchr(c[i]->driver_name, '-');
+		const char *name = c[i]->child && dash ? dash + 1 : c[i]->driver_name;
 
 		used += (size_t)snprintf(out + used, len - used, "-%s", name);
 	}

@@ -17,6 +17,7 @@
 
 #include "crypto/hex.h"
 #include "crypto/internal/core.h"
+#include "crypto/internal/ct.h"
 #include "crypto/templates/template.h"
 
 #define MAX_SETS 8
@@ -265,13 +266,29 @@ static int test_aead_vec(struct crypto_driver *drv, struct crypto_tfm *tfm,
 	b.ct = unhex(v->ctext, &b.ctlen);
 	b.tag = unhex(v->tag, &b.taglen);
 	if (!b.key || !b.iv || !b.aad || !b.pt || !b.ct || !b.tag ||
-	    b.ptlen != b.ctlen || b.taglen != a->tagsize || b.ivlen != a->noncesize) {
+	    (v->invalid ? v->ptext != NULL : b.ptlen != b.ctlen) ||
+	    b.taglen != a->tagsize || b.ivlen != a->noncesize) {
 		fail(drv, "vector %u is malformed", idx);
 		goto out;
 	}
-	out = malloc(b.ptlen + 1);
+	if (!lists_keylen(a->keysizes, b.klen)) {
+		ret = 0;
+		goto out;
+	}
+	out = malloc(b.ctlen + 1);
 	if (!out || a->setkey(tfm, b.key, b.klen)) {
 		fail(drv, "vector %u: setkey failed", idx);
+		goto out;
+	}
+	if (v->invalid) {
+		/* a published forgery: refused, nothing released */
+		memset(out, 0xa5, b.ctlen);
+		if (a->decrypt(tfm, b.iv, b.aad, b.aadlen, out, b.ct, b.ctlen,
+			       b.tag) != -EBADMSG || !ct_is_zero(out, b.ctlen)) {
+			fail(drv, "vector %u: forgery accepted", idx);
+			goto out;
+		}
+		ret = 1;
 		goto out;
 	}
 	if (a->encrypt(tfm, b.iv, b.aad, b.aadlen, out, b.pt, b.ptlen, tag) ||

@@ -25,5 +25,7 @@ extern const struct crypto_driver aes_table_driver;
 
 /* aes-testvec.c: register the vector sets of aes and its modes */
 int aes_register_testvecs(struct crypto_registry *reg);
+/* aes-gcm-testvec.c: register the vector sets of gcm(aes) */
+int aes_gcm_register_testvecs(struct crypto_registry *reg);
 
 #endif

@@ -792,6 +792,8 @@ static const struct crypto_testvecs aes_testvecs[] = {
 /* see aes-internal.h */
 int aes_register_testvecs(struct crypto_registry *reg)
 {
-	return crypto_register_testvec_sets(reg, aes_testvecs,
-					    ARRAY_SIZE(aes_testvecs));
+	int err = crypto_register_testvec_sets(reg, aes_testvecs,
+					       ARRAY_SIZE(aes_testvecs));
+
+	return err ? err : aes_gcm_register_testvecs(reg);
 }

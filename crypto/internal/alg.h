@@ -136,7 +136,8 @@ struct hash_alg {
  * children (tfm->drv->children).
  */
 struct aead_alg {
-	unsigned int keysize;
+	/* valid key lengths in bytes, ascending, 0-terminated */
+	unsigned char keysizes[CRYPTO_MAX_KEYSIZES];
 	unsigned int noncesize;
 	unsigned int tagsize;
 	size_t ctxsize;

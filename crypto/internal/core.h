@@ -78,6 +78,16 @@ int xchacha_template_init(struct aead_alg *alg,
 			  const struct crypto_driver *const *children);
 
 /*
+ * templates/gcm.c: gcm_base(ctr(X),ghash), GCM with 96-bit nonces over a
+ * ctr instance of a 16-byte block cipher (slot 0) and a ghash driver
+ * (slot 1), through the AEAD engine of templates/aead.h: "gcm(X)"
+ */
+int gcm_fits(unsigned int slot, const struct crypto_driver *d);
+int gcm_alg_name(char *out, size_t len, const struct crypto_driver *const *children);
+int gcm_template_init(struct aead_alg *alg,
+		      const struct crypto_driver *const *children);
+
+/*
  * templates/hmac.c: the HMAC instance over drv->child (a hash driver);
  * hmac_fits: whether the template takes hash h (unkeyed, block and digest
  * within its buffers)

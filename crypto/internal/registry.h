@@ -172,6 +172,9 @@ struct aead_testvec {
 	const char *ptext;
 	const char *ctext; /* without the tag */
 	const char *tag;
+	/* 1: ctext and tag do not verify, decryption must refuse them
+	 * (-EBADMSG, dst zeroed); ptext is NULL */
+	int invalid;
 };
 
 struct crypto_testvecs {

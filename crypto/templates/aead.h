@@ -21,8 +21,8 @@
  * AEAD_OPEN_FIRST bytes of plaintext wait on the stack, the rest is
  * decrypted after the check; on a mismatch dst is zeroed and -EBADMSG
  * returned.
- * rfc7539.c is the first template over it (docs/crypto.md: how gcm(aes)
- * and XChaCha20-Poly1305 fit).
+ * The templates over it: rfc7539.c (ChaCha20-Poly1305, XChaCha20-Poly1305)
+ * and gcm.c (gcm(aes)); docs/crypto.md says how each fits.
  */
 #ifndef CLOAKFS_CRYPTO_TEMPLATES_AEAD_H
 #define CLOAKFS_CRYPTO_TEMPLATES_AEAD_H
@@ -31,6 +31,8 @@
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crypto/internal/core.h"
@@ -67,6 +69,37 @@ struct aead_framing {
 #define AEAD_OPEN_FIRST 1024
 /* encryption piece: a multiple of the keystream blocks and MAC blocks */
 #define AEAD_PIECE 4096
+
+/* an instance's stream child (children[0]) run on its context, whose
+ * start is the child's */
+static inline struct crypto_tfm aead_stream_tfm(const struct crypto_tfm *tfm)
+{
+	const struct crypto_driver *s = tfm->drv->children[0];
+
+	return (struct crypto_tfm){
+		.drv = s,
+		.ctx = tfm->ctx,
+		.ctxsize = s->u.skcipher->ctxsize,
+		.keyed = 1,
+	};
+}
+
+/*
+ * Programmer misuse: a message longer than the construction's limit
+ * (max_blocks keystream blocks of block bytes; a longer one would reuse
+ * keystream when the counter wraps) aborts with the limit's name.
+ * Written on the index of the last block so that it is no always-false
+ * comparison where size_t is 32 bits.
+ */
+static inline void aead_check_len(const struct crypto_tfm *tfm, size_t len,
+				  size_t block, size_t max_blocks, const char *limit)
+{
+	if (len && (len - 1) / block >= max_blocks) {
+		fprintf(stderr, "%s: message of %zu bytes exceeds the %s limit\n",
+			tfm->drv->alg_name, len, limit);
+		abort();
+	}
+}
 
 /* the zeros that pad n bytes of MAC input to a whole block */
 static inline void aead_mac_pad(const struct hash_alg *mac, void *mst, size_t n)

@@ -90,15 +90,9 @@ int hctr2_fits(unsigned int slot, const struct crypto_driver *d)
 		       d->child->u.cipher->blocksize == HCTR2_BLOCK &&
 		       a->ctxsize == d->child->u.cipher->ctxsize;
 	}
-	if (slot == 1) {
-		const struct hash_alg *h = d->u.hash;
-
-		return d->type == CRYPTO_TYPE_HASH && h && h->setkey &&
-		       !strcmp(d->alg_name, "polyval") &&
-		       h->keysizes[0] == HCTR2_BLOCK &&
-		       h->digestsize == HCTR2_BLOCK &&
-		       h->statesize <= HCTR2_MAX_HASH_STATE;
-	}
+	if (slot == 1)
+		return tmpl_keyed_hash_fits(d, "polyval", HCTR2_BLOCK, HCTR2_BLOCK,
+					    HCTR2_MAX_HASH_STATE);
 	return 0;
 }
 

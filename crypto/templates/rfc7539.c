@@ -21,13 +21,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/core.h"
 #include "crypto/internal/util.h"
 #include "crypto/templates/aead.h"
+#include "crypto/templates/template.h"
 
 #define RFC7539_KS0 64
 #define RFC7539_KEY 32
@@ -37,19 +37,6 @@
 #define XCHACHA_NONCE 24
 /* P_MAX of RFC 8439 2.8: 2^32 - 1 blocks, the 32-bit counter starts at 1 */
 #define RFC7539_MAX_BLOCKS 0xffffffffu
-
-/* the stream child run on this context (its key comes first) */
-static struct crypto_tfm aead_stream_tfm(const struct crypto_tfm *tfm)
-{
-	const struct crypto_driver *s = tfm->drv->children[0];
-
-	return (struct crypto_tfm){
-		.drv = s,
-		.ctx = tfm->ctx,
-		.ctxsize = s->u.skcipher->ctxsize,
-		.keyed = 1,
-	};
-}
 
 /* ---- RFC 8439: the one-time key from block 0, byte lengths ------------ */
 
@@ -88,16 +75,7 @@ static struct crypto_tfm rfc7539_begin(const struct crypto_tfm *tfm,
 				       const uint8_t *nonce, size_t len,
 				       uint8_t iv[RFC7539_IV])
 {
-	/*
-	 * A longer message would reuse keystream when the counter wraps.
-	 * Written on the index of the last block so that it is no
-	 * always-false comparison where size_t is 32 bits.
-	 */
-	if (len && (len - 1) / RFC7539_KS0 >= RFC7539_MAX_BLOCKS) {
-		fprintf(stderr, "%s: message of %zu bytes exceeds the RFC 8439 limit\n",
-			tfm->drv->alg_name, len);
-		abort();
-	}
+	aead_check_len(tfm, len, RFC7539_KS0, RFC7539_MAX_BLOCKS, "RFC 8439");
 	memset(iv, 0, 4);
 	memcpy(iv + 4, nonce, RFC7539_NONCE);
 	return aead_stream_tfm(tfm);
@@ -201,16 +179,9 @@ int rfc7539_fits(unsigned int slot, const struct crypto_driver *d)
 		       a->min_len == 0 && a->ivsize == RFC7539_IV &&
 		       a->keysizes[0] == RFC7539_KEY && !a->keysizes[1];
 	}
-	if (slot == 1) {
-		const struct hash_alg *h = d->u.hash;
-
-		/* a one-time MAC keyed from block 0 */
-		return d->type == CRYPTO_TYPE_HASH && h && h->setkey &&
-		       !strcmp(d->alg_name, "poly1305") &&
-		       h->keysizes[0] == RFC7539_KEY &&
-		       h->digestsize == AEAD_TAG_SIZE &&
-		       h->statesize <= AEAD_MAX_MAC_STATE;
-	}
+	if (slot == 1) /* a one-time MAC keyed from block 0 */
+		return tmpl_keyed_hash_fits(d, "poly1305", RFC7539_KEY, AEAD_TAG_SIZE,
+					    AEAD_MAX_MAC_STATE);
 	return 0;
 }
 
@@ -225,7 +196,7 @@ int rfc7539_alg_name(char *out, size_t len, const struct crypto_driver *const *c
 int rfc7539_template_init(struct aead_alg *alg,
 			  const struct crypto_driver *const *children)
 {
-	alg->keysize = RFC7539_KEY;
+	alg->keysizes[0] = RFC7539_KEY;
 	alg->noncesize = RFC7539_NONCE;
 	alg->tagsize = AEAD_TAG_SIZE;
 	alg->ctxsize = children[0]->u.skcipher->ctxsize;

@@ -84,6 +84,22 @@ static inline void tmpl_keysizes(unsigned char *out, const struct cipher_alg *c,
 		out[i] = (unsigned char)(c->keysizes[i] * mul);
 }
 
+/*
+ * A multi-child template's MAC slot: d is a keyed hash of algorithm alg
+ * with keylen-byte keys, a digestsize-byte digest and a state of at most
+ * maxstate bytes (the template keeps one on its stack)
+ */
+static inline int tmpl_keyed_hash_fits(const struct crypto_driver *d,
+				       const char *alg, size_t keylen,
+				       size_t digestsize, size_t maxstate)
+{
+	const struct hash_alg *h = d->u.hash;
+
+	return d->type == CRYPTO_TYPE_HASH && h && h->setkey &&
+	       !strcmp(d->alg_name, alg) && h->keysizes[0] == keylen &&
+	       h->digestsize == digestsize && h->statesize <= maxstate;
+}
+
 /* setkey for templates with one child key at the start of ctx */
 int tmpl_setkey_single(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every driver of the ChaCha20-Poly1305 AEADs (rfc7539(chacha20,poly1305),
- * xchacha20poly1305) against the generic instance of the same algorithm,
- * each forced by name: every length to 1 KiB (the stream child's
- * crypt_ks0 takes block 0 and a short message in one pass, and longer
- * ones another way, so each boundary is crossed), random lengths to
- * 64 KiB, random keys, nonces and AAD of 0 to 80 bytes, in place and out
- * of place at unaligned offsets: the same ciphertext and tag. Then the
+ * Every driver of the AEADs (rfc7539(chacha20,poly1305),
+ * xchacha20poly1305, gcm(aes)) against the generic instance of the same
+ * algorithm, each forced by name, under each key size it lists: every
+ * length to 1 KiB (the stream child's crypt_ks0 takes block 0 and a
+ * short message in one pass, and longer ones another way; the ctr(aes)
+ * cores take 128- to 512-byte chunks, the GHASH cores 8 or 16 blocks, so
+ * each boundary is crossed), every length within 17 bytes of the
+ * engine's 4 KiB pieces and of twice that, random lengths to 64 KiB,
+ * random keys, nonces and AAD of 0 to 80 bytes, in place and out of
+ * place at unaligned offsets: the same ciphertext and tag. Then the
  * driver opens the reference's output, and refuses it with one bit of
  * the tag or the ciphertext flipped (-EBADMSG, dst zeroed). A driver this
  * CPU runs that is not exercised is a failure. $TEST_SEED reproduces a
@@ -21,11 +24,13 @@
 
 #define MAXLEN 65536
 #define MAXAAD 80
-#define MAX_DRIVERS 16
+#define MAX_DRIVERS 32
+/* the AEAD engine's encryption piece (crypto/templates/aead.h) */
+#define PIECE 4096
 #define TAG 16
 
 static const char *const algs[] = {
-	"rfc7539(chacha20,poly1305)", "xchacha20poly1305",
+	"rfc7539(chacha20,poly1305)", "xchacha20poly1305", "gcm(aes)",
 };
 
 static uint8_t *src, *ref, *out;
@@ -118,21 +123,31 @@ static void test_alg(const char *alg, unsigned int *exercised)
 		return;
 	for (unsigned int d = 0; d < n; d++) {
 		struct crypto_tfm *t = crypto_alloc(NULL, names[d], &err);
-		size_t klen;
+		const unsigned char *ks;
+		unsigned int nk = 0;
 
 		CHECK(t != NULL, "%s: alloc failed (%d)", names[d], err);
 		if (!t)
 			continue;
-		klen = crypto_keysizes(t)[0];
-		test_random_bytes(key, klen);
-		CHECK(crypto_setkey(t, key, klen) == 0 &&
-		      crypto_setkey(rt, key, klen) == 0, "%s setkey", names[d]);
-		for (size_t len = 0; len <= 1024; len += quick ? 3 : 1)
-			check_len(t, rt, len);
-		for (int r = 0; r < (quick ? 4 : 16); r++)
-			check_len(t, rt, 1025 + test_rand_below(MAXLEN - 1025));
+		ks = crypto_keysizes(t);
+		for (; nk < 4 && ks[nk]; nk++) {
+			size_t klen = ks[nk];
+
+			test_random_bytes(key, klen);
+			CHECK(crypto_setkey(t, key, klen) == 0 &&
+			      crypto_setkey(rt, key, klen) == 0, "%s setkey %zu",
+			      names[d], klen);
+			for (size_t len = 0; len <= 1024; len += quick ? 3 : 1)
+				check_len(t, rt, len);
+			for (size_t p = PIECE; p <= 2 * PIECE; p += PIECE)
+				for (size_t len = p - 17; len <= p + 17; len += quick ? 5 : 1)
+					check_len(t, rt, len);
+			for (int r = 0; r < (quick ? 4 : 16); r++)
+				check_len(t, rt, 1025 + test_rand_below(MAXLEN - 1025));
+		}
+		CHECK(nk > 0, "%s lists no key size", names[d]);
 		crypto_free(t);
-		printf("  %-28s %-36s ok\n", alg, names[d]);
+		printf("  %-28s %-42s %u key sizes ok\n", alg, names[d], nk);
 		(*exercised)++;
 	}
 	crypto_free(rt);

@@ -21,7 +21,7 @@ static const char *const required_algs[] = {
 	"aes", "camellia", "cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
 	"cfb(camellia)", "cfb(sm4)", "chacha20", "ctr(aes)", "ctr(camellia)",
 	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
-	"ecb(camellia)", "ecb(sm4)", "ghash", "hctr2(aes)", "hmac(sha512)", "poly1305",
+	"ecb(camellia)", "ecb(sm4)", "gcm(aes)", "ghash", "hctr2(aes)", "hmac(sha512)", "poly1305",
 	"polyval",
 	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
 	"xchacha20poly1305",
@@ -30,7 +30,7 @@ static const char *const required_algs[] = {
 };
 
 /* the algorithms whose every driver must take all three AES key lengths */
-static const char *const all_aes_keys_algs[] = { "xctr(aes)", "hctr2(aes)" };
+static const char *const all_aes_keys_algs[] = { "xctr(aes)", "hctr2(aes)", "gcm(aes)" };
 
 /* index in all_aes_keys_algs, or -1 */
 static int all_aes_keys_index(const char *alg)

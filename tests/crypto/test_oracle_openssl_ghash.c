@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 
 #include "crypto/crypto.h"
+#include "oracle_openssl_gcm.h"
 #include "testutil.h"
 
 #define MAX_DRIVERS 8
@@ -29,23 +30,6 @@ static int aes_ecb_block(const uint8_t *key, size_t klen, const uint8_t in[16],
 	     EVP_CIPHER_CTX_set_padding(c, 0) == 1 &&
 	     EVP_EncryptUpdate(c, out, &n, in, 16) == 1 && n == 16;
 	EVP_CIPHER_CTX_free(c);
-	return ok ? 0 : -1;
-}
-
-static int aes_gcm(const uint8_t *key, size_t klen, const uint8_t iv[12],
-		   const uint8_t *a, size_t alen, const uint8_t *p, size_t plen,
-		   uint8_t *c, uint8_t tag[16])
-{
-	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
-	int n = 0, ok;
-
-	ok = x && EVP_EncryptInit_ex(x, klen == 16 ? EVP_aes_128_gcm() :
-				     EVP_aes_256_gcm(), NULL, key, iv) == 1 &&
-	     (alen == 0 || EVP_EncryptUpdate(x, NULL, &n, a, (int)alen) == 1) &&
-	     (plen == 0 || EVP_EncryptUpdate(x, c, &n, p, (int)plen) == 1) &&
-	     EVP_EncryptFinal_ex(x, c + plen, &n) == 1 &&
-	     EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_GET_TAG, 16, tag) == 1;
-	EVP_CIPHER_CTX_free(x);
 	return ok ? 0 : -1;
 }
 
@@ -106,7 +90,7 @@ int main(void)
 			iv[12] = iv[13] = iv[14] = 0;
 			iv[15] = 1;
 			if (aes_ecb_block(key, klen, zero, h) || aes_ecb_block(key, klen, iv, ej0) ||
-			    aes_gcm(key, klen, iv, a, alen, p, plen, c, tag)) {
+			    oracle_openssl_aes_gcm(key, klen, iv, a, alen, p, plen, c, tag)) {
 				CHECK(0, "OpenSSL failed");
 				break;
 			}

@@ -12,7 +12,9 @@
  * instances only where a driver folder names them, and an instance over
  * the generic children, and one over a chacha20 driver without
  * crypt_ks0, giving the bytes of the best one, tag checked before any
- * plaintext is released.
+ * plaintext is released; the fit of gcm_base's children (a ctr instance
+ * over a 16-byte block, ghash) and its instances only where vectors
+ * exist.
  */
 #include <errno.h>
 #include <string.h>
@@ -85,6 +87,13 @@ static const struct {
 	{ "rfc7539(chacha20-generic,polyval-generic)", -EINVAL },
 	{ "rfc7539(xctr-toy16-fit-test,poly1305-generic)", -EINVAL },
 	{ "rfc7539(chacha20-generic)", -EINVAL },
+	/* gcm_base: a ctr instance over a 16-byte block, then ghash */
+	{ "gcm_base(ctr-toy16-fit-test,ghash-generic)", 0 },
+	{ "gcm_base(ctr-toy12-fit-test,ghash-generic)", -EINVAL },
+	{ "gcm_base(xctr-toy16-fit-test,ghash-generic)", -EINVAL },
+	{ "gcm_base(ctr-toy16-fit-test,polyval-generic)", -EINVAL },
+	{ "gcm_base(ghash-generic,ctr-toy16-fit-test)", -EINVAL },
+	{ "gcm_base(chacha20-generic,ghash-generic)", -EINVAL },
 };
 static int multi_err[sizeof(multi_specs) / sizeof(multi_specs[0])];
 
@@ -140,6 +149,9 @@ static int register_toys(struct crypto_registry *reg)
 	if (!err)
 		err = crypto_register_mode(reg, &(struct crypto_mode_instance){
 			.mode = "ctr", .child_driver = "toy16-fit-test" });
+	if (!err)
+		err = crypto_register_mode(reg, &(struct crypto_mode_instance){
+			.mode = "ctr", .child_driver = "toy12-fit-test" });
 	for (size_t i = 0; !err && i < ARRAY_SIZE(multi_specs); i++)
 		multi_err[i] = crypto_register_template(reg, multi_specs[i].spec);
 	return err ? err : register_noks0(reg);
@@ -207,6 +219,12 @@ static void check_base_name(void)
 		CHECK(crypto_decrypt(l, iv, b, b, sizeof(b)) == 0 && b[0] == 0x5a &&
 		      b[99] == 0x5a, "hctr2 does not decrypt");
 	}
+	crypto_free(s);
+	crypto_free(l);
+	s = crypto_alloc("gcm(aes)", NULL, &err);
+	l = crypto_alloc("gcm_base(ctr(aes),ghash)", NULL, &err2);
+	CHECK(s && l && !strcmp(crypto_tfm_driver_name(s), crypto_tfm_driver_name(l)),
+	      "gcm(aes) (%d) and gcm_base(ctr(aes),ghash) (%d) differ", err, err2);
 	crypto_free(s);
 	crypto_free(l);
 	CHECK(!crypto_alloc("hctr2_base(xctr(aes),ghash)", NULL, &err) && err == -ENOENT,
@@ -314,6 +332,12 @@ int main(void)
 	CHECK(!listed("rfc7539-chacha20-avx512-poly1305-avx2") &&
 	      !listed("rfc7539-chacha20-ssse3-poly1305-generic"),
 	      "rfc7539 instantiated over a pair no driver folder named");
+	CHECK(listed("gcm-aes-generic-ghash-generic") && listed("gcm-toy16-fit-test-ghash-generic"),
+	      "gcm_base instances missing");
+	/* no vectors for gcm over these: not offered */
+	CHECK(!listed("gcm-sm4-generic-ghash-generic") &&
+	      !listed("gcm-camellia-generic-ghash-generic"),
+	      "gcm offered over a cipher without gcm vectors");
 	check_parser();
 	check_base_name();
 	check_rfc7539("rfc7539-chacha20-generic-poly1305-generic");

@@ -32,8 +32,11 @@
 # Peers: OpenSSL `-evp aes-256-xts` (encrypt, -decrypt), `-evp
 # camellia-256-ecb` and `camellia-256-ctr` (OpenSSL has no Camellia-XTS:
 # cloakfs's Camellia-XTS is set against its ECB, the same work without
-# the tweaks) `-aead -evp chacha20-poly1305` (one message per call
-# with a 13-byte AAD, IV set each time; cloakfs has no AAD) and `-evp
+# the tweaks) `-aead -evp chacha20-poly1305` and `-aead -evp
+# aes-256-gcm` (one message per call with a 13-byte AAD, IV set each
+# time; cloakfs has no AAD; gcm(aes) is keyed with 32 bytes, AES-256,
+# its auto pick and the drivers whose two children use the same ISA
+# measured) and `-evp
 # sha512` (one digest per request, 16 B to 8 KiB, against every sha512
 # driver), `speed ghash` (OpenSSL's GHASH, set against every ghash and
 # polyval driver); libgcrypt
@@ -131,7 +134,7 @@ print()
 
 order = ["xts(aes)", "xts(sm4)", "ecb(sm4)", "cbc(sm4)", "ctr(sm4)",
          "xts(camellia)", "ctr(camellia)", "ecb(camellia)", "cbc(camellia)",
-         "rfc7539(chacha20,poly1305)"]
+         "rfc7539(chacha20,poly1305)", "gcm(aes)"]
 print("### Auto-picked drivers against the peers")
 print()
 print("| algorithm | op | size | cloakfs driver | cloakfs MB/s | c/B | OpenSSL MB/s | x OpenSSL | libgcrypt MB/s | x libgcrypt |")
@@ -303,6 +306,12 @@ ch = auto_of.get("rfc7539(chacha20,poly1305)")
 rc = worst(lambda op: ratio(cmed("rfc7539(chacha20,poly1305)", ch, op, 4096),
                             pmed("openssl", "rfc7539(chacha20,poly1305)", op, 4096)))
 print(f"| ChaCha20-Poly1305 >= 0.9x OpenSSL | {fmt(rc, 2)}x ({ch}) | {verdict(None if rc is None else rc >= 0.9)} |")
+gc = auto_of.get("gcm(aes)")
+for size in (4096, 16):
+    rgcm = worst(lambda op: ratio(cmed("gcm(aes)", gc, op, size),
+                                  pmed("openssl", "gcm(aes)", op, size)))
+    print(f"| AES-256-GCM >= OpenSSL at {size} B (issue 30) | {fmt(rgcm, 2)}x ({gc}) | "
+          f"{verdict(None if rgcm is None else rgcm >= 1)} |")
 shad = "sha512-avx2" if cmed("sha512", "sha512-avx2", "digest", 4096) else None
 rsha = ratio(cmed("sha512", shad, "digest", 4096), pmed("openssl", "sha512", "digest", 4096)) if shad else None
 print(f"| SHA-512 AVX2 >= OpenSSL at 4096 B (issue 22) | {fmt(rsha, 2)}x | {verdict(None if rsha is None else rsha >= 1)} |")
@@ -391,6 +400,12 @@ aes_drivers=$(usable 'xts(aes)')
 sm4_drivers=$(commas "$(auto 'ecb(sm4)')" "$(auto 'cbc(sm4)')" "$(auto 'ctr(sm4)')" \
 	"$(usable 'xts(sm4)')")
 chacha_drivers=$(usable 'rfc7539(chacha20,poly1305)')
+# gcm(aes): the auto pick, and the instances whose ctr(aes) and ghash
+# children are of one ISA (the many mixed pairs add nothing here)
+gcm_drivers=$(commas "$(auto 'gcm(aes)')" "$(awk '$1 == "gcm(aes)" && $4 == "ct" &&
+	!/missing=|selftest=failed/ && $0 !~ / disabled/ &&
+	$2 ~ /^gcm-aes-(vaes-avx512-ghash-vpclmul-avx512|vaes-avx2-ghash-vpclmul-avx2|aesni-x8-ghash-pclmul|aesni-ghash-pclmul)$/ {
+	printf "%s%s", sep, $2; sep = "," }' "$work/list")")
 camellia_drivers=$(commas "$(auto 'ecb(camellia)')" "$(auto 'cbc(camellia)')" \
 	"$(usable 'ctr(camellia)')" "$(usable 'xts(camellia)')")
 sha512_drivers=$(commas "$(usable sha512)" sha512-generic)
@@ -474,6 +489,8 @@ for r in $(seq 1 "$rounds"); do
 	gcrypt "$r" camellia256-ecb,camellia256-cbc,camellia256-ctr,camellia256-xts
 	cloakfs "$r" chacha "$chacha_drivers"
 	openssl_speed "$r" 'rfc7539(chacha20,poly1305)' chacha20-poly1305 -aead
+	cloakfs "$r" gcm "$gcm_drivers"
+	openssl_speed "$r" 'gcm(aes)' aes-256-gcm -aead
 	cloakfs "$r" speck "$speck_drivers"
 	cloakfs "$r" sha512 "$sha512_drivers" "$sha_sizes"
 	openssl_digest "$r" sha512 -evp sha512
@@ -494,7 +511,7 @@ CP_BUILD="$buildtype, $(gcc --version | head -1)"
 CP_LOAD="$load_start at the start, $load_end at the end"
 CP_TOOK=$took
 CP_ROUNDS=$rounds
-CP_MISSING=$(grep -h 'missing=' "$work/list" | grep -E 'xts-(aes|sm4|speck|camellia)|chacha20-poly1305' |
+CP_MISSING=$(grep -h 'missing=' "$work/list" | grep -E 'xts-(aes|sm4|speck|camellia)|chacha20-poly1305|^gcm' |
 	awk '{ print $2 " (" $NF ")" }' | sed 's/missing=//' | paste -sd, | sed 's/,/, /g')
 export CP_DATE CP_CPU CP_OPENSSL CP_GCRYPT CP_GCRYPT_HWF CP_BUILD CP_LOAD CP_TOOK \
 	CP_ROUNDS CP_MISSING

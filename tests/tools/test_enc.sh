@@ -68,6 +68,16 @@ same "GCM test case 2 GHASH" f38cbb1ad69223dcc3457ae5b6b0f885
 hex2bin 4f4f95668c83dfb6401762bb2d01a262d1a24ddd2721d006bbe45f20d3c9f362 >"$tmp/pv"
 ok "polyval" "$enc" --alg polyval --key 25629347589242761d31f826ba4b757b <"$tmp/pv"
 same "RFC 8452 appendix A POLYVAL" f7a3b47b846119fae5b7866cf5e5b77e
+# gcm(aes): the GCM specification's test case 16 (AES-256, 20-byte AAD,
+# 60 bytes), ciphertext || tag; listed by --list
+hex2bin d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39 >"$tmp/gcmp"
+ok "gcm(aes)" "$enc" --alg 'gcm(aes)' --key feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308 \
+	--iv cafebabefacedbaddecaf888 --aad feedfacedeadbeeffeedfacedeadbeefabaddad2 --encrypt <"$tmp/gcmp"
+same "GCM test case 16" 522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f66276fc6ece0f4e1768cddf8853bb2d551b
+"$enc" --list >"$tmp/list"
+checks=$((checks + 1))
+grep -qE '^gcm\(aes\) gcm-aes-generic-ghash-generic 100 ct selftest=passed$' "$tmp/list" ||
+	{ failed=$((failed + 1)); echo "FAIL: --list lacks gcm-aes-generic-ghash-generic"; }
 fails "ghash without a key" "needs --key" "$enc" --alg ghash <"$tmp/pv"
 fails "ghash with a 15-byte key" "key rejected" "$enc" --alg ghash --key 66e94bd4ef8a2c3b884cfa59ca342b <"$tmp/pv"
 # round trips of every mode with odd lengths

@@ -142,6 +142,141 @@ void content_explode_range(const struct content_geom *g, uint64_t plain,
 	r->len = end - off;
 }
 
+uint64_t content_units_len(const struct content_geom *g, uint64_t plain,
+			   uint64_t first, uint64_t n)
+{
+	struct content_unit last;
+
+	content_unit(g, plain, first + n - 1, &last);
+	return last.cipher_off + last.len - (HEADER_SIZE + first * g->sector_size);
+}
+
+uint64_t content_whole_units(const struct content_geom *g, uint64_t plain,
+			     uint64_t u, uint64_t last, uint64_t room,
+			     uint64_t *bytes)
+{
+	uint64_t n = room / g->sector_size, start = u * g->sector_size, b;
+
+	if (n > last - u + 1)
+		n = last - u + 1;
+	if (n == 0 && last == u)
+		n = 1; /* a short last unit */
+	if (n == 0)
+		return 0;
+	b = content_units_len(g, plain, u, n);
+	if (b > room || start + b > plain) {
+		/* a joined or padded last unit: all but it, if any */
+		if (--n == 0)
+			return 0;
+		b = content_units_len(g, plain, u, n);
+	}
+	*bytes = b;
+	return n;
+}
+
+static const struct content_span no_span = { 1, 0 };
+
+static int span_empty(struct content_span sp)
+{
+	return sp.first > sp.last;
+}
+
+/* units of the layout of size plain overlapping [off, off+len) */
+static struct content_span span_of(const struct content_geom *g,
+				   uint64_t plain, uint64_t off, uint64_t len)
+{
+	struct content_span sp = no_span;
+
+	if (len && off < plain) {
+		uint64_t end = off + len < plain ? off + len : plain;
+
+		sp.first = content_unit_of(g, plain, off);
+		sp.last = content_unit_of(g, plain, end - 1);
+	}
+	return sp;
+}
+
+void content_change_write(const struct content_geom *g, uint64_t old_size,
+			  uint64_t new_size, uint64_t off, uint64_t len,
+			  struct content_change *c)
+{
+	struct content_span *sp = c->span;
+	uint64_t last;
+
+	*c = (struct content_change){ old_size, new_size, off, len,
+				      { no_span, no_span }, 0 };
+	if (old_size && new_size != old_size) {
+		struct content_unit t;
+
+		content_unit(g, old_size, content_unit_count(g, old_size) - 1, &t);
+		sp[0] = span_of(g, new_size, t.plain_off, old_size - t.plain_off);
+	}
+	sp[1] = span_of(g, new_size, off, len);
+	if (!span_empty(sp[0]) && !span_empty(sp[1]) &&
+	    sp[1].first <= sp[0].last + 1 && sp[0].first <= sp[1].last + 1) {
+		/* overlapping or adjacent: one span */
+		sp[0].first = sp[0].first < sp[1].first ? sp[0].first : sp[1].first;
+		sp[0].last = sp[0].last > sp[1].last ? sp[0].last : sp[1].last;
+		sp[1] = no_span;
+	}
+	/* a final unit in the gap is not written: extend with zeros (when
+	 * the last unit is written the file gets its size from it) */
+	last = new_size ? content_unit_count(g, new_size) - 1 : 0;
+	c->set_size = new_size != old_size &&
+		      !(!span_empty(sp[0]) && sp[0].last == last) &&
+		      !(!span_empty(sp[1]) && sp[1].last == last);
+}
+
+void content_change_shrink(const struct content_geom *g, uint64_t old_size,
+			   uint64_t new_size, struct content_change *c)
+{
+	uint64_t last = content_unit_count(g, new_size) - 1;
+
+	*c = (struct content_change){ old_size, new_size, 0, 0,
+				      { { last, last }, no_span }, 1 };
+}
+
+void content_fill_of(const struct content_geom *g,
+		     const struct content_change *c, uint64_t first,
+		     uint64_t n, struct content_fill *fl)
+{
+	uint64_t s = first * g->sector_size, e, oe, a, b;
+	uint64_t new_end = c->off + c->len;
+
+	memset(fl, 0, sizeof(*fl));
+	fl->start = s;
+	fl->bytes = content_units_len(g, c->new_size, first, n);
+	e = s + fl->bytes;
+	if (c->len && s >= c->off && e <= new_end && e <= c->new_size) {
+		fl->direct = 1;
+		return;
+	}
+	if (e > c->new_size)
+		e = c->new_size; /* a padded unit: the rest stays zero */
+	/*
+	 * Old data where the new data does not cover it: at most a partial
+	 * first and last unit of a write, and the old tail of a file whose
+	 * size changes, are read back.
+	 */
+	oe = e < c->old_size ? e : c->old_size;
+	a = c->len && c->off < oe ? c->off : oe; /* left of the new data */
+	b = c->len && new_end > s ? new_end : s; /* right of it */
+	if (s < a) {
+		fl->old[0].off = s;
+		fl->old[0].len = a - s;
+	}
+	if (b < oe && b >= a) {
+		fl->old[1].off = b;
+		fl->old[1].len = oe - b;
+	}
+	a = s > c->off ? s : c->off;
+	b = e < new_end ? e : new_end;
+	if (c->len && a < b) {
+		fl->new_off = a;
+		fl->new_len = b - a;
+	}
+}
+
 /* for plaintext (padding): no early exit */
 static int all_zero(const uint8_t *p, size_t n)
 {

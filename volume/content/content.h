@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Regular-file content (see docs/format.md, "Regular files"): the pure
- * sector arithmetic, and encryption of whole units with a file's XTS
- * transform. No file descriptors here; fileio.h does the I/O.
+ * sector arithmetic (which units a read needs, which a write or truncate
+ * rewrites and where their plaintext comes from), and encryption of
+ * whole units with a file's XTS transform. No file descriptors and no
+ * keyring here: fileio.h does the I/O and calls down into this.
  *
  * A file of plaintext size P is, after its 32-byte header, a run of
  * "units", each one XTS message with tweak = its index i (little-endian,
@@ -94,6 +96,66 @@ uint64_t content_unit_of(const struct content_geom *g, uint64_t plain,
  */
 void content_explode_range(const struct content_geom *g, uint64_t plain,
 			   uint64_t off, uint64_t len, struct content_range *r);
+
+/* ciphertext bytes of units [first, first + n) (n > 0) of a file of size
+ * plain */
+uint64_t content_units_len(const struct content_geom *g, uint64_t plain,
+			   uint64_t first, uint64_t n);
+
+/*
+ * Of units [u, last] of a file of size plain, read from u's start into
+ * a buffer of room bytes: how many lie wholly inside it and the file
+ * (not a joined or padded last unit that would spill over), so they can
+ * be decrypted in the caller's buffer; 0 when none. *bytes: their
+ * ciphertext bytes.
+ */
+uint64_t content_whole_units(const struct content_geom *g, uint64_t plain,
+			     uint64_t u, uint64_t last, uint64_t room,
+			     uint64_t *bytes);
+
+/* a run of unit indexes, inclusive; empty when first > last */
+struct content_span {
+	uint64_t first, last;
+};
+
+/*
+ * A change of a file of plaintext size old_size to new_size, with new
+ * data on [off, off + len), in units of the new layout: which units it
+ * encrypts anew, in the order they are written (the old tail unit
+ * changes shape when the size changes; units wholly in a gap stay
+ * holes), and whether the new size needs a step of its own.
+ */
+struct content_change {
+	uint64_t old_size, new_size;
+	uint64_t off, len;               /* the new data (len 0: none) */
+	struct content_span span[2];     /* empty ones are skipped */
+	int set_size;                    /* no written unit ends the file */
+};
+
+/* grow or keep the size (new_size >= old_size), writing [off, off + len) */
+void content_change_write(const struct content_geom *g, uint64_t old_size,
+			  uint64_t new_size, uint64_t off, uint64_t len,
+			  struct content_change *c);
+/* shrink to 0 < new_size < old_size: the new last unit, then the cut */
+void content_change_shrink(const struct content_geom *g, uint64_t old_size,
+			   uint64_t new_size, struct content_change *c);
+
+/*
+ * Where the plaintext of units [first, first + n) of c's new layout comes
+ * from: the new data, the old file (read in its old layout), zeros
+ * elsewhere. direct: the units are new data alone, to encrypt straight
+ * from the caller's buffer (at data + start - c->off).
+ */
+struct content_fill {
+	uint64_t start;                  /* plaintext offset of unit first */
+	uint64_t bytes;                  /* ciphertext bytes of the n units */
+	int direct;
+	struct { uint64_t off, len; } old[2]; /* old plaintext to read */
+	uint64_t new_off, new_len;       /* new data to copy (plaintext) */
+};
+void content_fill_of(const struct content_geom *g,
+		     const struct content_change *c, uint64_t first,
+		     uint64_t n, struct content_fill *fl);
 
 /*
  * Encrypt/decrypt nunits consecutive units starting at first of a file of

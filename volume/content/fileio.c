@@ -83,29 +83,57 @@ static int cipher_size_of(int fd, uint64_t *size)
 }
 
 /*
- * Units [first, first + n) of the layout of size plain, en- or decrypted
- * from src into dst with the file's key: a key section of its own
- * (volume/keys/keyring.h), so no I/O ever happens while the keys are in use
- * and a lock waits for this CPU work only. -EACCES when locked.
+ * The file's content key, in a key section of its own
+ * (volume/keys/keyring.h) that key_leave ends: each en- or decryption of
+ * units is one such section, so no I/O ever happens while the keys are
+ * in use and a lock waits for this CPU work only. NULL and *err -EACCES
+ * when locked (the section is then over).
  */
-static int crypt_units(const struct content_file *f, int encrypt,
-		       uint64_t plain, uint64_t first, uint64_t n, uint8_t *dst,
-		       const uint8_t *src)
+static struct crypto_tfm *key_enter(const struct content_file *f,
+				    unsigned int *slot, int *err)
 {
 	struct crypto_tfm *tfm;
-	unsigned int slot;
-	int err;
 
 	keyring_enter(f->kr);
-	tfm = keyring_get(f->kr, VKEY_CONTENTS, f->hdr.nonce, &slot, &err);
-	if (tfm) {
-		err = encrypt ? content_encrypt_units(tfm, &f->geom, plain, first,
-						      n, dst, src)
-			      : content_decrypt_units(tfm, &f->geom, plain, first,
-						      n, dst, src);
-		keyring_put(f->kr, slot);
-	}
+	tfm = keyring_get(f->kr, VKEY_CONTENTS, f->hdr.nonce, slot, err);
+	if (!tfm)
+		keyring_leave(f->kr);
+	return tfm;
+}
+
+static void key_leave(const struct content_file *f, unsigned int slot)
+{
+	keyring_put(f->kr, slot);
 	keyring_leave(f->kr);
+}
+
+/* units [first, first + n) of the layout of size plain, from src to dst */
+static int encrypt_units(const struct content_file *f, uint64_t plain,
+			 uint64_t first, uint64_t n, uint8_t *dst,
+			 const uint8_t *src)
+{
+	unsigned int slot;
+	int err;
+	struct crypto_tfm *tfm = key_enter(f, &slot, &err);
+
+	if (!tfm)
+		return err;
+	err = content_encrypt_units(tfm, &f->geom, plain, first, n, dst, src);
+	key_leave(f, slot);
+	return err;
+}
+
+static int decrypt_units(const struct content_file *f, uint64_t plain,
+			 uint64_t first, uint64_t n, uint8_t *buf)
+{
+	unsigned int slot;
+	int err;
+	struct crypto_tfm *tfm = key_enter(f, &slot, &err);
+
+	if (!tfm)
+		return err;
+	err = content_decrypt_units(tfm, &f->geom, plain, first, n, buf, buf);
+	key_leave(f, slot);
 	return err;
 }
 
@@ -228,17 +256,6 @@ int fileio_size(struct content_file *f, uint64_t *plain)
 				  f->have_header ? &f->hdr : NULL, plain);
 }
 
-/* units [first, first+n) of the layout of size plain: their span */
-static size_t units_bytes(const struct content_geom *g, uint64_t plain,
-			  uint64_t first, uint64_t n)
-{
-	struct content_unit last;
-
-	content_unit(g, plain, first + n - 1, &last);
-	return (size_t)(last.cipher_off + last.len -
-			(HEADER_SIZE + first * g->sector_size));
-}
-
 /* how many units from first fit one batch (at least 1) */
 static uint64_t batch_units(const struct content_geom *g, uint64_t first,
 			    uint64_t last)
@@ -260,38 +277,6 @@ static uint8_t *batch_alloc(const struct content_geom *g, size_t *size)
 	return malloc(*size);
 }
 
-/*
- * Where units [u, ...) of a read can be decrypted straight into the
- * caller's buffer: they start at the requested offset and lie wholly
- * inside the request and the file (not a padded tiny unit). Then the
- * batch may be as long as the request, since no bounce buffer limits it.
- * Returns the unit count for that (0: use the bounce buffer) and sets
- * *bytes.
- */
-static uint64_t direct_units(const struct content_geom *g, uint64_t plain,
-			     uint64_t u, uint64_t last, uint64_t room,
-			     size_t *bytes)
-{
-	uint64_t n = room / g->sector_size, start = u * g->sector_size;
-	size_t b;
-
-	if (n > last - u + 1)
-		n = last - u + 1;
-	if (n == 0 && last == u)
-		n = 1; /* a short last unit */
-	if (n == 0)
-		return 0;
-	b = units_bytes(g, plain, u, n);
-	if (b > room || start + b > plain) {
-		/* a joined or padded last unit: all but it, if any */
-		if (--n == 0)
-			return 0;
-		b = units_bytes(g, plain, u, n);
-	}
-	*bytes = b;
-	return n;
-}
-
 /* read plaintext [off, off+len) of the layout of size plain (in range) */
 static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out,
 		      uint64_t off, uint64_t len)
@@ -309,12 +294,12 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 	for (u = r.first_unit; !err && u <= last;) {
 		uint64_t start = u * f->geom.sector_size, skip = off + done - start;
 		uint64_t n = 0, take;
-		size_t bytes = 0;
+		uint64_t bytes = 0;
 		uint8_t *dst;
 
 		if (skip == 0)
-			n = direct_units(&f->geom, plain, u, last, len - done,
-					 &bytes);
+			n = content_whole_units(&f->geom, plain, u, last,
+						len - done, &bytes);
 		if (n) {
 			dst = out + done;
 		} else {
@@ -323,13 +308,13 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 				break;
 			}
 			n = batch_units(&f->geom, u, last);
-			bytes = units_bytes(&f->geom, plain, u, n);
-			used = bytes > used ? bytes : used;
+			bytes = content_units_len(&f->geom, plain, u, n);
+			used = bytes > used ? (size_t)bytes : used;
 			dst = buf;
 		}
-		err = pread_full(f->fd, dst, bytes, HEADER_SIZE + start);
+		err = pread_full(f->fd, dst, (size_t)bytes, HEADER_SIZE + start);
 		if (!err)
-			err = crypt_units(f, 0, plain, u, n, dst, dst);
+			err = decrypt_units(f, plain, u, n, dst);
 		if (err)
 			break;
 		/* the plaintext of these units is dst[0 .. bytes) from start,
@@ -387,56 +372,28 @@ static int header_due(struct content_file *f, uint64_t plain, int fresh,
 	return 1;
 }
 
-/* a range of unit indexes, inclusive; empty when first > last */
-struct unit_span {
-	uint64_t first, last;
-};
-
-static int span_empty(struct unit_span sp)
-{
-	return sp.first > sp.last;
-}
-
 /*
- * The plaintext of unit u of the new layout: old data (read from the
- * file, still in its old layout), new data on top, zeros elsewhere.
+ * The plaintext of units [first, first + n) of c's new layout into buf
+ * (fl: content_fill_of): old data read from the file, still in its old
+ * layout, new data on top, zeros elsewhere.
  */
-struct rewrite {
-	uint64_t old_size, new_size;
-	uint64_t off, len;         /* the new data */
-	const uint8_t *data;
-};
-
-static int fill_units(const struct content_file *f, const struct rewrite *w,
-		      uint64_t first, uint64_t n, uint8_t *buf)
+static int fill_units(const struct content_file *f,
+		      const struct content_change *c,
+		      const struct content_fill *fl, const uint8_t *data,
+		      uint8_t *buf)
 {
-	size_t bytes = units_bytes(&f->geom, w->new_size, first, n);
-	uint64_t s = first * f->geom.sector_size, e = s + bytes, oe, a, b;
 	int err = 0;
 
-	memset(buf, 0, bytes);
-	if (e > w->new_size)
-		e = w->new_size; /* a padded unit: the rest stays zero */
-	/*
-	 * Old data where the new data does not cover it: at most a partial
-	 * first and last unit of a write, and the old tail of a file whose
-	 * size changes, are read back.
-	 */
-	oe = e < w->old_size ? e : w->old_size;
-	a = w->len && w->off < oe ? w->off : oe; /* left of the new data */
-	b = w->len && w->off + w->len > s ? w->off + w->len : s; /* right */
-	if (s < a)
-		err = read_plain(f, w->old_size, buf, s, a - s);
-	if (!err && b < oe && b >= a)
-		err = read_plain(f, w->old_size, buf + (b - s), b, oe - b);
-	if (err)
-		return err;
-	/* the new data */
-	a = s > w->off ? s : w->off;
-	b = e < w->off + w->len ? e : w->off + w->len;
-	if (w->len && a < b)
-		memcpy(buf + (a - s), w->data + (a - w->off), (size_t)(b - a));
-	return 0;
+	memset(buf, 0, (size_t)fl->bytes);
+	for (int i = 0; !err && i < 2; i++)
+		if (fl->old[i].len)
+			err = read_plain(f, c->old_size,
+					 buf + (fl->old[i].off - fl->start),
+					 fl->old[i].off, fl->old[i].len);
+	if (!err && fl->new_len)
+		memcpy(buf + (fl->new_off - fl->start),
+		       data + (fl->new_off - c->off), (size_t)fl->new_len);
+	return err;
 }
 
 /*
@@ -469,10 +426,11 @@ struct change {
 };
 
 static int change_init(const struct content_file *f, struct change *ch,
-		       uint64_t new_size)
+		       const struct content_change *c)
 {
 	memset(ch, 0, sizeof(*ch));
-	ch->new_csize = content_cipher_size(&f->geom, new_size);
+	ch->new_csize = content_cipher_size(&f->geom, c->new_size);
+	ch->set_size = c->set_size;
 	return cipher_size_of(f->fd, &ch->old_csize);
 }
 
@@ -486,15 +444,16 @@ static void change_free(struct change *ch, int wipe)
 	ch->n = 0;
 }
 
-/* units sp of the new layout, encrypted into the next region */
-static int add_span(struct content_file *f, const struct rewrite *w,
-		    struct unit_span sp, struct change *ch)
+/* units sp of c's new layout, encrypted into the next region */
+static int add_span(struct content_file *f, const struct content_change *c,
+		    struct content_span sp, const uint8_t *data,
+		    struct change *ch)
 {
 	const struct content_geom *g = &f->geom;
 	struct region *r = &ch->r[ch->n];
 	uint64_t base = sp.first * g->sector_size;
-	size_t bytes = units_bytes(g, w->new_size, sp.first,
-				   sp.last - sp.first + 1);
+	size_t bytes = (size_t)content_units_len(g, c->new_size, sp.first,
+						 sp.last - sp.first + 1);
 	int err = 0;
 
 	r->mem_size = HEADER_SIZE + bytes;
@@ -506,22 +465,22 @@ static int add_span(struct content_file *f, const struct rewrite *w,
 	r->len = bytes;
 	r->bytes = r->mem + HEADER_SIZE;
 	for (uint64_t u = sp.first; !err && u <= sp.last;) {
-		uint64_t n = batch_units(g, u, sp.last), s = u * g->sector_size;
-		size_t nb = units_bytes(g, w->new_size, u, n);
-		uint8_t *dst = r->bytes + (s - base);
+		uint64_t n = batch_units(g, u, sp.last);
+		struct content_fill fl;
+		const uint8_t *src;
+		uint8_t *dst;
 
-		if (w->len && s >= w->off && s + nb <= w->off + w->len &&
-		    s + nb <= w->new_size) {
-			/* wholly new data: encrypt it straight from the
-			 * caller's buffer, no copy */
-			err = crypt_units(f, 1, w->new_size, u, n, dst,
-					  w->data + (s - w->off));
-		} else {
-			err = fill_units(f, w, u, n, dst);
-			if (!err)
-				err = crypt_units(f, 1, w->new_size, u, n, dst,
-						  dst);
+		content_fill_of(g, c, u, n, &fl);
+		dst = r->bytes + (fl.start - base);
+		/* wholly new data is encrypted straight from the caller's
+		 * buffer, no copy */
+		src = data + (fl.start - c->off);
+		if (!fl.direct) {
+			err = fill_units(f, c, &fl, data, dst);
+			src = dst;
 		}
+		if (!err)
+			err = encrypt_units(f, c->new_size, u, n, dst, src);
 		u += n;
 	}
 	return err;
@@ -613,64 +572,39 @@ static int commit(const struct content_file *f, const struct change *ch)
 	return err;
 }
 
-/* units of the layout of size plain overlapping [off, off+len) */
-static struct unit_span span_of(const struct content_geom *g, uint64_t plain,
-				uint64_t off, uint64_t len)
-{
-	struct unit_span sp = { 1, 0 };
-
-	if (len && off < plain) {
-		uint64_t end = off + len < plain ? off + len : plain;
-
-		sp.first = content_unit_of(g, plain, off);
-		sp.last = content_unit_of(g, plain, end - 1);
-	}
-	return sp;
-}
-
-/* prepare the change (spans, then the header), save, commit, free */
-static int apply(struct content_file *f, struct change *ch,
-		 const struct rewrite *w, const struct unit_span *spans,
-		 int nspans, int fresh)
+/* prepare change c (its spans, then the header), save, commit, free */
+static int apply(struct content_file *f, const struct content_change *c,
+		 const uint8_t *data, int fresh)
 {
 	uint8_t raw[HEADER_SIZE];
-	int err = 0, prepared;
+	struct change ch;
+	int err = change_init(f, &ch, c), prepared;
 
-	for (int i = 0; !err && i < nspans; i++)
-		if (!span_empty(spans[i]))
-			err = add_span(f, w, spans[i], ch);
-	if (!err && header_due(f, w->new_size, fresh, raw))
-		add_header(ch, raw);
+	for (int i = 0; !err && i < 2; i++)
+		if (c->span[i].first <= c->span[i].last)
+			err = add_span(f, c, c->span[i], data, &ch);
+	if (!err && header_due(f, c->new_size, fresh, raw))
+		add_header(&ch, raw);
 	prepared = !err;
 	if (!err)
-		err = save_old(f, ch);
+		err = save_old(f, &ch);
 	if (!err)
-		err = commit(f, ch);
-	change_free(ch, !prepared);
+		err = commit(f, &ch);
+	change_free(&ch, !prepared);
 	if (err)
 		f->have_header = 0; /* the header may have changed in memory:
 				     * the next call reads it back */
 	return err;
 }
 
-/*
- * Grow (or keep) the file from old_size to new_size, writing data at off:
- * the old tail unit changes shape when the size changes, so it is
- * rewritten in the new layout; units wholly in a gap stay holes.
- */
+/* grow (or keep) the file from old_size to new_size, writing data at off */
 static int rewrite(struct content_file *f, uint64_t old_size,
 		   uint64_t new_size, uint64_t off, const uint8_t *data,
 		   uint64_t len)
 {
-	struct rewrite w = { old_size, new_size, off, len, data };
-	struct unit_span sp[2] = { { 1, 0 }, { 1, 0 } };
-	struct change ch;
-	uint64_t last;
+	struct content_change c;
 	int fresh = 0, err;
 
-	err = change_init(f, &ch, new_size);
-	if (err)
-		return err;
 	if (!f->have_header) {
 		err = header_new(&f->hdr);
 		if (err)
@@ -678,29 +612,8 @@ static int rewrite(struct content_file *f, uint64_t old_size,
 		f->have_header = 1;
 		fresh = 1;
 	}
-	if (old_size && new_size != old_size) {
-		struct content_unit t;
-
-		content_unit(&f->geom, old_size,
-			     content_unit_count(&f->geom, old_size) - 1, &t);
-		sp[0] = span_of(&f->geom, new_size, t.plain_off,
-				old_size - t.plain_off);
-	}
-	sp[1] = span_of(&f->geom, new_size, off, len);
-	if (!span_empty(sp[0]) && !span_empty(sp[1]) &&
-	    sp[1].first <= sp[0].last + 1 && sp[0].first <= sp[1].last + 1) {
-		/* overlapping or adjacent: one span */
-		sp[0].first = sp[0].first < sp[1].first ? sp[0].first : sp[1].first;
-		sp[0].last = sp[0].last > sp[1].last ? sp[0].last : sp[1].last;
-		sp[1] = (struct unit_span){ 1, 0 };
-	}
-	/* a final unit in the gap is not written: extend with zeros (when
-	 * the last unit is written the file gets its size from it) */
-	last = new_size ? content_unit_count(&f->geom, new_size) - 1 : 0;
-	ch.set_size = new_size != old_size &&
-		      !(!span_empty(sp[0]) && sp[0].last == last) &&
-		      !(!span_empty(sp[1]) && sp[1].last == last);
-	return apply(f, &ch, &w, sp, 2, fresh);
+	content_change_write(&f->geom, old_size, new_size, off, len, &c);
+	return apply(f, &c, data, fresh);
 }
 
 /*
@@ -748,16 +661,10 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
  */
 static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 {
-	struct rewrite w = { old_size, new_size, 0, 0, NULL };
-	struct unit_span sp;
-	struct change ch;
-	int err = change_init(f, &ch, new_size);
+	struct content_change c;
 
-	if (err)
-		return err;
-	sp.first = sp.last = content_unit_count(&f->geom, new_size) - 1;
-	ch.set_size = 1;
-	return apply(f, &ch, &w, &sp, 1, 0);
+	content_change_shrink(&f->geom, old_size, new_size, &c);
+	return apply(f, &c, NULL, 0);
 }
 
 int fileio_truncate(struct content_file *f, uint64_t size)

@@ -4,7 +4,7 @@
  *
  * Lock order (outermost first); never take an earlier lock while holding
  * a later one:
- *   0. descriptor holds (inode_fd_hold, inode.h): taken before any inode
+ *   0. descriptor holds (inode_fd_hold, inode-fd.h): taken before any inode
  *      lock, since reopening an evicted descriptor may lend an open
  *      file's content descriptor under that file's lock
  *   1. a regular file's io lock (fs_inode.io: shared by READs, exclusive
@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "fs/inode.h"
+#include "fs/inode-fd.h"
 #include "volume/cipher.h"
 #include "volume/keys/volconf.h"
 #include "volume/content/content.h"

@@ -6,21 +6,17 @@
  * nodeid given to the kernel is the struct's address (FUSE_ROOT_ID stands
  * for the root).
  *
- * Descriptors are bounded (docs/design.md, "Descriptors"): an inode's
- * O_PATH|O_NOFOLLOW descriptor lives in a cache of at most max_fds open
- * ones, and the least recently used is closed when another is needed.
- * An inode remembers its names (links: parent inode and ciphertext name,
- * learnt from LOOKUP, link and rename), so an evicted descriptor is
- * reopened from its parent's; the reopened file must be the same file
- * (st_dev, st_ino and its file handle or birth time), so a file that took
- * a freed inode number is never mistaken for it. Failing every name, a
- * privileged mount reopens by file handle, and an open file lends its
- * content descriptor. An inode whose identity cannot be checked keeps its
- * descriptor.
- *
  * An inode lives while the kernel holds lookups on it (nlookup, dropped by
- * forget) or something pins it: each of its children's links, and walks
- * and reopens in progress.
+ * forget) or something pins it: each of its children's names, and walks
+ * and reopens in progress. It remembers its names (parent inode and
+ * ciphertext name, learnt from LOOKUP, link and rename), from which
+ * inode-fd.h reopens an evicted descriptor.
+ *
+ * Its O_PATH|O_NOFOLLOW descriptor is a slot of the table's descriptor
+ * cache (fdcache.h, docs/design.md "Descriptors"), guarded by the table
+ * lock; requests hold it through inode-fd.h. Its identity (fileid.h)
+ * tells it from a file that took its inode number later; an inode whose
+ * identity cannot be checked keeps its descriptor.
  */
 #ifndef CLOAKFS_FS_INODE_H
 #define CLOAKFS_FS_INODE_H
@@ -31,9 +27,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "fs/fdcache.h"
+#include "fs/fileid.h"
+
 struct file_state;
 struct inode_link;
-struct inode_ident;
 
 /* Lock order: see fs.h (keyring, then inode locks, then the table lock). */
 struct fs_inode {
@@ -42,17 +40,14 @@ struct fs_inode {
 	dev_t dev;
 	ino_t ino;
 	mode_t type;    /* S_IFMT bits */
-	struct inode_ident *ident; /* NULL: cannot be told apart, keep fd */
+	struct fileid *ident;     /* NULL: cannot be told apart, keep fd */
 
 	/* guarded by the table lock */
 	uint64_t nlookup;
 	uint64_t pins;
 	struct fs_inode *hnext;
 	int unhashed;             /* a newer file has its inode number */
-	int fd;                   /* O_PATH | O_NOFOLLOW, or -1 (evicted) */
-	unsigned int fd_users;    /* holds in progress: not evictable */
-	int keep_fd;              /* never evicted (root, no identity) */
-	struct fs_inode *lru_prev, *lru_next; /* open, unused, evictable */
+	struct fdcache_slot slot; /* its descriptor; kept: root, no identity */
 	struct inode_link *links; /* newest first */
 
 	/* content I/O of a regular file: READs hold it shared (and lock
@@ -75,14 +70,11 @@ struct inode_table {
 	struct fs_inode **buckets;
 	size_t nbuckets;
 	size_t count;
-	/* the descriptor cache */
-	unsigned int max_fds;     /* open O_PATH descriptors kept, at most */
-	unsigned int nfds;        /* open now (held ones included) */
-	struct fs_inode lru;      /* list head: lru.lru_next is the newest */
-	int by_handle;            /* open_by_handle_at works (privileged) */
-	int handle_mount_fd;      /* for open_by_handle_at: the root's fd */
-	dev_t handle_dev;
 	struct fs_inode *stale;   /* unhashed inodes, through hnext */
+	/* the descriptor cache */
+	struct fdcache fds;
+	unsigned int max_fds;     /* open O_PATH descriptors kept, at most */
+	struct fileid_opener handles; /* reopening by handle (privileged) */
 	/* counters for tests and benchmarks (evictions, reopens) */
 	unsigned long evictions, reopens;
 	const struct inode_file_ops *file;
@@ -105,8 +97,8 @@ void inode_table_destroy(struct inode_table *t);
 
 /*
  * Before the root goes in: can this process reopen inodes of rootfd's
- * filesystem by file handle (open_by_handle_at needs CAP_DAC_READ_SEARCH)?
- * Then a duplicate of rootfd is kept for it.
+ * filesystem by file handle (fileid_probe)? Then a descriptor of it is
+ * kept for that.
  */
 void inode_table_probe_handles(struct inode_table *t, int rootfd);
 
@@ -127,20 +119,15 @@ void inode_pin(struct inode_table *t, struct fs_inode *in);
 void inode_unpin(struct inode_table *t, struct fs_inode *in);
 
 /*
- * in's O_PATH descriptor, reopened if it was evicted; it stays open until
- * the matching inode_fd_release. -ESTALE when in is gone from the
- * ciphertext tree (every name removed or replaced), other -errno.
- */
-int inode_fd_hold(struct inode_table *t, struct fs_inode *in);
-void inode_fd_release(struct inode_table *t, struct fs_inode *in);
-
-/*
  * Names learnt outside LOOKUP: rename moved in from (from, from_cname) to
  * (to, to_cname); the old name is forgotten, the new one remembered.
  */
 void inode_link_move(struct inode_table *t, struct fs_inode *in,
 		     struct fs_inode *from, const char *from_cname,
 		     struct fs_inode *to, const char *to_cname);
+/* (parent, cname) no longer leads to in: forget it */
+void inode_link_drop(struct inode_table *t, struct fs_inode *in,
+		     struct fs_inode *parent, const char *cname);
 
 /*
  * The parent of in's newest name, pinned (inode_unpin), or NULL. For a
@@ -149,7 +136,8 @@ void inode_link_move(struct inode_table *t, struct fs_inode *in,
  */
 struct fs_inode *inode_parent(struct inode_table *t, struct fs_inode *in);
 /* inode_parent, and that name (the ciphertext name in the parent) in
- * cname (len bytes); NULL when there is none or it does not fit */
+ * cname (len bytes); NULL when there is none or it does not fit. The
+ * newest name is the one to reopen in by (inode-fd.h). */
 struct fs_inode *inode_parent_name(struct inode_table *t, struct fs_inode *in,
 				   char *cname, size_t len);
 

@@ -3,7 +3,9 @@
  * content.h: sector arithmetic and unit encryption for every plaintext
  * size from 0 to two sectors + 20 bytes, sector sizes 512 and 4096, every
  * v1 cipher. The expected layout is restated here from docs/format.md and
- * each unit is checked against a direct XTS call with its tweak.
+ * each unit is checked against a direct XTS call with its tweak; the
+ * plans of writes, grows and shrinks (content_change_*, content_fill_of)
+ * against a byte-by-byte model of where each plaintext byte comes from.
  */
 #include <errno.h>
 #include <string.h>
@@ -127,6 +129,169 @@ static void check_explode(const struct content_geom *g, uint64_t p)
 		      "cipher range");
 		CHECK(r.skip == off - a.plain_off && r.len == end - off,
 		      "skip/len");
+	}
+}
+
+/*
+ * content_change_*: the units a change rewrites are exactly those of the
+ * new layout that hold new data or any of the old last unit (whose shape
+ * changes with the size), and content_fill_of puts every byte of them
+ * together from the right source, restated here byte by byte: new data
+ * on [off, off + len), else the old file below old, else zeros.
+ */
+enum src { SRC_ZERO, SRC_OLD, SRC_NEW };
+
+static enum src source_of(uint64_t x, uint64_t old, uint64_t nsize,
+			  uint64_t off, uint64_t len)
+{
+	if (x >= nsize)
+		return SRC_ZERO; /* a padded unit's padding */
+	if (x >= off && x - off < len)
+		return SRC_NEW;
+	return x < old ? SRC_OLD : SRC_ZERO;
+}
+
+static int overlaps(const struct content_unit *u, uint64_t a, uint64_t b)
+{
+	return a < b && u->plain_off < b && a < u->plain_off + u->plain_len;
+}
+
+static void check_fill(const struct content_geom *g,
+		       const struct content_change *c, uint64_t first,
+		       uint64_t n)
+{
+	static uint8_t tag[4 * 4096 + 64];
+	struct content_fill fl;
+
+	content_fill_of(g, c, first, n, &fl);
+	CHECK(fl.start == first * g->sector_size &&
+		      fl.bytes == content_units_len(g, c->new_size, first, n) &&
+		      fl.bytes <= sizeof(tag),
+	      "fill extent");
+	memset(tag, SRC_ZERO, (size_t)fl.bytes);
+	if (fl.direct) {
+		memset(tag, SRC_NEW, (size_t)fl.bytes);
+	} else {
+		for (int i = 0; i < 2; i++) {
+			uint64_t o = fl.old[i].off, l = fl.old[i].len;
+
+			if (!l)
+				continue;
+			CHECK(o >= fl.start && o + l <= fl.start + fl.bytes &&
+				      o + l <= c->old_size, "old piece in range");
+			memset(tag + (o - fl.start), SRC_OLD, (size_t)l);
+		}
+		if (fl.new_len) {
+			CHECK(fl.new_off >= c->off &&
+				      fl.new_off + fl.new_len <= c->off + c->len &&
+				      fl.new_off >= fl.start &&
+				      fl.new_off + fl.new_len <= fl.start + fl.bytes,
+			      "new piece in range");
+			memset(tag + (fl.new_off - fl.start), SRC_NEW,
+			       (size_t)fl.new_len);
+		}
+	}
+	for (uint64_t b = 0; b < fl.bytes; b++) {
+		uint64_t x = fl.start + b;
+
+		if (tag[b] != source_of(x, c->old_size, c->new_size, c->off,
+					c->len)) {
+			CHECK(0, "byte %llu of %llu -> %llu, [%llu, +%llu)%s",
+			      (unsigned long long)x,
+			      (unsigned long long)c->old_size,
+			      (unsigned long long)c->new_size,
+			      (unsigned long long)c->off,
+			      (unsigned long long)c->len,
+			      fl.direct ? " direct" : "");
+			return;
+		}
+	}
+}
+
+/* shrink: the new last unit is rewritten (the cut is a step of its own) */
+static void check_change_of(const struct content_geom *g,
+			    const struct content_change *c, int shrink)
+{
+	uint64_t n = content_unit_count(g, c->new_size), want = 0, got = 0;
+	uint64_t prev_end = 0;
+	struct content_unit t = { 0 };
+	int resized = c->old_size && c->new_size != c->old_size;
+
+	if (resized)
+		content_unit(g, c->old_size,
+			     content_unit_count(g, c->old_size) - 1, &t);
+	for (uint64_t i = 0; i < n; i++) {
+		struct content_unit u;
+		int in = 0;
+
+		content_unit(g, c->new_size, i, &u);
+		for (int k = 0; k < 2; k++)
+			in |= c->span[k].first <= i && i <= c->span[k].last;
+		if (shrink ? i == n - 1
+			   : overlaps(&u, c->off, c->off + c->len) ||
+				     (resized &&
+				      overlaps(&u, t.plain_off, c->old_size))) {
+			want++;
+			got += (uint64_t)in;
+		} else if (in) {
+			CHECK(0, "unit %llu rewritten for nothing",
+			      (unsigned long long)i);
+		}
+	}
+	CHECK(want == got, "units rewritten: %llu of %llu",
+	      (unsigned long long)got, (unsigned long long)want);
+	for (int k = 0; k < 2; k++) {
+		struct content_span sp = c->span[k];
+
+		if (sp.first > sp.last)
+			continue;
+		CHECK(sp.last < n && (k == 0 || sp.first >= prev_end),
+		      "spans in order");
+		prev_end = sp.last + 2; /* adjacent spans would be one */
+		for (uint64_t u = sp.first; u <= sp.last;) {
+			uint64_t m = 1 + test_rand_below(3);
+
+			if (m > sp.last - u + 1)
+				m = sp.last - u + 1;
+			check_fill(g, c, u, m);
+			u += m;
+		}
+	}
+	if (shrink) {
+		CHECK(c->set_size && c->len == 0, "shrink: the cut");
+	} else if (c->new_size != c->old_size) {
+		int last_written = n && ((c->span[0].first <= n - 1 &&
+					  n - 1 <= c->span[0].last) ||
+					 (c->span[1].first <= n - 1 &&
+					  n - 1 <= c->span[1].last));
+
+		CHECK(c->set_size == !last_written, "set_size");
+	} else {
+		CHECK(!c->set_size, "no size step when the size stays");
+	}
+}
+
+static void check_change(const struct content_geom *g, uint64_t p)
+{
+	uint64_t maxp = 2 * (uint64_t)g->sector_size + 20;
+	struct content_change c;
+
+	for (int k = 0; k < 4; k++) {
+		uint64_t off = test_rand_below(maxp + 1);
+		uint64_t len = test_rand_below(maxp + 1 - off) + (k == 0);
+		uint64_t end = off + len;
+
+		/* a write (k == 0 is never empty), and a grow with no data */
+		content_change_write(g, p, end > p ? end : p, off, len, &c);
+		check_change_of(g, &c, 0);
+		if (off > p) {
+			content_change_write(g, p, off, off, 0, &c);
+			check_change_of(g, &c, 0);
+		}
+		if (off && off < p) {
+			content_change_shrink(g, p, off, &c);
+			check_change_of(g, &c, 1);
+		}
 	}
 }
 
@@ -303,6 +468,7 @@ int main(void)
 			for (uint64_t p = 0; p <= maxp; p++) {
 				check_layout(&g, p);
 				check_explode(&g, p);
+				check_change(&g, p);
 				check_roundtrip(tfm, &g, p, plain, ct, back, ref);
 			}
 			check_special(tfm, &g, plain, back);

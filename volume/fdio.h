@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -26,6 +27,14 @@ int fdio_write_all(int fd, const void *buf, size_t len);
 
 /* read until max bytes or end of file, retrying EINTR; count or -errno */
 ssize_t fdio_read_upto(int fd, void *buf, size_t max);
+
+/*
+ * pread/pwrite of all len bytes at off, retrying short transfers and
+ * EINTR: 0 or -errno; a read that meets the end of the file first is
+ * -ENODATA, a write that makes no progress -EIO.
+ */
+int fdio_pread_all(int fd, void *buf, size_t len, uint64_t off);
+int fdio_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
 
 /*
  * Open name in dirfd (AT_FDCWD for a path) read-only, if it is a regular

@@ -281,7 +281,7 @@ def test_crash_during_writes(volume_factory, cipher, synced_files, skip_fsync):
     # begun, so at least count - 1)
     assert sum(d is not None for d in expect.values()) >= synced_files - 1
     # no torn state is left that fsck calls damage: the header of a new
-    # file goes out in one write with its first data (fileio.c)
+    # file goes out in one write with its first data (steps.h)
     fsck_after_crash(v)
     v.mount()
     lost = []

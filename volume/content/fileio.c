@@ -8,68 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "base/procfd.h"
 #include "crypto/secmem.h"
 #include "volume/cipher.h"
 #include "volume/content/sparse.h"
+#include "volume/content/steps.h"
+#include "volume/fdio.h"
 
 /* plaintext bytes handled per pread/pwrite */
 #define FILEIO_BATCH (128 * 1024)
 
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+/* fdio_pread_all of a file's units: a file shorter than its size said
+ * is damaged */
+static int pread_units(int fd, void *buf, size_t len, uint64_t off)
 {
-	uint8_t *p = buf;
+	int err = fdio_pread_all(fd, buf, len, off);
 
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EBADMSG; /* shorter than its size says */
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-/* pwritev until every byte is out (iov is consumed) */
-static int pwritev_full(int fd, struct iovec *iov, int cnt, uint64_t off)
-{
-	while (cnt) {
-		ssize_t n = pwritev(fd, iov, cnt, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		off += (uint64_t)n;
-		while (cnt && (size_t)n >= iov->iov_len) {
-			n -= (ssize_t)iov->iov_len;
-			iov++;
-			cnt--;
-		}
-		if (cnt) {
-			iov->iov_base = (uint8_t *)iov->iov_base + n;
-			iov->iov_len -= (size_t)n;
-		}
-	}
-	return 0;
-}
-
-static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
-{
-	struct iovec iov = { (void *)buf, len };
-
-	return len ? pwritev_full(fd, &iov, 1, off) : 0;
+	return err == -ENODATA ? -EBADMSG : err;
 }
 
 static int cipher_size_of(int fd, uint64_t *size)
@@ -143,7 +100,6 @@ int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
 {
 	struct fileio_bad b = { FILEIO_SHORT, HEADER_OK };
 	uint8_t raw[HEADER_SIZE];
-	ssize_t n;
 	int err;
 
 	memset(h, 0, sizeof(*h));
@@ -154,13 +110,9 @@ int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
 		err = -EBADMSG;
 		goto out;
 	}
-	do
-		n = pread(fd, raw, HEADER_SIZE, 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if (n != HEADER_SIZE)
-		return -ENODATA;
+	err = fdio_pread_all(fd, raw, HEADER_SIZE, 0);
+	if (err)
+		return err; /* -ENODATA: it shrank */
 	err = header_decode(raw, h, &b.herr);
 	b.what = FILEIO_HEADER;
 	if (!err) {
@@ -312,7 +264,7 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 			used = bytes > used ? (size_t)bytes : used;
 			dst = buf;
 		}
-		err = pread_full(f->fd, dst, (size_t)bytes, HEADER_SIZE + start);
+		err = pread_units(f->fd, dst, (size_t)bytes, HEADER_SIZE + start);
 		if (!err)
 			err = decrypt_units(f, plain, u, n, dst);
 		if (err)
@@ -396,74 +348,20 @@ static int fill_units(const struct content_file *f,
 	return err;
 }
 
-/*
- * One change of a file's ciphertext that takes several steps (a write,
- * a grow, a shrink), prepared whole before its first step: the new
- * ciphertext of every region it writes, and the old bytes there as they
- * are on disk. A failing step (EIO, ENOSPC) is undone from the saved
- * bytes alone, so the undo needs no key, and a lock between two steps
- * finds nothing left to encrypt: the file ends in its old state or in
- * its new one.
- */
-#define CHANGE_REGIONS 3 /* a header alone, the old tail, the new data */
-
-struct region {
-	uint64_t off;    /* ciphertext offset */
-	size_t len;
-	uint8_t *bytes;  /* the new ciphertext: into mem, or a change's hdr */
-	uint8_t *mem;    /* owned: room for a header, then the units */
-	size_t mem_size;
-	uint8_t *old;    /* owned: the old bytes of [off, off + old_len) */
-	size_t old_len;  /* the part of the region inside the old file */
-};
-
-struct change {
-	struct region r[CHANGE_REGIONS]; /* written in this order */
-	int n;
-	uint8_t hdr[HEADER_SIZE];        /* a header written alone */
-	uint64_t old_csize, new_csize;
-	int set_size;                    /* last step: the new size */
-};
-
-static int change_init(const struct content_file *f, struct change *ch,
-		       const struct content_change *c)
-{
-	memset(ch, 0, sizeof(*ch));
-	ch->new_csize = content_cipher_size(&f->geom, c->new_size);
-	ch->set_size = c->set_size;
-	return cipher_size_of(f->fd, &ch->old_csize);
-}
-
-/* wipe: a preparation failed, plaintext may be left in the buffers */
-static void change_free(struct change *ch, int wipe)
-{
-	for (int i = 0; i < ch->n; i++) {
-		wipe_free(ch->r[i].mem, wipe ? ch->r[i].mem_size : 0);
-		free(ch->r[i].old); /* ciphertext */
-	}
-	ch->n = 0;
-}
-
-/* units sp of c's new layout, encrypted into the next region */
+/* units sp of c's new layout, encrypted into the next region of st */
 static int add_span(struct content_file *f, const struct content_change *c,
 		    struct content_span sp, const uint8_t *data,
-		    struct change *ch)
+		    struct steps *st)
 {
 	const struct content_geom *g = &f->geom;
-	struct region *r = &ch->r[ch->n];
 	uint64_t base = sp.first * g->sector_size;
 	size_t bytes = (size_t)content_units_len(g, c->new_size, sp.first,
 						 sp.last - sp.first + 1);
+	uint8_t *region = steps_region(st, HEADER_SIZE + base, bytes);
 	int err = 0;
 
-	r->mem_size = HEADER_SIZE + bytes;
-	r->mem = malloc(r->mem_size);
-	if (!r->mem)
+	if (!region)
 		return -ENOMEM;
-	ch->n++;
-	r->off = HEADER_SIZE + base;
-	r->len = bytes;
-	r->bytes = r->mem + HEADER_SIZE;
 	for (uint64_t u = sp.first; !err && u <= sp.last;) {
 		uint64_t n = batch_units(g, u, sp.last);
 		struct content_fill fl;
@@ -471,7 +369,7 @@ static int add_span(struct content_file *f, const struct content_change *c,
 		uint8_t *dst;
 
 		content_fill_of(g, c, u, n, &fl);
-		dst = r->bytes + (fl.start - base);
+		dst = region + (fl.start - base);
 		/* wholly new data is encrypted straight from the caller's
 		 * buffer, no copy */
 		src = data + (fl.start - c->off);
@@ -486,111 +384,25 @@ static int add_span(struct content_file *f, const struct content_change *c,
 	return err;
 }
 
-/*
- * The header goes out in one write with unit 0 when a region starts
- * there (a kill between the two cannot leave a header alone, which fsck
- * reports); otherwise alone, first.
- */
-static void add_header(struct change *ch, const uint8_t raw[HEADER_SIZE])
-{
-	for (int i = 0; i < ch->n; i++) {
-		struct region *r = &ch->r[i];
-
-		if (r->off == HEADER_SIZE) {
-			memcpy(r->mem, raw, HEADER_SIZE);
-			r->bytes = r->mem;
-			r->off = 0;
-			r->len += HEADER_SIZE;
-			return;
-		}
-	}
-	memmove(&ch->r[1], &ch->r[0], (size_t)ch->n * sizeof(ch->r[0]));
-	memset(&ch->r[0], 0, sizeof(ch->r[0]));
-	memcpy(ch->hdr, raw, HEADER_SIZE);
-	ch->r[0].len = HEADER_SIZE;
-	ch->r[0].bytes = ch->hdr;
-	ch->n++;
-}
-
-/* the old bytes every region will overwrite, read before any step */
-static int save_old(const struct content_file *f, struct change *ch)
-{
-	for (int i = 0; i < ch->n; i++) {
-		struct region *r = &ch->r[i];
-		int err;
-
-		if (r->off >= ch->old_csize)
-			continue;
-		r->old_len = (size_t)(ch->old_csize - r->off) < r->len
-				     ? (size_t)(ch->old_csize - r->off) : r->len;
-		r->old = malloc(r->old_len);
-		if (!r->old)
-			return -ENOMEM;
-		err = pread_full(f->fd, r->old, r->old_len, r->off);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * Undo the first `steps` regions (the last of them may be written in
- * part): the file cut back to its old size where it grew, the saved
- * bytes written back. No key, no new blocks beyond the old size.
- */
-static int undo(const struct content_file *f, const struct change *ch,
-		int steps)
-{
-	int err = 0, grew = 0;
-
-	for (int i = 0; i < steps; i++)
-		grew |= ch->r[i].off + ch->r[i].len > ch->old_csize;
-	if (grew && ftruncate(f->fd, (off_t)ch->old_csize) != 0)
-		err = -errno;
-	for (int i = steps - 1; i >= 0; i--) {
-		const struct region *r = &ch->r[i];
-		int e = pwrite_full(f->fd, r->old, r->old_len, r->off);
-
-		err = err ? err : e;
-	}
-	return err;
-}
-
-/* the steps: each region in order, then the size; undone on failure */
-static int commit(const struct content_file *f, const struct change *ch)
-{
-	int i, err = 0;
-
-	for (i = 0; !err && i < ch->n; i++)
-		err = pwrite_full(f->fd, ch->r[i].bytes, ch->r[i].len,
-				  ch->r[i].off);
-	if (!err && ch->set_size &&
-	    ftruncate(f->fd, (off_t)ch->new_csize) != 0)
-		err = -errno;
-	if (err)
-		(void)undo(f, ch, i); /* keeps the step's error */
-	return err;
-}
-
-/* prepare change c (its spans, then the header), save, commit, free */
+/* change c prepared whole (its spans, then the header), then its steps */
 static int apply(struct content_file *f, const struct content_change *c,
 		 const uint8_t *data, int fresh)
 {
 	uint8_t raw[HEADER_SIZE];
-	struct change ch;
-	int err = change_init(f, &ch, c), prepared;
+	struct steps st;
+	int err = steps_init(&st, f->fd,
+			     content_cipher_size(&f->geom, c->new_size),
+			     c->set_size), prepared;
 
 	for (int i = 0; !err && i < 2; i++)
 		if (c->span[i].first <= c->span[i].last)
-			err = add_span(f, c, c->span[i], data, &ch);
+			err = add_span(f, c, c->span[i], data, &st);
 	if (!err && header_due(f, c->new_size, fresh, raw))
-		add_header(&ch, raw);
+		steps_header(&st, raw);
 	prepared = !err;
 	if (!err)
-		err = save_old(f, &ch);
-	if (!err)
-		err = commit(f, &ch);
-	change_free(&ch, !prepared);
+		err = steps_run(&st);
+	steps_free(&st, !prepared);
 	if (err)
 		f->have_header = 0; /* the header may have changed in memory:
 				     * the next call reads it back */

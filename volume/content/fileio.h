@@ -12,10 +12,10 @@
  * changes the nonce). A write or truncate that fails (a step's I/O error,
  * or the keys locked between its steps) leaves the file as it was: all
  * its crypto is done and the old bytes it overwrites are saved before its
- * first step, and a failing step is undone from them, with no key. Writes
- * longer than a few MiB go in pieces, each old or new. Against crashes
- * they are not atomic: a torn write can leave one unit garbage (as in
- * gocryptfs), never other units or other files.
+ * first step, and a failing step is undone from them, with no key
+ * (steps.h). Writes longer than a few MiB go in pieces, each old or
+ * new. Against crashes they are not atomic: a torn write can leave one
+ * unit garbage (as in gocryptfs), never other units or other files.
  *
  * Errors: -errno of the syscalls, -EBADMSG (damaged header or unit;
  * fs/ reports EIO), -EILSEQ (see content_encrypt_units), crypto errors.

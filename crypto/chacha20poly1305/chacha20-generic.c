@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ChaCha20 (RFC 8439, section 2.3/2.4) in portable C, and the
- * "chacha20-generic" skcipher driver. Only additions, rotations and XORs
+ * ChaCha20 (RFC 8439, section 2.3/2.4) in portable C, with ChaCha12 (the
+ * same rounds, 12 of them) for XChaCha12, and the "chacha20-generic"
+ * skcipher driver. Only additions, rotations and XORs
  * on 32-bit words: constant time by construction.
  *
  * IV chaining: the driver writes the advanced block counter back into
@@ -12,8 +13,11 @@
  * for a position inside a block).
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "crypto/chacha20poly1305/chacha.h"
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/alg.h"
 #include "crypto/internal/registry.h"
@@ -46,6 +50,13 @@ void chacha20_init_state(uint32_t state[CHACHA20_STATE_WORDS],
 		state[12 + i] = load_le32(iv + 4 * i);
 }
 
+/* programmer misuse: only 12 and 20 rounds are defined here */
+static _Noreturn void chacha_bad_rounds(unsigned int nrounds)
+{
+	fprintf(stderr, "chacha: %u rounds requested (12 or 20 only)\n", nrounds);
+	abort();
+}
+
 #define QUARTERROUND(a, b, c, d)            \
 	do {                                \
 		a += b; d = rol32(d ^ a, 16); \
@@ -54,16 +65,21 @@ void chacha20_init_state(uint32_t state[CHACHA20_STATE_WORDS],
 		c += d; b = rol32(b ^ c, 7);  \
 	} while (0)
 
-/* out = 20 rounds of in, plus in (the block function before serialising) */
-static void chacha20_core(const uint32_t in[CHACHA20_STATE_WORDS],
-			  uint32_t out[CHACHA20_STATE_WORDS])
+/*
+ * out = nrounds rounds of in, plus in (the block function before
+ * serialising). Always inlined with a constant nrounds, so each round
+ * count gets its own loop, the ChaCha20 one what it was before ChaCha12.
+ */
+static inline __attribute__((always_inline)) void
+chacha_core(const uint32_t in[CHACHA20_STATE_WORDS],
+	    uint32_t out[CHACHA20_STATE_WORDS], const unsigned int nrounds)
 {
 	uint32_t x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
 	uint32_t x4 = in[4], x5 = in[5], x6 = in[6], x7 = in[7];
 	uint32_t x8 = in[8], x9 = in[9], x10 = in[10], x11 = in[11];
 	uint32_t x12 = in[12], x13 = in[13], x14 = in[14], x15 = in[15];
 
-	for (int i = 0; i < 10; i++) {
+	for (unsigned int i = 0; i < nrounds; i += 2) {
 		/* column round */
 		QUARTERROUND(x0, x4, x8, x12);
 		QUARTERROUND(x1, x5, x9, x13);
@@ -93,24 +109,32 @@ static void chacha20_core(const uint32_t in[CHACHA20_STATE_WORDS],
 	out[15] = x15 + in[15];
 }
 
-void chacha20_block(const uint32_t state[CHACHA20_STATE_WORDS],
-		    uint8_t out[CHACHA20_BLOCK_SIZE])
+static inline __attribute__((always_inline)) void
+chacha_block_r(const uint32_t state[CHACHA20_STATE_WORDS],
+	       uint8_t out[CHACHA20_BLOCK_SIZE], const unsigned int nrounds)
 {
 	uint32_t x[CHACHA20_STATE_WORDS];
 
-	chacha20_core(state, x);
+	chacha_core(state, x, nrounds);
 	for (int i = 0; i < CHACHA20_STATE_WORDS; i++)
 		store_le32(out + 4 * i, x[i]);
 	explicit_bzero(x, sizeof(x));
 }
 
-void hchacha20(uint8_t out[CHACHA20_KEY_SIZE], const struct chacha20_key *key,
-	       const uint8_t nonce[HCHACHA20_NONCE_SIZE])
+void chacha20_block(const uint32_t state[CHACHA20_STATE_WORDS],
+		    uint8_t out[CHACHA20_BLOCK_SIZE])
+{
+	chacha_block_r(state, out, 20);
+}
+
+static inline __attribute__((always_inline)) void
+hchacha_r(uint8_t out[CHACHA20_KEY_SIZE], const struct chacha20_key *key,
+	  const uint8_t nonce[HCHACHA20_NONCE_SIZE], const unsigned int nrounds)
 {
 	uint32_t in[CHACHA20_STATE_WORDS], x[CHACHA20_STATE_WORDS];
 
 	chacha20_init_state(in, key, nonce);
-	chacha20_core(in, x);
+	chacha_core(in, x, nrounds);
 	/* the rounds' output without the feed-forward: words 0-3, 12-15 */
 	for (int i = 0; i < 4; i++) {
 		store_le32(out + 4 * i, x[i] - in[i]);
@@ -120,13 +144,33 @@ void hchacha20(uint8_t out[CHACHA20_KEY_SIZE], const struct chacha20_key *key,
 	wipe(x, sizeof(x));
 }
 
-void chacha20_crypt(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
-		    const uint8_t *src, size_t len)
+void hchacha20(uint8_t out[CHACHA20_KEY_SIZE], const struct chacha20_key *key,
+	       const uint8_t nonce[HCHACHA20_NONCE_SIZE])
+{
+	hchacha_r(out, key, nonce, 20);
+}
+
+void hchacha_generic(uint8_t out[CHACHA20_KEY_SIZE],
+		     const struct chacha20_key *key,
+		     const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+		     unsigned int nrounds)
+{
+	if (nrounds == 12)
+		hchacha_r(out, key, nonce, 12);
+	else if (nrounds == 20)
+		hchacha_r(out, key, nonce, 20);
+	else
+		chacha_bad_rounds(nrounds);
+}
+
+static inline __attribute__((always_inline)) void
+chacha_crypt_r(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
+	       const uint8_t *src, size_t len, const unsigned int nrounds)
 {
 	uint32_t x[CHACHA20_STATE_WORDS];
 
 	while (len >= CHACHA20_BLOCK_SIZE) {
-		chacha20_core(state, x);
+		chacha_core(state, x, nrounds);
 		/* word-wise: each src word is read before its dst word is written */
 		for (int i = 0; i < CHACHA20_STATE_WORDS; i++)
 			store_le32(dst + 4 * i, load_le32(src + 4 * i) ^ x[i]);
@@ -138,12 +182,30 @@ void chacha20_crypt(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
 	if (len) {
 		uint8_t ks[CHACHA20_BLOCK_SIZE];
 
-		chacha20_block(state, ks);
+		chacha_block_r(state, ks, nrounds);
 		xor_bytes(dst, src, ks, len);
 		state[12]++;
 		explicit_bzero(ks, sizeof(ks));
 	}
 	explicit_bzero(x, sizeof(x));
+}
+
+void chacha20_crypt(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
+		    const uint8_t *src, size_t len)
+{
+	chacha_crypt_r(state, dst, src, len, 20);
+}
+
+void chacha_crypt_generic(uint32_t state[CHACHA20_STATE_WORDS], uint8_t *dst,
+			  const uint8_t *src, size_t len, unsigned int nrounds)
+{
+	/* the round count is public: one specialised loop per count */
+	if (nrounds == 12)
+		chacha_crypt_r(state, dst, src, len, 12);
+	else if (nrounds == 20)
+		chacha_crypt_r(state, dst, src, len, 20);
+	else
+		chacha_bad_rounds(nrounds);
 }
 
 /* ---- the skcipher driver ------------------------------------------ */

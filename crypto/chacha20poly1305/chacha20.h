@@ -72,9 +72,12 @@ int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
  */
 #define CHACHA20_SKCIPHER_ALG(cryptfn) CHACHA20_SKCIPHER_ALG_KS0(cryptfn, NULL)
 #define CHACHA20_SKCIPHER_ALG_KS0(cryptfn, ks0fn)                            \
+	CHACHA_SKCIPHER_ALG_IV_KS0(CHACHA20_IV_SIZE, cryptfn, ks0fn)
+/* the same for any IV size: also chacha12's and XChaCha's (chacha.h) */
+#define CHACHA_SKCIPHER_ALG_IV_KS0(ivsz, cryptfn, ks0fn)                     \
 	{                                                                    \
 		.blocksize = 1,                                              \
-		.ivsize = CHACHA20_IV_SIZE,                                  \
+		.ivsize = (ivsz),                                            \
 		.min_len = 0,                                                \
 		.keysizes = { CHACHA20_KEY_SIZE, 0 },                        \
 		.ctxsize = sizeof(struct chacha20_key),                      \

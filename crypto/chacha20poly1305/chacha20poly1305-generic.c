@@ -6,6 +6,7 @@
  * poly1305-generic, and the AEAD's vectors, which every instance of the
  * template passes (the SIMD ones: chacha20poly1305-x86-glue.c).
  */
+#include "crypto/chacha20poly1305/chacha.h"
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/chacha20poly1305/poly1305.h"
@@ -121,6 +122,8 @@ int chacha20poly1305_generic_register(struct crypto_registry *reg)
 {
 	int err = chacha20_generic_register(reg);
 
+	if (!err)
+		err = xchacha_generic_register(reg);
 	if (!err)
 		err = poly1305_generic_register(reg);
 	if (!err)

@@ -23,11 +23,12 @@
 
 static const char *const algs[] = {
 	"cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cbc(speck128)", "cbc(speck64)",
-	"cfb(aes)", "cfb(camellia)", "cfb(sm4)", "chacha20", "ctr(aes)",
+	"cfb(aes)", "cfb(camellia)", "cfb(sm4)", "chacha12", "chacha20", "ctr(aes)",
 	"ctr(camellia)", "ctr(sm4)", "ctr(speck128)", "cts(cbc(aes))",
 	"cts(cbc(camellia))", "cts(cbc(sm4))", "cts(cbc(speck128))",
 	"ecb(aes)", "ecb(camellia)", "ecb(sm4)", "ecb(speck128)", "ecb(speck64)",
 	"hctr2(aes)",
+	"xchacha12", "xchacha20",
 	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
 	"xts(speck64)",
 };
@@ -45,8 +46,9 @@ static size_t piece_unit(struct crypto_tfm *t)
 {
 	const char *a = crypto_tfm_alg_name(t);
 
-	if (!strcmp(a, "chacha20"))
-		return 64;
+	if (!strcmp(a, "chacha20") || !strcmp(a, "chacha12") ||
+	    !strncmp(a, "xchacha", 7))
+		return 64; /* the counter steps per 64-byte block started */
 	if (!strncmp(a, "cts(", 4) || !strncmp(a, "xctr(", 5) ||
 	    !strncmp(a, "hctr2(", 6))
 		return 0; /* no chaining across pieces */

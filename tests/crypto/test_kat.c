@@ -19,12 +19,12 @@
 
 static const char *const required_algs[] = {
 	"aes", "camellia", "cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
-	"cfb(camellia)", "cfb(sm4)", "chacha20", "ctr(aes)", "ctr(camellia)",
+	"cfb(camellia)", "cfb(sm4)", "chacha12", "chacha20", "ctr(aes)", "ctr(camellia)",
 	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
 	"ecb(camellia)", "ecb(sm4)", "gcm(aes)", "ghash", "hctr2(aes)", "hmac(sha512)", "poly1305",
 	"polyval",
 	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
-	"xchacha20poly1305",
+	"xchacha12", "xchacha20", "xchacha20poly1305",
 	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
 	"xts(speck64)",
 };

@@ -80,11 +80,11 @@ static int one_request(struct crypto_tfm *tfm, enum crypto_type type, int enc,
 
 int main(int argc, char **argv)
 {
-	static uint8_t buf[MAX_SIZE], key[64];
+	static uint8_t buf[MAX_SIZE], key[CRYPTO_MAX_KEYLEN];
 	struct crypto_driver_info info;
 	enum crypto_type type = CRYPTO_TYPE_SKCIPHER;
 	struct crypto_tfm *tfm;
-	const unsigned char *ks;
+	const uint16_t *ks;
 	size_t size, klen = 0;
 	long count;
 	int err, enc;

@@ -318,7 +318,7 @@ static void misuse(const struct crypto_tfm *tfm, const char *what)
 	abort();
 }
 
-static int keysize_ok(const unsigned char *sizes, size_t keylen)
+static int keysize_ok(const uint16_t *sizes, size_t keylen)
 {
 	for (int i = 0; i < CRYPTO_MAX_KEYSIZES && sizes[i]; i++)
 		if (sizes[i] == keylen)
@@ -416,9 +416,9 @@ unsigned int crypto_tagsize(const struct crypto_tfm *tfm)
 	return tfm->drv->type == CRYPTO_TYPE_AEAD ? tfm->drv->u.aead->tagsize : 0;
 }
 
-const unsigned char *crypto_keysizes(const struct crypto_tfm *tfm)
+const uint16_t *crypto_keysizes(const struct crypto_tfm *tfm)
 {
-	static const unsigned char none[CRYPTO_MAX_KEYSIZES];
+	static const uint16_t none[CRYPTO_MAX_KEYSIZES];
 	const struct crypto_driver *d = tfm->drv;
 
 	switch (d->type) {

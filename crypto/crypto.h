@@ -59,8 +59,10 @@ unsigned int crypto_ivsize(const struct crypto_tfm *tfm);
 unsigned int crypto_min_len(const struct crypto_tfm *tfm);
 unsigned int crypto_digestsize(const struct crypto_tfm *tfm);
 unsigned int crypto_tagsize(const struct crypto_tfm *tfm);
+/* the longest key any algorithm takes (nhpoly1305's 1088 bytes) */
+#define CRYPTO_MAX_KEYLEN 1088
 /* valid key sizes, ascending, 0-terminated (at most 4) */
-const unsigned char *crypto_keysizes(const struct crypto_tfm *tfm);
+const uint16_t *crypto_keysizes(const struct crypto_tfm *tfm);
 
 /* skcipher (modes, stream ciphers); iv updated as struct skcipher_alg says */
 int crypto_encrypt(struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,

@@ -17,6 +17,7 @@
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/arch/x86/chacha20poly1305-x86-glue.h"
 #include "crypto/arch/x86/poly1305-x86-glue.h"
+#include "crypto/nhpoly1305/nhpoly1305.h"
 #include "crypto/polyval/polyval.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/arch/arm/sm4-ce-glue.h"
@@ -31,6 +32,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	aes_generic_register,
 	camellia_generic_register,
 	chacha20poly1305_generic_register,
+	nhpoly1305_generic_register,
 	polyval_generic_register,
 	sha512_generic_register,
 	sm4_generic_register,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/crypto.h"
 #include "crypto/hex.h"
 #include "crypto/internal/core.h"
 #include "crypto/internal/ct.h"
@@ -95,7 +96,7 @@ static void tv_free(struct tv_bytes *b)
 }
 
 /* 1 when klen is one of the driver's key sizes (0-terminated list) */
-static int lists_keylen(const unsigned char *sizes, size_t klen)
+static int lists_keylen(const uint16_t *sizes, size_t klen)
 {
 	for (int i = 0; i < CRYPTO_MAX_KEYSIZES && sizes[i]; i++)
 		if (sizes[i] == klen)
@@ -327,7 +328,7 @@ static int test_vs_generic(struct crypto_driver *drv, struct crypto_tfm *tfm)
 	const struct crypto_driver *ref;
 	struct crypto_tfm *rt = NULL;
 	size_t len = 4096 + 3 * 512 + 13, klen = a->keysizes[0];
-	uint8_t *buf = malloc(3 * len), key[64], iv[16], iv2[16];
+	uint8_t *buf = malloc(3 * len), key[64], iv[32], iv2[32];
 	uint32_t x = 0x9e3779b9;
 	int ret = -1;
 
@@ -395,7 +396,7 @@ static int test_hash_vs_generic(struct crypto_driver *drv)
 	const struct crypto_driver *ref;
 	struct crypto_tfm *t = NULL, *rt = NULL;
 	size_t len = 2048 + 16 * 3 + 13;
-	uint8_t *buf = malloc(len), key[64], d1[64], d2[64];
+	uint8_t *buf = malloc(len), key[CRYPTO_MAX_KEYLEN], d1[64], d2[64];
 	uint32_t x = 0x2545f491;
 	char name[96];
 	int ret = -1;

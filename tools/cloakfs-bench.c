@@ -33,7 +33,7 @@
 
 #define MAX_LIST 64           /* entries of --alg, --driver, --size */
 #define MAX_SIZE (64u << 20)  /* largest --size */
-#define MAX_KEY 256
+#define MAX_KEY CRYPTO_MAX_KEYLEN
 #define BUF_ALIGN 64
 /* work between two clock reads (a read costs ~1.3 us on our VMs) */
 #define CLOCK_CHECK_SECONDS 1e-3
@@ -463,7 +463,7 @@ static int choose_key(struct bench_driver *bd, unsigned int want,
 		      char *why, size_t whylen)
 {
 	static const unsigned char guesses[] = { 32, 64, 16, 24, 48 };
-	const unsigned char *sizes = crypto_keysizes(bd->tfm);
+	const uint16_t *sizes = crypto_keysizes(bd->tfm);
 	int err;
 
 	bd->key_bytes = 0;

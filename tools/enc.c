@@ -189,7 +189,7 @@ static int explain_alloc_error(struct enc_run *r, const char *alg,
 
 static int check_keylen(struct enc_run *r, size_t klen)
 {
-	const unsigned char *ks = crypto_keysizes(r->tfm);
+	const uint16_t *ks = crypto_keysizes(r->tfm);
 	char sizes[64] = "";
 
 	for (int i = 0; i < 4 && ks[i]; i++) {

@@ -26,7 +26,7 @@
 struct cipher_alg {
 	unsigned int blocksize; /* 8 (Speck64) or 16 */
 	/* valid key lengths in bytes, ascending, 0-terminated */
-	unsigned char keysizes[CRYPTO_MAX_KEYSIZES];
+	uint16_t keysizes[CRYPTO_MAX_KEYSIZES];
 	size_t ctxsize;
 	/* 0, or -EINVAL for a key length not in keysizes */
 	int (*setkey)(void *ctx, const uint8_t *key, size_t keylen);
@@ -84,7 +84,7 @@ struct skcipher_alg {
 	unsigned int blocksize; /* 1 for stream modes (ctr, cfb, chacha20) */
 	unsigned int ivsize;
 	unsigned int min_len;   /* XTS: one block */
-	unsigned char keysizes[CRYPTO_MAX_KEYSIZES];
+	uint16_t keysizes[CRYPTO_MAX_KEYSIZES];
 	size_t ctxsize;
 	int (*setkey)(struct crypto_tfm *tfm, const uint8_t *key, size_t keylen);
 	int (*encrypt)(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *dst,
@@ -122,7 +122,7 @@ struct hash_alg {
 	unsigned int blocksize;
 	size_t statesize;
 	/* keyed hashes: valid key lengths, 0-terminated; empty when unkeyed */
-	unsigned char keysizes[CRYPTO_MAX_KEYSIZES];
+	uint16_t keysizes[CRYPTO_MAX_KEYSIZES];
 	/* keyed hashes: key the state and start a message; 0 or -EINVAL */
 	int (*setkey)(void *state, const uint8_t *key, size_t keylen);
 	void (*init)(void *state);
@@ -137,7 +137,7 @@ struct hash_alg {
  */
 struct aead_alg {
 	/* valid key lengths in bytes, ascending, 0-terminated */
-	unsigned char keysizes[CRYPTO_MAX_KEYSIZES];
+	uint16_t keysizes[CRYPTO_MAX_KEYSIZES];
 	unsigned int noncesize;
 	unsigned int tagsize;
 	size_t ctxsize;

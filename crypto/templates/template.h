@@ -77,11 +77,11 @@ static inline void tmpl_keystream_xor(const struct cipher_alg *c, const void *ct
 }
 
 /* copy the child's key sizes, each scaled (XTS takes two keys) */
-static inline void tmpl_keysizes(unsigned char *out, const struct cipher_alg *c,
+static inline void tmpl_keysizes(uint16_t *out, const struct cipher_alg *c,
 				 unsigned int mul)
 {
 	for (int i = 0; i < CRYPTO_MAX_KEYSIZES; i++)
-		out[i] = (unsigned char)(c->keysizes[i] * mul);
+		out[i] = (uint16_t)(c->keysizes[i] * mul);
 }
 
 /*

@@ -123,7 +123,7 @@ static void test_alg(const char *alg, unsigned int *exercised)
 		return;
 	for (unsigned int d = 0; d < n; d++) {
 		struct crypto_tfm *t = crypto_alloc(NULL, names[d], &err);
-		const unsigned char *ks;
+		const uint16_t *ks;
 		unsigned int nk = 0;
 
 		CHECK(t != NULL, "%s: alloc failed (%d)", names[d], err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every driver of every hash algorithm (ghash, hmac(sha512), poly1305,
- * polyval, sha512) against the
+ * Every driver of every hash algorithm (ghash, hmac(sha512), nhpoly1305,
+ * poly1305, polyval, sha512) against the
  * generic driver of the same algorithm, each forced by name: every length
  * to 1 KiB in one call and in random pieces, every two-piece split of the
  * lengths to two blocks and one, random lengths to 64 KiB in random
@@ -39,6 +39,8 @@ struct hash_algo {
 static const struct hash_algo algs[] = {
 	{ "ghash", 16, 2 },
 	{ "hmac(sha512)", 128, 1 },
+	/* random pieces of random lengths to 64 KiB cross its 1 KiB chunks */
+	{ "nhpoly1305", 16, 2 },
 	{ "poly1305", 16, 2 },
 	{ "polyval", 16, 2 },
 	{ "sha512", 128, 0 },
@@ -233,7 +235,7 @@ int main(void)
 	CHECK(crypto_add_registrar(register_counting) == 0, "add registrar");
 	CHECK(crypto_init() == 0, "crypto_init: %s", crypto_init_error());
 	msg = malloc(MAXLEN + 16);
-	key = malloc(512);
+	key = malloc(CRYPTO_MAX_KEYLEN);
 	if (!msg || !key)
 		return 1;
 	test_best_sha512_everywhere();

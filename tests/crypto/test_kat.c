@@ -21,7 +21,8 @@ static const char *const required_algs[] = {
 	"aes", "camellia", "cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
 	"cfb(camellia)", "cfb(sm4)", "chacha12", "chacha20", "ctr(aes)", "ctr(camellia)",
 	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
-	"ecb(camellia)", "ecb(sm4)", "gcm(aes)", "ghash", "hctr2(aes)", "hmac(sha512)", "poly1305",
+	"ecb(camellia)", "ecb(sm4)", "gcm(aes)", "ghash", "hctr2(aes)", "hmac(sha512)",
+	"nhpoly1305", "poly1305",
 	"polyval",
 	"rfc7539(chacha20,poly1305)", "sha512", "sm4", "speck128", "speck64",
 	"xchacha12", "xchacha20", "xchacha20poly1305",
@@ -44,7 +45,7 @@ static int all_aes_keys_index(const char *alg)
 /* the transform lists 16, 24 and 32 among its key sizes */
 static int lists_aes_keys(const struct crypto_tfm *tfm)
 {
-	const unsigned char *ks = crypto_keysizes(tfm);
+	const uint16_t *ks = crypto_keysizes(tfm);
 	unsigned int found = 0;
 
 	for (int i = 0; i < CRYPTO_MAX_KEYSIZES && ks[i]; i++)

@@ -78,7 +78,7 @@ static void check_skcipher(struct crypto_tfm *t, const char *name)
 	/* a whole number of blocks, SIMD widths and tails; odd ones for
 	 * stealing and stream modes */
 	static const size_t lens[] = { 16, 37, 128, 512 + 13, 4096 };
-	const unsigned char *ks = crypto_keysizes(t);
+	const uint16_t *ks = crypto_keysizes(t);
 
 	for (unsigned int k = 0; k < 4 && ks[k]; k++) {
 		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
@@ -109,7 +109,7 @@ static void check_skcipher(struct crypto_tfm *t, const char *name)
 /* single-block cipher: 17 blocks, past any SIMD width */
 static void check_cipher(struct crypto_tfm *t, const char *name)
 {
-	const unsigned char *ks = crypto_keysizes(t);
+	const uint16_t *ks = crypto_keysizes(t);
 	size_t nblocks = 17, len = nblocks * crypto_blocksize(t);
 
 	for (unsigned int k = 0; k < 4 && ks[k]; k++) {
@@ -165,7 +165,7 @@ static void check_hash(struct crypto_tfm *t, const char *name, int hmac)
 static void check_aead(struct crypto_tfm *t, const char *name)
 {
 	static const size_t lens[] = { 0, 100, 600, 5000 };
-	const unsigned char *ks = crypto_keysizes(t);
+	const uint16_t *ks = crypto_keysizes(t);
 	uint8_t nonce[32], aad[20], tag[16], bad[16];
 	size_t tlen = crypto_tagsize(t);
 

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NHPoly1305 (see nhpoly1305.h): the message-length bookkeeping shared by
+ * every "nhpoly1305" driver, and the generic driver over nh_generic. A
+ * driver differs only by the NH function its setkey stores in the state;
+ * Poly1305 runs twice per KiB, so the generic block function serves all.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "crypto/nhpoly1305/nhpoly1305.h"
+#include "crypto/internal/alg.h"
+#include "crypto/internal/util.h"
+
+int nhpoly1305_setkey(void *state, const uint8_t *key, size_t keylen, nh_fn *nh)
+{
+	struct nhpoly1305_state *s = state;
+
+	if (keylen != NHPOLY1305_KEY_SIZE)
+		return -EINVAL;
+	memcpy(s->r, key, POLY1305_BLOCK_SIZE);
+	for (size_t i = 0; i < NH_KEY_WORDS; i++)
+		s->nh_key[i] = load_le32(key + POLY1305_BLOCK_SIZE + 4 * i);
+	s->nh = nh;
+	nhpoly1305_init(s);
+	return 0;
+}
+
+void nhpoly1305_init(void *state)
+{
+	struct nhpoly1305_state *s = state;
+
+	poly1305_generic_core.setkey(&s->poly, s->r);
+	memset(s->nh_sum, 0, sizeof(s->nh_sum));
+	s->chunk_pos = 0;
+	s->buflen = 0;
+}
+
+/* the finished chunk's NH hash into Poly1305: two 16-byte blocks */
+static void nhpoly1305_chunk_done(struct nhpoly1305_state *s)
+{
+	uint8_t h[NH_HASH_BYTES];
+
+	for (int i = 0; i < NH_NUM_PASSES; i++)
+		store_le64(h + 8 * i, s->nh_sum[i]);
+	poly1305_generic_core.blocks(&s->poly, h, NH_HASH_BYTES / POLY1305_BLOCK_SIZE, 1);
+	memset(s->nh_sum, 0, sizeof(s->nh_sum));
+	s->chunk_pos = 0;
+	wipe(h, sizeof(h));
+}
+
+/*
+ * whole units (len a multiple of 16): NH over each piece of a chunk,
+ * keyed from the chunk position on (NH of a chunk is the sum of NH of
+ * its pieces with the key advanced), its passes added to the chunk's
+ */
+static void nhpoly1305_units(struct nhpoly1305_state *s, const uint8_t *src,
+			     size_t len)
+{
+	while (len) {
+		size_t n = NH_MESSAGE_BYTES - s->chunk_pos;
+		uint8_t h[NH_HASH_BYTES];
+
+		if (n > len)
+			n = len;
+		s->nh(s->nh_key + s->chunk_pos / 4, src, n, h);
+		for (int i = 0; i < NH_NUM_PASSES; i++)
+			s->nh_sum[i] += load_le64(h + 8 * i);
+		s->chunk_pos += n;
+		if (s->chunk_pos == NH_MESSAGE_BYTES)
+			nhpoly1305_chunk_done(s);
+		src += n;
+		len -= n;
+		wipe(h, sizeof(h));
+	}
+}
+
+void nhpoly1305_update(void *state, const uint8_t *data, size_t len)
+{
+	struct nhpoly1305_state *s = state;
+	size_t whole;
+
+	if (s->buflen) {
+		size_t n = NH_MESSAGE_UNIT - s->buflen;
+
+		if (n > len)
+			n = len;
+		memcpy(s->buf + s->buflen, data, n);
+		s->buflen += n;
+		data += n;
+		len -= n;
+		if (s->buflen < NH_MESSAGE_UNIT)
+			return;
+		nhpoly1305_units(s, s->buf, NH_MESSAGE_UNIT);
+		s->buflen = 0;
+	}
+	whole = len - len % NH_MESSAGE_UNIT;
+	if (whole)
+		nhpoly1305_units(s, data, whole);
+	if (len > whole) {
+		memcpy(s->buf, data + whole, len - whole);
+		s->buflen = len - whole;
+	}
+}
+
+void nhpoly1305_final(void *state, uint8_t *out)
+{
+	struct nhpoly1305_state *s = state;
+
+	if (s->buflen) {
+		/* the last partial unit, zero-padded */
+		memset(s->buf + s->buflen, 0, NH_MESSAGE_UNIT - s->buflen);
+		nhpoly1305_units(s, s->buf, NH_MESSAGE_UNIT);
+	}
+	if (s->chunk_pos)
+		nhpoly1305_chunk_done(s);
+	poly1305_generic_core.emit(&s->poly, out);
+	wipe(s->buf, sizeof(s->buf));
+	/* the next message under the same key */
+	nhpoly1305_init(s);
+}
+
+DEFINE_NHPOLY1305_DRIVER(nhpoly1305_generic_driver, "nhpoly1305-generic", 100,
+			 0, nh_generic);
+
+int nhpoly1305_generic_register(struct crypto_registry *reg)
+{
+	int err = crypto_register_driver(reg, &nhpoly1305_generic_driver);
+
+	return err ? err : nhpoly1305_register_testvecs(reg);
+}

@@ -6,6 +6,7 @@
  */
 #include "crypto/internal/core.h"
 
+#include "crypto/adiantum/adiantum.h"
 #include "crypto/arch/arm/aes-ce-glue.h"
 #include "crypto/aes/aes-generic.h"
 #include "crypto/arch/arm/aes-neonbs-glue.h"
@@ -29,6 +30,7 @@
 #include "crypto/arch/arm/speck-xts-neon-glue.h"
 
 static int (*const registrars[])(struct crypto_registry *) = {
+	adiantum_register_testvecs,
 	aes_generic_register,
 	camellia_generic_register,
 	chacha20poly1305_generic_register,

@@ -320,6 +320,8 @@ static const struct {
 	  hctr2_template_init, NULL, 1 },
 	{ "rfc7539", "rfc7539", 2, rfc7539_fits, rfc7539_alg_name,
 	  NULL, rfc7539_template_init, 0 },
+	{ "adiantum", "adiantum", 3, adiantum_fits, adiantum_alg_name,
+	  adiantum_template_init, NULL, 1 },
 	{ "xchacha20poly1305", "xchacha20poly1305", 2, xchacha_fits,
 	  xchacha_alg_name, NULL, xchacha_template_init, 0 },
 };

@@ -63,6 +63,16 @@ int hctr2_template_init(struct skcipher_alg *alg,
 			const struct crypto_driver *const *children);
 
 /*
+ * templates/adiantum.c: adiantum(xchacha<r>,aes,nhpoly1305), Adiantum
+ * over an XChaCha12/20 skcipher (slot 0), an AES cipher taking 32-byte
+ * keys (slot 1) and an nhpoly1305 driver (slot 2); "adiantum(xchacha12,aes)".
+ */
+int adiantum_fits(unsigned int slot, const struct crypto_driver *d);
+int adiantum_alg_name(char *out, size_t len, const struct crypto_driver *const *children);
+int adiantum_template_init(struct skcipher_alg *alg,
+			   const struct crypto_driver *const *children);
+
+/*
  * templates/rfc7539.c: rfc7539(chacha20,poly1305), the RFC 8439 AEAD over
  * a chacha20 skcipher driver (slot 0) and a poly1305 keyed-hash driver
  * (slot 1), through the AEAD engine of templates/aead.c; as hctr2's.

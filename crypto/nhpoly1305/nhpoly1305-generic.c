@@ -120,6 +120,37 @@ void nhpoly1305_final(void *state, uint8_t *out)
 	nhpoly1305_init(s);
 }
 
+void nhpoly1305_digest(const struct nhpoly1305_state *ks, const uint8_t *msg,
+		       size_t len, uint8_t out[NHPOLY1305_DIGEST_SIZE])
+{
+	_Alignas(16) union poly1305_core_state poly;
+	uint8_t h[NH_HASH_BYTES];
+
+	poly1305_generic_core.setkey(&poly, ks->r);
+	while (len) {
+		size_t n = len < NH_MESSAGE_BYTES ? len : NH_MESSAGE_BYTES;
+
+		if (n % NH_MESSAGE_UNIT) {
+			/* the last chunk ends in a partial unit: zero-padded copy */
+			uint8_t last[NH_MESSAGE_BYTES];
+			size_t padded = n + NH_MESSAGE_UNIT - n % NH_MESSAGE_UNIT;
+
+			memcpy(last, msg, n);
+			memset(last + n, 0, padded - n);
+			ks->nh(ks->nh_key, last, padded, h);
+			explicit_bzero(last, padded);
+		} else {
+			ks->nh(ks->nh_key, msg, n, h);
+		}
+		poly1305_generic_core.blocks(&poly, h, NH_HASH_BYTES / POLY1305_BLOCK_SIZE, 1);
+		msg += n;
+		len -= n;
+	}
+	poly1305_generic_core.emit(&poly, out);
+	wipe(&poly, sizeof(poly));
+	wipe(h, sizeof(h));
+}
+
 DEFINE_NHPOLY1305_DRIVER(nhpoly1305_generic_driver, "nhpoly1305-generic", 100,
 			 0, nh_generic);
 

@@ -48,6 +48,15 @@ void nhpoly1305_init(void *state);
 void nhpoly1305_update(void *state, const uint8_t *data, size_t len);
 void nhpoly1305_final(void *state, uint8_t *out);
 
+/*
+ * The digest of one whole message under the keyed state ks, which is not
+ * changed (so callers may share it): what init, update(msg), final give,
+ * without copying the state. For the adiantum template, which hashes
+ * twice per message under one key.
+ */
+void nhpoly1305_digest(const struct nhpoly1305_state *ks, const uint8_t *msg,
+		       size_t len, uint8_t out[NHPOLY1305_DIGEST_SIZE]);
+
 /* the hash_alg of an "nhpoly1305" driver whose setkey is setkeyfn */
 #define NHPOLY1305_HASH_ALG(setkeyfn)                                        \
 	{                                                                    \

@@ -22,6 +22,7 @@
 #define MAX_DRIVERS 32
 
 static const char *const algs[] = {
+	"adiantum(xchacha12,aes)",
 	"cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cbc(speck128)", "cbc(speck64)",
 	"cfb(aes)", "cfb(camellia)", "cfb(sm4)", "chacha12", "chacha20", "ctr(aes)",
 	"ctr(camellia)", "ctr(sm4)", "ctr(speck128)", "cts(cbc(aes))",
@@ -50,7 +51,7 @@ static size_t piece_unit(struct crypto_tfm *t)
 	    !strncmp(a, "xchacha", 7))
 		return 64; /* the counter steps per 64-byte block started */
 	if (!strncmp(a, "cts(", 4) || !strncmp(a, "xctr(", 5) ||
-	    !strncmp(a, "hctr2(", 6))
+	    !strncmp(a, "hctr2(", 6) || !strncmp(a, "adiantum(", 9))
 		return 0; /* no chaining across pieces */
 	return crypto_ivsize(t) ? crypto_ivsize(t) : crypto_blocksize(t);
 }

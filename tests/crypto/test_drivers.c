@@ -22,7 +22,7 @@
 #define MAX_DRIVERS 32
 
 static const char *const algs[] = {
-	"adiantum(xchacha12,aes)",
+	"adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)",
 	"cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cbc(speck128)", "cbc(speck64)",
 	"cfb(aes)", "cfb(camellia)", "cfb(sm4)", "chacha12", "chacha20", "ctr(aes)",
 	"ctr(camellia)", "ctr(sm4)", "ctr(speck128)", "cts(cbc(aes))",

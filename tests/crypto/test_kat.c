@@ -18,7 +18,8 @@
 #include "testutil.h"
 
 static const char *const required_algs[] = {
-	"adiantum(xchacha12,aes)", "aes", "camellia", "cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
+	"adiantum(xchacha12,aes)", "adiantum(xchacha20,aes)", "aes", "camellia",
+	"cbc(aes)", "cbc(camellia)", "cbc(sm4)", "cfb(aes)",
 	"cfb(camellia)", "cfb(sm4)", "chacha12", "chacha20", "ctr(aes)", "ctr(camellia)",
 	"ctr(sm4)", "cts(cbc(aes))", "cts(cbc(camellia))", "ecb(aes)",
 	"ecb(camellia)", "ecb(sm4)", "gcm(aes)", "ghash", "hctr2(aes)", "hmac(sha512)",

@@ -14,7 +14,8 @@
  * crypt_ks0, giving the bytes of the best one, tag checked before any
  * plaintext is released; the fit of gcm_base's children (a ctr instance
  * over a 16-byte block, ghash) and its instances only where vectors
- * exist.
+ * exist; the fit of adiantum's three children and its lookup by
+ * "adiantum(xchacha12,aes,nhpoly1305)".
  */
 #include <errno.h>
 #include <string.h>
@@ -94,6 +95,14 @@ static const struct {
 	{ "gcm_base(ctr-toy16-fit-test,polyval-generic)", -EINVAL },
 	{ "gcm_base(ghash-generic,ctr-toy16-fit-test)", -EINVAL },
 	{ "gcm_base(chacha20-generic,ghash-generic)", -EINVAL },
+	/* adiantum: an XChaCha stream, AES, nhpoly1305, in that order */
+	{ "adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)", 0 },
+	{ "adiantum(chacha20-generic,aes-generic,nhpoly1305-generic)", -EINVAL },
+	{ "adiantum(chacha12-generic,aes-generic,nhpoly1305-generic)", -EINVAL },
+	{ "adiantum(xchacha12-generic,toy16-fit-test,nhpoly1305-generic)", -EINVAL },
+	{ "adiantum(xchacha12-generic,aes-generic,poly1305-generic)", -EINVAL },
+	{ "adiantum(aes-generic,xchacha12-generic,nhpoly1305-generic)", -EINVAL },
+	{ "adiantum(xchacha12-generic,aes-generic)", -EINVAL },
 };
 static int multi_err[sizeof(multi_specs) / sizeof(multi_specs[0])];
 
@@ -194,33 +203,44 @@ static void check_parser(void)
 		      "malformed name \"%s\" accepted", bad[i]);
 }
 
-/* hctr2(aes) and its base name pick the same driver and the same bytes */
-static void check_base_name(void)
+/* an algorithm and its base name pick the same driver and the same bytes */
+static void check_same_as_base(const char *alg, const char *base)
 {
 	static const uint8_t key[32] = { 1, 2, 3 };
 	uint8_t iv[32] = { 9 }, a[100], b[100];
 	struct crypto_tfm *s, *l;
 	int err, err2;
 
-	s = crypto_alloc("hctr2(aes)", NULL, &err);
-	l = crypto_alloc("hctr2_base(xctr(aes),polyval)", NULL, &err2);
-	CHECK(s && l, "hctr2(aes): %d, hctr2_base(xctr(aes),polyval): %d", err, err2);
+	s = crypto_alloc(alg, NULL, &err);
+	l = crypto_alloc(base, NULL, &err2);
+	CHECK(s && l, "%s: %d, %s: %d", alg, err, base, err2);
 	if (s && l) {
 		CHECK(!strcmp(crypto_tfm_driver_name(s), crypto_tfm_driver_name(l)),
-		      "hctr2(aes) is %s, its base name %s", crypto_tfm_driver_name(s),
+		      "%s is %s, its base name %s", alg, crypto_tfm_driver_name(s),
 		      crypto_tfm_driver_name(l));
 		memset(a, 0x5a, sizeof(a));
 		CHECK(crypto_setkey(s, key, sizeof(key)) == 0 &&
 		      crypto_setkey(l, key, sizeof(key)) == 0 &&
-		      crypto_encrypt(s, iv, a, a, sizeof(a)) == 0, "hctr2 encrypt");
+		      crypto_encrypt(s, iv, a, a, sizeof(a)) == 0, "%s encrypt", alg);
 		memset(b, 0x5a, sizeof(b));
 		CHECK(crypto_encrypt(l, iv, b, b, sizeof(b)) == 0 && !memcmp(a, b, sizeof(a)),
-		      "hctr2 by its base name differs");
+		      "%s by its base name differs", alg);
 		CHECK(crypto_decrypt(l, iv, b, b, sizeof(b)) == 0 && b[0] == 0x5a &&
-		      b[99] == 0x5a, "hctr2 does not decrypt");
+		      b[99] == 0x5a, "%s does not decrypt", alg);
 	}
 	crypto_free(s);
 	crypto_free(l);
+}
+
+static void check_base_name(void)
+{
+	struct crypto_tfm *s, *l;
+	int err, err2;
+
+	check_same_as_base("hctr2(aes)", "hctr2_base(xctr(aes),polyval)");
+	check_same_as_base("adiantum(xchacha12,aes)", "adiantum(xchacha12,aes,nhpoly1305)");
+	check_same_as_base("adiantum(xchacha20,aes)", "adiantum(xchacha20,aes,nhpoly1305)");
+	/* an AEAD: the same driver (its bytes: test_aead_drivers) */
 	s = crypto_alloc("gcm(aes)", NULL, &err);
 	l = crypto_alloc("gcm_base(ctr(aes),ghash)", NULL, &err2);
 	CHECK(s && l && !strcmp(crypto_tfm_driver_name(s), crypto_tfm_driver_name(l)),

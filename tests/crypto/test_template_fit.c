@@ -99,7 +99,7 @@ static const struct {
 	{ "adiantum(xchacha12-generic,aes-generic,nhpoly1305-generic)", 0 },
 	{ "adiantum(chacha20-generic,aes-generic,nhpoly1305-generic)", -EINVAL },
 	{ "adiantum(chacha12-generic,aes-generic,nhpoly1305-generic)", -EINVAL },
-	{ "adiantum(xchacha12-generic,toy16-fit-test,nhpoly1305-generic)", -EINVAL },
+	{ "adiantum(xchacha12-generic,camellia-generic,nhpoly1305-generic)", -EINVAL },
 	{ "adiantum(xchacha12-generic,aes-generic,poly1305-generic)", -EINVAL },
 	{ "adiantum(aes-generic,xchacha12-generic,nhpoly1305-generic)", -EINVAL },
 	{ "adiantum(xchacha12-generic,aes-generic)", -EINVAL },

@@ -562,3 +562,69 @@ void crypto_selftest_run(struct crypto_driver *drv)
 out:
 	tfm_del(tfm);
 }
+
+/* message bytes of vector i of set tv, as crypto_kat_report gives them */
+static size_t kat_len(const struct crypto_testvecs *tv, unsigned int i)
+{
+	const char *hex = tv->cipher ? tv->cipher[i].ptext :
+			  tv->aead ? tv->aead[i].ptext : tv->hash[i].msg;
+	size_t n = hex ? strlen(hex) / 2 : 0;
+
+	if (!tv->cipher && !tv->aead && tv->hash[i].repeat)
+		n *= tv->hash[i].repeat;
+	return n;
+}
+
+int crypto_kat_run(const char *driver,
+		   void (*report)(void *arg, const struct crypto_kat_report *r),
+		   void *arg)
+{
+	const struct crypto_testvecs *sets[MAX_SETS];
+	const struct crypto_driver *d;
+	struct crypto_driver copy;
+	unsigned int nsets;
+	int ret = 0;
+
+	if (crypto_init())
+		return -EIO;
+	d = registry_find_driver(driver);
+	if (!d)
+		return -ENOENT;
+	if (!cpu_has(d->features))
+		return -ENODEV;
+	nsets = crypto_find_testvecs(d->alg_name, sets, MAX_SETS);
+	if (!nsets)
+		return -ENODATA;
+	for (unsigned int s = 0; s < nsets; s++) {
+		for (unsigned int i = 0; i < sets[s]->count; i++) {
+			struct crypto_kat_report r = {
+				.alg_name = d->alg_name, .source = sets[s]->source,
+				.index = i, .len = kat_len(sets[s], i), .status = -1,
+			};
+			struct crypto_tfm *tfm;
+
+			/* a copy, so a failure is reported and not recorded */
+			copy = *d;
+			copy.selftest_reason[0] = '\0';
+			tfm = tfm_new(&copy);
+			if (!tfm) {
+				fail(&copy, "out of memory");
+			} else if (d->type == CRYPTO_TYPE_HASH && sets[s]->hash) {
+				r.status = test_hash_vec(&copy, tfm, &sets[s]->hash[i], i);
+			} else if (d->type == CRYPTO_TYPE_AEAD && sets[s]->aead) {
+				r.status = test_aead_vec(&copy, tfm, &sets[s]->aead[i], i);
+			} else if ((d->type == CRYPTO_TYPE_CIPHER ||
+				    d->type == CRYPTO_TYPE_SKCIPHER) && sets[s]->cipher) {
+				r.status = test_cipher_vec(&copy, tfm, &sets[s]->cipher[i], i);
+			} else {
+				fail(&copy, "vector set of the wrong kind");
+			}
+			tfm_del(tfm);
+			r.reason = r.status < 0 ? copy.selftest_reason : "";
+			if (r.status < 0)
+				ret = -EBADMSG;
+			report(arg, &r);
+		}
+	}
+	return ret;
+}

@@ -35,14 +35,19 @@ static void usage(FILE *f)
 		"       %s --alg ALG [--driver DRIVER] [--key HEX] [--iv HEX] [--aad HEX]\n"
 		"                   (--encrypt | --decrypt)   < input > output\n"
 		"       %s --alg sha512|hmac(sha512)|ghash|polyval [--key HEX] < input > digest\n"
+		"       %s --selftest ALG [--driver DRIVER]\n"
 		"\n"
 		"Encrypt, decrypt or hash stdin with one cloakfs crypto driver.\n"
 		"\n"
 		"  -l, --list           list every driver: ALG DRIVER PRIORITY flags\n"
+		"  -t, --selftest ALG   run ALG's published known-answer vectors through\n"
+		"                       the driver (the best one, or --driver), one line\n"
+		"                       per vector, e.g. adiantum(xchacha12,aes)\n"
 		"  -a, --alg ALG        algorithm, e.g. xts(aes), xts(speck128), xts(speck64),\n"
 		"                       xts(sm4), ecb(sm4), cbc(aes), cfb(sm4), ctr(aes),\n"
 		"                       cts(cbc(aes)), chacha20, rfc7539(chacha20,poly1305),\n"
-		"                       xchacha20poly1305, gcm(aes), sha512, hmac(sha512)\n"
+		"                       xchacha20poly1305, gcm(aes), adiantum(xchacha12,aes),\n"
+		"                       sha512, hmac(sha512)\n"
 		"  -d, --driver NAME    force one driver (default: the best allowed one)\n"
 		"  -k, --key HEX        key; its length selects the variant (64 bytes for\n"
 		"                       xts(aes) is AES-256-XTS)\n"
@@ -56,7 +61,7 @@ static void usage(FILE *f)
 		"  -V, --version        version\n"
 		"\n"
 		"Environment: CLOAKFS_CRYPTO (driver policy, see cloakfs-enc(1)).\n",
-		prog, prog, prog);
+		prog, prog, prog, prog);
 }
 
 static int fail(struct enc_run *r, int code, const char *fmt, ...)
@@ -317,6 +322,74 @@ static int crypt_input(struct enc_run *r, const char *alg, int dir, int in_fd,
 	return crypto_tagsize(r->tfm) ? aead(r, alg, dir) : cipher(r, alg, dir);
 }
 
+/* --selftest: the counts of the vectors reported so far */
+struct kat_tally {
+	FILE *out;
+	unsigned int passed, skipped, failed;
+};
+
+static void kat_line(void *arg, const struct crypto_kat_report *k)
+{
+	struct kat_tally *t = arg;
+
+	fprintf(t->out, "%s %s: %s #%u, %zu bytes%s%s\n",
+		k->status > 0 ? "ok" : k->status == 0 ? "skipped" : "FAILED",
+		k->alg_name, k->source, k->index, k->len,
+		k->status < 0 ? ": " : "", k->reason);
+	if (k->status > 0)
+		t->passed++;
+	else if (k->status == 0)
+		t->skipped++;
+	else
+		t->failed++;
+}
+
+/* --selftest ALG [--driver DRIVER]: the vectors, a line each, and a count */
+static int selftest(struct enc_run *r, const char *alg, const char *driver)
+{
+	struct kat_tally t = { 0 };
+	struct crypto_driver_info info;
+	int err, rc = CLOAKFS_EXIT_OK;
+
+	if (!driver) {
+		driver = crypto_best_driver(alg);
+		if (!driver) {
+			r->tfm = crypto_alloc(alg, NULL, &err);
+			return r->tfm ? fail(r, CLOAKFS_EXIT_ERROR, "%s: no driver",
+					     alg) :
+				        explain_alloc_error(r, alg, NULL, err);
+		}
+	}
+	for (unsigned int i = 0, n = crypto_driver_count(); i < n; i++)
+		if (!crypto_driver_info(i, &info) && !strcmp(info.driver_name, driver) &&
+		    strcmp(info.alg_name, alg))
+			return fail(r, CLOAKFS_EXIT_ERROR, "driver '%s' implements %s, "
+				    "not %s", driver, info.alg_name, alg);
+	t.out = fdopen(dup(r->out_fd), "w");
+	if (!t.out)
+		return fail(r, CLOAKFS_EXIT_ERROR, "writing output: %s", strerror(errno));
+	err = crypto_kat_run(driver, kat_line, &t);
+	if (err == 0 || err == -EBADMSG)
+		fprintf(t.out, "%s by %s: %u passed, %u skipped, %u failed\n", alg,
+			driver, t.passed, t.skipped, t.failed);
+	if (fclose(t.out))
+		return fail(r, CLOAKFS_EXIT_ERROR, "writing output: %s", strerror(errno));
+	if (err == -ENOENT)
+		rc = fail(r, CLOAKFS_EXIT_ERROR, "unknown driver '%s' (see %s --list)",
+			  driver, prog);
+	else if (err == -ENODEV)
+		rc = explain_alloc_error(r, alg, driver, err);
+	else if (err == -ENODATA)
+		rc = fail(r, CLOAKFS_EXIT_ERROR, "%s has no known-answer vectors", alg);
+	else if (err)
+		rc = fail(r, CLOAKFS_EXIT_ERROR, "%u of %u vectors of %s failed on %s",
+			  t.failed, t.passed + t.skipped + t.failed, alg, driver);
+	else if (!t.passed)
+		rc = fail(r, CLOAKFS_EXIT_ERROR, "no vector of %s has a key size %s "
+			  "takes", alg, driver);
+	return rc;
+}
+
 static void run_free(struct enc_run *r)
 {
 	if (r->tfm)
@@ -338,6 +411,7 @@ int cloakfs_enc_main(int argc, char **argv, int in_fd, int out_fd, FILE *err)
 {
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
+		{ "selftest", required_argument, NULL, 't' },
 		{ "alg", required_argument, NULL, 'a' },
 		{ "driver", required_argument, NULL, 'd' },
 		{ "key", required_argument, NULL, 'k' },
@@ -351,16 +425,17 @@ int cloakfs_enc_main(int argc, char **argv, int in_fd, int out_fd, FILE *err)
 		{ 0 },
 	};
 	const char *alg = NULL, *driver = NULL, *keyhex = NULL, *ivhex = NULL,
-		   *aadhex = NULL;
+		   *aadhex = NULL, *kat_alg = NULL;
 	int list = 0, dir = 0, verbose = 0, c, e, rc;
 	struct enc_run r = { .err = err, .out_fd = out_fd };
 	FILE *out;
 
 	optind = 0; /* glibc: 0 starts a fresh scan, for a second call */
 	opterr = 0; /* one error line, ours */
-	while ((c = getopt_long(argc, argv, ":la:d:k:i:A:eDvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":lt:a:d:k:i:A:eDvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': list = 1; break;
+		case 't': kat_alg = optarg; break;
 		case 'a': alg = optarg; break;
 		case 'd': driver = optarg; break;
 		case 'k': keyhex = optarg; break;
@@ -402,6 +477,14 @@ int cloakfs_enc_main(int argc, char **argv, int in_fd, int out_fd, FILE *err)
 				    strerror(errno));
 		rc = cli_list_drivers(out);
 		return fclose(out) && rc == CLOAKFS_EXIT_OK ? CLOAKFS_EXIT_ERROR : rc;
+	}
+	if (kat_alg) {
+		if (alg || keyhex || ivhex || aadhex || dir)
+			return fail(&r, CLOAKFS_EXIT_USAGE, "--selftest takes only --driver "
+				    "(and --verbose)");
+		rc = selftest(&r, kat_alg, driver);
+		run_free(&r);
+		return rc;
 	}
 	if (!alg && !driver)
 		return fail(&r, CLOAKFS_EXIT_USAGE, "--alg or --driver is required (try --help)");

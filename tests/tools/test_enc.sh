@@ -178,5 +178,21 @@ if grep -v ' disabled' "$tmp/out" | awk '{print $2}' | grep -Eq -- '-(avx|aesni|
 	failed=$((failed + 1)); echo "FAIL: generic-only left a SIMD driver enabled"
 fi
 
+# --selftest: the Adiantum reference's vectors through the CLI, a line each
+ok "--selftest adiantum" "$enc" --selftest 'adiantum(xchacha12,aes)' \
+	--driver adiantum-xchacha12-generic-aes-generic-nhpoly1305-generic
+checks=$((checks + 1))
+if [ "$(grep -c '^ok adiantum(xchacha12,aes): google/adiantum .*, \(16\|31\|128\|512\|1536\|4096\) bytes$' "$tmp/out")" -ne 6 ] ||
+   ! grep -q '^adiantum(xchacha12,aes) by adiantum-xchacha12-generic-aes-generic-nhpoly1305-generic: 6 passed, 0 skipped, 0 failed$' "$tmp/out"; then
+	failed=$((failed + 1)); echo "FAIL: --selftest adiantum output:"; cat "$tmp/out"
+fi
+ok "--selftest nhpoly1305 (best driver)" "$enc" --selftest nhpoly1305
+fails "--selftest unknown" "unknown algorithm 'nosuch'" "$enc" --selftest nosuch
+fails "--selftest wrong driver" "'chacha20-generic' implements chacha20, not xchacha12" \
+	"$enc" --selftest xchacha12 --driver chacha20-generic
+fails "--selftest unknown driver" "unknown driver 'nosuch-generic'" \
+	"$enc" --selftest xchacha12 --driver nosuch-generic
+fails "--selftest with a key" "--selftest takes only --driver" "$enc" --selftest xchacha12 --key 00
+
 echo "test_enc: $checks checks, $failed failed"
 [ "$failed" -eq 0 ]

@@ -123,6 +123,20 @@ for alg in {r["alg"] for r in rows}:
     assert len(autos) == 1, "auto drivers for %s: %s" % (alg, autos)
 ' "$tmp/out"
 
+# Adiantum at the two sector sizes (512 B and 4 KiB), both directions,
+# 256-bit key, measured ("ok"), through the generic instance
+run_quick --json --driver adiantum-xchacha12-generic-aes-generic-nhpoly1305-generic --size 512,4096
+check "adiantum bench exits 0 (got $rc)" test "$rc" -eq 0
+check "adiantum: 512 and 4096 bytes, encrypt and decrypt, measured" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+got = {(r["size"], r["op"]) for r in rows if r["status"] == "ok"
+       and r["alg"] == "adiantum(xchacha12,aes)" and r["key_bits"] == 256
+       and r["mb_per_s"] > 0}
+want = {(n, op) for n in (512, 4096) for op in ("encrypt", "decrypt")}
+assert got == want, "got %s" % sorted(got)
+' "$tmp/out"
+
 # unknown names: exit 1 with a message naming them
 run_quick --driver no-such-driver
 check "unknown --driver exits 1 (got $rc)" test "$rc" -eq 1

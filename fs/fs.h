@@ -30,8 +30,14 @@
 #include "volume/keys/volconf.h"
 #include "volume/content/content.h"
 #include "volume/keys/keyring.h"
+#include "volume/volume.h"
 
 struct cloakfs {
+	/* the volume (volume/volume.h): config, keys, root, lock; the mount
+	 * opens, unlocks and closes it */
+	struct volume vol;
+	/* views of vol's, set once it is unlocked, for the code that does
+	 * not take the volume yet; vol owns (keyring below too) */
 	struct volume_config cfg;
 	const struct volume_cipher_info *cipher;
 	struct content_geom geom;
@@ -46,8 +52,8 @@ struct cloakfs {
 
 	struct inode_table inodes;
 	struct fs_inode *root;
-	/* the volume's keys and every key derived from them, wiped at lock
-	 * in one call (volume/keys/keyring.h) */
+	/* vol.keyring: the volume's keys and every key derived from them,
+	 * wiped at lock in one call (volume/keys/keyring.h) */
 	struct keyring *keyring;
 
 	double timeout;            /* entry and attribute cache, seconds */

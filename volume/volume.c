@@ -179,7 +179,7 @@ out:
 	return rc;
 }
 
-int volume_unlock(const char *dir, const char *pass, size_t passlen,
+int volume_unlock_keys(const char *dir, const char *pass, size_t passlen,
 		  struct volume_config *cfg, struct volume_keys **keys,
 		  char *err, size_t errlen)
 {

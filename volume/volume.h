@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whole-volume operations on top of keys/volconf.h, keyslot.h and keys.h: what
- * cloakfs-keytool init and every mount do. Error strings as in keys/volconf.h.
+ * The front door of a volume: open, unlock and close it (struct volume),
+ * the one way the mount, cloakfs-keytool and cloakfs-fsck reach a volume's
+ * config, record, lock, root and keys; and create one. Each caller keeps
+ * only its own messages around these and its exit codes. Errors are
+ * -errno with a message in err naming the file (as keys/volconf.h).
  */
 #ifndef CLOAKFS_VOLUME_VOLUME_H
 #define CLOAKFS_VOLUME_VOLUME_H
@@ -9,10 +12,158 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "volume/cipher.h"
+#include "volume/content/content.h"
 #include "volume/keys/volconf.h"
+#include "volume/keys/keyring.h"
 #include "volume/keys/keys.h"
 #include "volume/keys/keyslot.h"
 #include "volume/keys/reckey.h"
+
+/* ---- the front door ------------------------------------------------------- */
+
+enum volume_lock {
+	VOLUME_LOCK_NONE,
+	VOLUME_LOCK_SHARED,    /* a starting mount (volume/dirlock.h) */
+	VOLUME_LOCK_EXCLUSIVE, /* a tool that changes the volume */
+};
+
+/* volume_open_params.flags */
+enum {
+	/* no config: the parameters come from the record with a recovery
+	 * key (VOLUME_KEY_RECOVERY), so a lost config does not matter */
+	VOLUME_OPEN_NO_CONFIG = 1u << 0,
+	/* refuse another volume's config (-EXDEV) before any key is asked;
+	 * a damaged record is a warning */
+	VOLUME_OPEN_CHECK_RECORD = 1u << 1,
+	/* the root's directory nonce must read (-ENOENT missing, -EBADMSG
+	 * damaged), as a mount needs */
+	VOLUME_OPEN_ROOT_NONCE = 1u << 2,
+	/* the lock is not required: when flock fails the open goes on
+	 * (a warning) */
+	VOLUME_OPEN_LOCK_OPTIONAL = 1u << 3,
+};
+
+struct volume_open_params {
+	const char *config;     /* an external config (--config); NULL:
+				   <dir>/cloakfs.conf */
+	unsigned int flags;     /* VOLUME_OPEN_* */
+	enum volume_lock lock;  /* taken first, before the config is read */
+	/* said once when another process holds the lock (then waited for) */
+	void (*waiting)(void *arg);
+	void *waiting_arg;
+	/* warnings that do not stop the open (a damaged record, no lock
+	 * with VOLUME_OPEN_LOCK_OPTIONAL); NULL: dropped */
+	void (*warn)(void *arg, const char *msg);
+	void *warn_arg;
+};
+
+/* what volume_unlock found in each keyslot (struct volume.slots) */
+enum volume_slot_state {
+	VOLUME_SLOT_FREE,      /* unused, or not tried (another opened first) */
+	VOLUME_SLOT_OPENED,    /* opened, and its key gives the config's key_id */
+	VOLUME_SLOT_WRONG,     /* does not open with this passphrase */
+	VOLUME_SLOT_ASIDE,     /* its cost is above the ceiling: not tried */
+	VOLUME_SLOT_FAILED,    /* could not be tried (memory) */
+	VOLUME_SLOT_OTHER_KEY, /* opens, but its key does not give key_id */
+};
+
+/*
+ * An open volume. Set by volume_open, keys by volume_unlock, everything
+ * released (keys wiped) by volume_close. The fields are read-only for
+ * callers, except that a mount shares keyring with its requests.
+ */
+struct volume {
+	struct volume_config cfg; /* the config; after a recovery unlock the
+				     record's parameters (no keyslots) */
+	const struct volume_cipher_info *cipher; /* cfg.cipher's */
+	struct content_geom geom; /* cfg.sector_size over the cipher's block */
+	struct keyring *keyring;  /* NULL until unlocked */
+	int rootfd;               /* O_PATH of the ciphertext directory */
+	int lockfd;               /* the directory lock, or -1 */
+	unsigned int version;     /* the format version (cfg.version) */
+	int has_config;           /* 0: parameters not known before unlock */
+	int slot;                 /* the keyslot that opened, or -1 */
+	unsigned char slots[VOLCONF_MAX_KEYSLOTS]; /* enum volume_slot_state */
+	const char *dir;          /* as given to volume_open (messages) */
+	char confpath[4096];      /* the config's path */
+};
+
+/*
+ * Open the volume in dir: take the lock p->lock, read the config (unless
+ * VOLUME_OPEN_NO_CONFIG), check it against the record, read the root's
+ * nonce, as p->flags ask. 0, or -errno with err (v then holds nothing):
+ *   -ENOENT       no config ("<dir>: not a cloakfs volume (no
+ *                 cloakfs.conf)", or "--config FILE: no such file"),
+ *                 or no directory
+ *   -ENOTDIR      dir is not a directory
+ *   -EXDEV        the config is another volume's (the record says)
+ *   -EBADMSG, -EINVAL, -ENOTSUP, -VOLUME_ENOTREG, -ELOOP
+ *                 a config refused (err: file, line, field), or the root
+ *                 nonce damaged
+ *   -EWOULDBLOCK and other -errno of the lock (err: "<dir>: cannot lock")
+ * p may be NULL (no lock, no flags).
+ */
+int volume_open(struct volume *v, const char *dir,
+		const struct volume_open_params *p, char *err, size_t errlen);
+
+/* where a key comes from (struct volume_key.source) */
+enum volume_key_source {
+	VOLUME_KEY_PASSPHRASE, /* text: a passphrase for a keyslot */
+	VOLUME_KEY_RECOVERY,   /* text: a recovery key as typed; the
+				  parameters come from the record */
+	VOLUME_KEY_MASTER,     /* vmk: the master key itself (as cloakfsd
+				  holds it) */
+};
+
+#define VOLUME_SLOT_ANY (-1)   /* any keyslot, the first that opens */
+#define VOLUME_SLOT_EVERY (-2) /* every keyslot, each one's state in
+				  v->slots (cloakfs-fsck's check) */
+
+struct volume_key {
+	enum volume_key_source source;
+	const char *text;     /* PASSPHRASE, RECOVERY */
+	size_t len;
+	int slot;             /* PASSPHRASE: VOLUME_SLOT_ANY, _EVERY or one */
+	const uint8_t *vmk;   /* MASTER: KEYS_VMK_SIZE bytes */
+	uint8_t *vmk_out;     /* NULL, or KEYS_VMK_SIZE bytes (secmem) that
+				 receive the master key (the keytool) */
+};
+
+/*
+ * Unlock v with key: its keys go into v->keyring (made on the first
+ * unlock; a later one replaces the keys, as a mount unlocked again by
+ * cloakfsd). Returns the keyslot that opened (0 for the other sources),
+ * err then a note naming keyslots set aside above the cost ceiling, or
+ * empty. Errors, each with err:
+ *   -EACCES      wrong passphrase (no keyslot opened, or not the one
+ *                asked), a recovery key of another volume
+ *   -EUCLEAN     no keyslot opened and the record shows the config was
+ *                edited (err says which fields)
+ *   -E2BIG       no keyslot opened, one was above the cost ceiling
+ *   -EBADMSG     the master key does not give the config's key_id, or
+ *                the record's parameters are not the recovery key's
+ *   -ENOENT, -ENOKEY, -EILSEQ, -EINVAL  a recovery key with no record,
+ *                no recovery slot, or a typo (keys/reckey.h)
+ *   other -errno
+ */
+int volume_unlock(struct volume *v, const struct volume_key *key, char *err,
+		  size_t errlen);
+
+/*
+ * Bring the record (keys/volrec.h) of an unlocked volume up to date: 1
+ * written, 0 nothing to do, -errno (-EROFS, -EACCES: a read-only
+ * directory).
+ */
+int volume_refresh_record(struct volume *v);
+
+/* let go of the lock before volume_close (a mount once it shows) */
+void volume_release_lock(struct volume *v);
+
+/* wipe the keys, close the descriptors; v may be zeroed or closed */
+void volume_close(struct volume *v);
+
+/* ---- creating a volume and its lower steps -------------------------------- */
 
 struct volume_create_params {
 	enum volume_cipher cipher;
@@ -49,14 +200,15 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 		  struct keyslot_cost *cost_out, char *err, size_t errlen);
 
 /*
- * Read dir's config, open a keyslot with pass and derive the keys; the
- * derived key identifier must match key_id. On success *keys (free with
- * keys_free) and *cfg are set and the slot index is returned; -EACCES for
- * a wrong passphrase, -EBADMSG if key_id does not match.
+ * Read dir's config, open a keyslot with pass and derive the keys, without
+ * a struct volume (tests, forging tools): the derived key identifier must
+ * match key_id. On success *keys (free with keys_free) and *cfg are set
+ * and the slot index is returned; -EACCES for a wrong passphrase, -EBADMSG
+ * if key_id does not match.
  */
-int volume_unlock(const char *dir, const char *pass, size_t passlen,
-		  struct volume_config *cfg, struct volume_keys **keys,
-		  char *err, size_t errlen);
+int volume_unlock_keys(const char *dir, const char *pass, size_t passlen,
+		       struct volume_config *cfg, struct volume_keys **keys,
+		       char *err, size_t errlen);
 
 /* the same with the config at path (an external config, --config) */
 int volume_unlock_config(const char *path, const char *pass, size_t passlen,

@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 	}
 	if (argc != 6)
 		return die("arguments", EINVAL);
-	rc = volume_unlock(argv[2], pass, len, &cfg, &keys, err, sizeof(err));
+	rc = volume_unlock_keys(argv[2], pass, len, &cfg, &keys, err, sizeof(err));
 	explicit_bzero(pass, sizeof(pass));
 	if (rc < 0)
 		return die(err, rc);

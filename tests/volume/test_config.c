@@ -436,7 +436,7 @@ static int opens(const char *dir, const char *pass)
 	struct volume_config c;
 	struct volume_keys *k = NULL;
 	char err[256];
-	int rc = volume_unlock(dir, pass, strlen(pass), &c, &k, err, sizeof(err));
+	int rc = volume_unlock_keys(dir, pass, strlen(pass), &c, &k, err, sizeof(err));
 
 	keys_free(k);
 	return rc >= 0;

@@ -361,7 +361,7 @@ static void test_tamper(void)
 	      "create: %s", err);
 	snprintf(path, sizeof(path), "%s/cloakfs.conf", dir);
 	CHECK(slurp(path, base, sizeof(base)) > 0, "read");
-	rc = volume_unlock(dir, "secret", 6, &c, &k, err, sizeof(err));
+	rc = volume_unlock_keys(dir, "secret", 6, &c, &k, err, sizeof(err));
 	CHECK(rc == 0 && k, "unlock: %s", err);
 	keys_free(k);
 	k = NULL;
@@ -374,7 +374,7 @@ static void test_tamper(void)
 		CHECK(ok && strcmp(bad, base) != 0, "mutate %s", cases[i].key);
 		spill(path, bad);
 		err[0] = '\0';
-		rc = volume_unlock(dir, "secret", 6, &c, &k, err, sizeof(err));
+		rc = volume_unlock_keys(dir, "secret", 6, &c, &k, err, sizeof(err));
 		CHECK(rc == cases[i].rc && k == NULL,
 		      "tampered %s = %s: rc %d want %d (%s)", cases[i].key,
 		      cases[i].value ? cases[i].value : "<bit flip>", rc,
@@ -383,11 +383,11 @@ static void test_tamper(void)
 		k = NULL;
 	}
 	spill(path, base);
-	CHECK(volume_unlock(dir, "secret", 6, &c, &k, err, sizeof(err)) == 0,
+	CHECK(volume_unlock_keys(dir, "secret", 6, &c, &k, err, sizeof(err)) == 0,
 	      "original opens again");
 	keys_free(k);
 	k = NULL;
-	CHECK(volume_unlock(dir, "Secret", 6, &c, &k, err, sizeof(err)) == -EACCES &&
+	CHECK(volume_unlock_keys(dir, "Secret", 6, &c, &k, err, sizeof(err)) == -EACCES &&
 		      strstr(err, "wrong passphrase"),
 	      "wrong passphrase: %s", err);
 
@@ -399,7 +399,7 @@ static void test_tamper(void)
 	c.slots[0].used = 0;
 	CHECK(keyslot_add(&c, "secret", 6, &fast, vmk) == 0, "reseal");
 	CHECK(volconf_write_atomic(path, &c, err, sizeof(err)) == 0, "write");
-	CHECK(volume_unlock(dir, "secret", 6, &c, &k, err, sizeof(err)) == -EBADMSG &&
+	CHECK(volume_unlock_keys(dir, "secret", 6, &c, &k, err, sizeof(err)) == -EBADMSG &&
 		      k == NULL && strstr(err, "key_id"),
 	      "key_id mismatch: %s", err);
 	explicit_bzero(vmk, sizeof(vmk));
@@ -423,7 +423,7 @@ static void test_ciphers(void)
 
 		rc = volume_create(dir, &p, "pw", 2, &used, err, sizeof(err));
 		CHECK(rc == 0 && used.opslimit == 1, "create %d: %s", ci, err);
-		rc = volume_unlock(dir, "pw", 2, &c, &k, err, sizeof(err));
+		rc = volume_unlock_keys(dir, "pw", 2, &c, &k, err, sizeof(err));
 		CHECK(rc == 0 && k && keys_cipher(k) == (enum volume_cipher)ci &&
 			      c.sector_size == 1024 && c.name_max == 255,
 		      "unlock %d: %s", ci, err);

@@ -30,15 +30,11 @@
 #include "base/pathlex.h"
 #include "cli/exitcodes.h"
 #include "cli/passphrase.h"
-#include "crypto/secmem.h"
 #include "fs/cmdline.h"
 #include "fs/fdbudget.h"
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
-#include "volume/dirlock.h"
-#include "volume/names/dirnonce.h"
-#include "volume/names/vname.h"
 #include "volume/keys/volrec.h"
 #include "volume/keys/reckey.h"
 #include "volume/volume.h"
@@ -66,87 +62,96 @@ static int fail(int code, const char *fmt, ...)
 	return code;
 }
 
-/* the config: --config FILE, else CIPHERDIR/cloakfs.conf */
-static int config_path(const struct cloakfs_options *o, const char *dir,
-		       char *path, size_t len)
+static void say_waiting(void *dir)
 {
-	if (!o->config)
-		return volume_config_path(dir, path, len);
-	return snprintf(path, len, "%s", o->config) < (int)len ? 0
-							       : -ENAMETOOLONG;
+	fprintf(stderr, "cloakfs: waiting for cloakfs-keytool working on %s\n",
+		(const char *)dir);
 }
 
-/* the cipher and content geometry of fs->cfg */
-static int set_geometry(struct cloakfs *fs, const char *dir)
+static void say_warning(void *arg, const char *msg)
 {
-	fs->cipher = volume_cipher_info(fs->cfg.cipher);
-	if (content_geom_init(&fs->geom, fs->cfg.sector_size,
-			      fs->cipher->blocksize))
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: bad sector size", dir);
+	(void)arg;
+	log_warn("%s", msg);
+}
+
+/*
+ * Open the volume in dir (resolved): the lock shared, from before the
+ * config is read until the FUSE mount shows in mountinfo (volume/dirlock.h,
+ * docs/design.md "The volume lock"): a keytool that changes the volume (an
+ * upgrade converting it) finishes before this mount reads it, and one
+ * that starts meanwhile waits, then finds the mount and refuses. A
+ * filesystem without flock: the mount does not depend on it. Then the
+ * config (none with a recovery key: the record has the parameters, and
+ * the config, if any, may be the wrong one), another volume's config
+ * refused before any passphrase, and the root's nonce.
+ */
+static int open_volume(struct cloakfs *fs, const struct cloakfs_options *o,
+		       const char *dir)
+{
+	struct volume_open_params p = {
+		.config = o->config,
+		.flags = VOLUME_OPEN_LOCK_OPTIONAL | VOLUME_OPEN_ROOT_NONCE |
+			 (o->recovery_key ? VOLUME_OPEN_NO_CONFIG
+					  : VOLUME_OPEN_CHECK_RECORD),
+		.lock = VOLUME_LOCK_SHARED,
+		.waiting = say_waiting,
+		.waiting_arg = (void *)o->cipherdir,
+		.warn = say_warning,
+	};
+	char err[1024] = "";
+	int rc = volume_open(&fs->vol, dir, &p, err, sizeof(err));
+
+	if (rc)
+		return fail(rc == -ENAMETOOLONG ? CLOAKFS_EXIT_USAGE
+						: CLOAKFS_EXIT_BAD_VOLUME,
+			    "%s", *err ? err : strerror(-rc));
 	return 0;
 }
 
-static int read_volume(struct cloakfs *fs, const struct cloakfs_options *o,
-		       const char *dir, const char *path)
+/*
+ * A passphrase, or with --recovery-key the recovery key, from the
+ * passphrase source (a prompt, stdin, --passfile, --extpass)
+ */
+static int unlock_with_secret(struct cloakfs *fs,
+			      const struct cloakfs_options *o)
 {
-	char err[1024] = "";
-	int external = o->config != NULL, rc;
+	struct passphrase secret = { NULL, 0 };
+	struct volume_key key = { .slot = VOLUME_SLOT_ANY };
+	char prompt[PATH_MAX + 32], err[1024] = "";
+	int rc, tty = isatty(STDERR_FILENO) && !o->recovery_key;
 
-	/* a recovery key needs no config: the record has the parameters
-	 * (and the config, if any, may be the wrong one) */
-	if (o->recovery_key)
-		return 0;
-	rc = volconf_read(path, &fs->cfg, err, sizeof(err));
-	if (rc == 0) {
-		/* another volume's config is refused before any passphrase */
-		rc = volume_check_record(dir, &fs->cfg, err, sizeof(err));
-		if (rc)
-			return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
-		if (*err)
-			log_warn("%s", err);
-		return set_geometry(fs, dir);
-	}
-	if (rc == -ENOENT && external)
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "--config %s: no such file",
-			    path);
-	if (rc == -ENOENT)
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
-			    "(no %s)", dir, VOLCONF_FILE_NAME);
-	return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", *err ? err : strerror(-rc));
-}
-
-static int unlock_with_passphrase(struct cloakfs *fs,
-				  const struct cloakfs_options *o,
-				  const char *confpath)
-{
-	struct passphrase pass = { NULL, 0 };
-	struct volume_config cfg;
-	struct volume_keys *keys = NULL;
-	char prompt[PATH_MAX + 32], err[512] = "";
-	int rc;
-
-	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", o->cipherdir);
-	rc = passphrase_get(&o->pass, PASSPHRASE_EXISTING, prompt, &pass, err,
-			    sizeof(err));
+	snprintf(prompt, sizeof(prompt), "%s for %s: ", o->recovery_key ?
+		 "Recovery key" : "Passphrase", o->cipherdir);
+	rc = o->recovery_key
+		     ? passphrase_get_lines(&o->pass, prompt, reckey_complete,
+					    &secret, err, sizeof(err))
+		     : passphrase_get(&o->pass, PASSPHRASE_EXISTING, prompt,
+				      &secret, err, sizeof(err));
 	if (rc)
 		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));
 	/* Argon2id takes seconds by design: say so before the silence */
-	if (isatty(STDERR_FILENO)) {
+	if (tty) {
 		fprintf(stderr, "cloakfs: deriving the key from the passphrase "
 			"(Argon2id, a few seconds)... ");
 		fflush(stderr);
 	}
-	rc = volume_unlock_config(confpath, pass.text, pass.len, &cfg, &keys,
-				  err, sizeof(err));
-	if (isatty(STDERR_FILENO))
+	key.source = o->recovery_key ? VOLUME_KEY_RECOVERY : VOLUME_KEY_PASSPHRASE;
+	key.text = secret.text;
+	key.len = secret.len;
+	rc = volume_unlock(&fs->vol, &key, err, sizeof(err));
+	if (tty)
 		fputs(rc >= 0 ? "done\n" : "\n", stderr);
-	passphrase_free(&pass);
+	passphrase_free(&secret);
 	if (rc >= 0 && *err) /* slots set aside above the cost ceiling */
 		log_warn("%s/%s: %s", o->cipherdir, VOLCONF_FILE_NAME, err);
+	if (o->recovery_key && rc < 0)
+		return fail(rc == -EACCES || rc == -EILSEQ || rc == -EINVAL
+				    ? CLOAKFS_EXIT_AUTH
+				    : rc == -ENOMEM ? CLOAKFS_EXIT_ERROR
+						    : CLOAKFS_EXIT_BAD_VOLUME,
+			    "%s", *err ? err : strerror(-rc));
 	/* an edited config fails like a wrong passphrase: the record tells */
-	if (rc == -EACCES &&
-	    volume_explain_unopened(fs->cipherdir, confpath, &fs->cfg, err,
-				    sizeof(err)) == 1)
+	if (rc == -EUCLEAN)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
 	if (rc == -EACCES)
 		return fail(CLOAKFS_EXIT_AUTH, "%s: wrong passphrase (no "
@@ -154,76 +159,25 @@ static int unlock_with_passphrase(struct cloakfs *fs,
 	if (rc < 0)
 		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", o->cipherdir,
 			    *err ? err : strerror(-rc));
-	if (memcmp(cfg.key_id, fs->cfg.key_id, sizeof(cfg.key_id)) != 0) {
-		keys_free(keys);
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the config changed while "
-			    "mounting", o->cipherdir);
-	}
 	/* a volume made before records existed gets one now; a read-only
 	 * mount writes nothing */
-	if (!o->read_only) {
-		rc = volume_record_refresh(fs->cipherdir, &cfg, keys);
+	if (!o->recovery_key && !o->read_only) {
+		rc = volume_refresh_record(&fs->vol);
 		if (rc < 0)
 			log_info("%s/%s: not written: %s", fs->cipherdir,
 				 VOLREC_FILE_NAME, strerror(-rc));
 	}
-	keyring_install(fs->keyring, keys);
-	return 0;
-}
-
-/*
- * --recovery-key: the key from the passphrase source (a prompt, stdin,
- * --passfile, --extpass); the parameters from the volume record, so a
- * lost config does not stop the mount.
- */
-static int unlock_with_recovery_key(struct cloakfs *fs,
-				    const struct cloakfs_options *o)
-{
-	struct passphrase key = { NULL, 0 };
-	struct volume_config cfg;
-	struct volume_keys *keys = NULL;
-	char prompt[PATH_MAX + 32], err[512] = "";
-	uint8_t *vmk = secmem_alloc(VOLCONF_VMK_SIZE);
-	int rc;
-
-	if (!vmk)
-		return fail(CLOAKFS_EXIT_ERROR, "out of memory");
-	snprintf(prompt, sizeof(prompt), "Recovery key for %s: ", o->cipherdir);
-	rc = passphrase_get_lines(&o->pass, prompt, reckey_complete, &key, err,
-				  sizeof(err));
-	if (rc) {
-		secmem_free(vmk);
-		return fail(CLOAKFS_EXIT_NO_PASS, "%s", *err ? err : strerror(-rc));
-	}
-	rc = volume_unlock_recovery(fs->cipherdir, key.text, key.len, &cfg, vmk,
-				    err, sizeof(err));
-	passphrase_free(&key);
-	if (!rc)
-		rc = keys_new(vmk, cfg.cipher, &keys);
-	secmem_free(vmk);
-	if (rc)
-		return fail(rc == -EACCES || rc == -EILSEQ || rc == -EINVAL
-				    ? CLOAKFS_EXIT_AUTH : CLOAKFS_EXIT_BAD_VOLUME,
-			    "%s", *err ? err : strerror(-rc));
-	fs->cfg = cfg; /* the record's parameters, no keyslots */
-	rc = set_geometry(fs, o->cipherdir);
-	if (rc || keyring_new(fs->cfg.cipher, &fs->keyring)) {
-		keys_free(keys);
-		return rc ? rc : fail(CLOAKFS_EXIT_ERROR, "out of memory");
-	}
-	keyring_install(fs->keyring, keys);
 	return 0;
 }
 
 /* key from cloakfsd if it holds it (*from_daemon), else a passphrase */
 static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
-		  const char *confpath, int *from_daemon)
+		  int *from_daemon)
 {
 	*from_daemon = 0;
-	if (o->recovery_key)
-		return unlock_with_recovery_key(fs, o);
 #ifdef HAVE_CLOAKFSD
-	if (o->use_cloakfsd && !o->pass.file && !o->pass.extpass) {
+	if (!o->recovery_key && o->use_cloakfsd && !o->pass.file &&
+	    !o->pass.extpass) {
 		int rc = keywatch_fetch(fs);
 
 		if (rc == 0) {
@@ -236,7 +190,7 @@ static int unlock(struct cloakfs *fs, const struct cloakfs_options *o,
 				 "passphrase", o->cipherdir);
 	}
 #endif
-	return unlock_with_passphrase(fs, o, confpath);
+	return unlock_with_secret(fs, o);
 }
 
 /* an executable name in $PATH? (libfuse runs fusermount3 from there) */
@@ -394,25 +348,16 @@ static int check_mountpoint(const char *absmnt, const char *absdir,
 	return check_fuse();
 }
 
+/* the root inode, over a descriptor of its own (the volume keeps one) */
 static int open_root(struct cloakfs *fs, const char *dir)
 {
-	uint8_t nonce[DIRNONCE_SIZE];
 	struct stat st;
-	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+	int fd = fcntl(fs->vol.rootfd, F_DUPFD_CLOEXEC, 0), rc;
 
-	if (fd < 0)
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", dir, strerror(errno));
-	rc = dirnonce_read(fd, nonce);
-	explicit_bzero(nonce, sizeof(nonce));
-	if (rc) {
-		close(fd);
-		return fail(CLOAKFS_EXIT_BAD_VOLUME, "%s: the root's %s is %s "
-			    "(run cloakfs-fsck)", dir, DIRNONCE_FILE,
-			    rc == -ENOENT ? "missing" : "damaged");
-	}
-	if (fstat(fd, &st) != 0) {
+	if (fd < 0 || fstat(fd, &st) != 0) {
 		rc = errno;
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(rc));
 	}
 	inode_table_probe_handles(&fs->inodes, fd);
@@ -457,42 +402,6 @@ static int build_fuse_args(const struct cloakfs_options *o, const char *absdir,
 	if (!rc && o->debug)
 		rc = fuse_opt_add_arg(args, "-d");
 	return rc ? -ENOMEM : 0;
-}
-
-/* ---- the volume's lock ------------------------------------------------------ */
-
-static void say_waiting(void *dir)
-{
-	fprintf(stderr, "cloakfs: waiting for cloakfs-keytool working on %s\n",
-		(const char *)dir);
-}
-
-/*
- * Shared, from before the config is read until the FUSE mount shows in
- * mountinfo (volume/dirlock.h, docs/design.md "The volume lock"): a
- * keytool that changes the volume (an upgrade converting it) finishes
- * before this mount reads it, and one that starts meanwhile waits, then
- * finds the mount and refuses. The descriptor, or -1.
- */
-static int lock_volume(const char *absdir, const char *dir)
-{
-	int fd = dirlock_take(absdir, DIRLOCK_SHARED, say_waiting, (void *)dir);
-
-	/* a filesystem without flock: the mount does not depend on it */
-	if (fd < 0)
-		log_warn("%s: cannot take the volume's lock (%s): not waiting "
-			 "for a cloakfs-keytool that may be changing it", dir,
-			 strerror(-fd));
-	return fd;
-}
-
-/* the mount is in mountinfo: later tools see it (closed before
- * fuse_daemonize forks, so no background child shares the lock) */
-static void unlock_volume(int *lockfd)
-{
-	if (*lockfd >= 0)
-		close(*lockfd);
-	*lockfd = -1;
 }
 
 /* ---- --idle -------------------------------------------------------------- */
@@ -572,7 +481,7 @@ static void idle_stop(struct idle_watch *w)
 /* ---- main ----------------------------------------------------------------- */
 
 static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
-		 const char *absmnt, int from_daemon, int *lockfd)
+		 const char *absmnt, int from_daemon)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct idle_watch idle = { .fs = fs };
@@ -597,7 +506,9 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 		return fail(CLOAKFS_EXIT_ERROR, "cannot set signal handlers");
 	}
 	rc = fuse_session_mount(se, absmnt);
-	unlock_volume(lockfd);
+	/* the mount is in mountinfo: later tools see it (let go before
+	 * fuse_daemonize forks, so no background child shares the lock) */
+	volume_release_lock(&fs->vol);
 	if (rc != 0) {
 		fuse_remove_signal_handlers(se);
 		fuse_session_destroy(se);
@@ -668,12 +579,11 @@ int main(int argc, char **argv)
 {
 	struct cloakfs_options o;
 	struct cloakfs fs;
-	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX], viewdir[PATH_MAX],
-		confpath[PATH_MAX];
+	char err[512] = "", absdir[PATH_MAX], absmnt[PATH_MAX], viewdir[PATH_MAX];
 	unsigned long fd_limit;
 	unsigned int fd_cache;
 	const char *why;
-	int rc, from_daemon, lockfd = -1;
+	int rc, from_daemon;
 
 	switch (cmdline_parse(argc, argv, &o, err, sizeof(err))) {
 	case CMDLINE_EXIT:
@@ -684,6 +594,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	memset(&fs, 0, sizeof(fs));
+	fs.vol = (struct volume)VOLUME_CLOSED;
 	umask(0); /* modes come from the kernel, umask already applied */
 	/* before any passphrase or key: no core file, no same-uid ptrace
 	 * (inherited by the background child of fuse_daemonize) */
@@ -722,14 +633,8 @@ int main(int argc, char **argv)
 	fs.test_skip_fsync = getenv("CLOAKFS_TEST_SKIP_FSYNC") &&
 			     strcmp(getenv("CLOAKFS_TEST_SKIP_FSYNC"), "1") == 0;
 	fs_touch(&fs);
-	if (config_path(&o, absdir, confpath, sizeof(confpath))) {
-		rc = fail(CLOAKFS_EXIT_USAGE, "%s: path too long", o.config ?
-			  o.config : absdir);
-		goto out_opts;
-	}
 	fs.show_undecodable = o.show_undecodable;
-	lockfd = lock_volume(absdir, o.cipherdir);
-	rc = read_volume(&fs, &o, absdir, confpath);
+	rc = open_volume(&fs, &o, absdir);
 	if (rc)
 		goto out_opts;
 	rc = check_mountpoint(absmnt, absdir, o.nonempty);
@@ -742,23 +647,26 @@ int main(int argc, char **argv)
 					: strerror(-rc));
 		goto out_opts;
 	}
-	/* with a recovery key the cipher is known after the unlock */
-	if (inode_table_init(&fs.inodes, fd_cache, &filestate_ops) ||
-	    (!o.recovery_key && keyring_new(fs.cfg.cipher, &fs.keyring))) {
+	if (inode_table_init(&fs.inodes, fd_cache, &filestate_ops)) {
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;
 	}
 	rc = open_root(&fs, absdir);
 	if (!rc)
-		rc = unlock(&fs, &o, confpath, &from_daemon);
-	if (!rc)
-		rc = serve(&fs, &o, absmnt, from_daemon, &lockfd);
+		rc = unlock(&fs, &o, &from_daemon);
+	if (!rc) {
+		/* views of the volume for fs/ (fs.h) */
+		fs.cfg = fs.vol.cfg;
+		fs.cipher = fs.vol.cipher;
+		fs.geom = fs.vol.geom;
+		fs.keyring = fs.vol.keyring;
+		rc = serve(&fs, &o, absmnt, from_daemon);
+	}
 	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
 		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
-	keyring_free(fs.keyring); /* wipes */
 	inode_table_destroy(&fs.inodes);
 out_opts:
-	unlock_volume(&lockfd);
+	volume_close(&fs.vol); /* wipes the keys */
 	cmdline_free(&o);
 	return rc;
 }

@@ -39,30 +39,29 @@ static int follow(struct cloakfs *fs, struct cloakfsd_client *cl, bool holder,
 {
 	const char *view = fs->cipherdir_view;
 
-	return cloakfsd_subscribe_at(cl, fs->cfg.key_id, fs->cipherdir,
+	return cloakfsd_subscribe_at(cl, fs->vol.cfg.key_id, fs->cipherdir,
 				     view && strcmp(view, fs->cipherdir) ? view : NULL,
 				     holder, held);
 }
 
-/* get the key over an open connection and install it */
+/* get the key over an open connection and unlock the volume with it */
 static int fetch_on(struct cloakfs *fs, struct cloakfsd_client *cl)
 {
 	uint8_t *vmk = secmem_alloc(CLOAKFSD_KEY_MAX);
-	struct volume_keys *keys;
+	struct volume_key key = { .source = VOLUME_KEY_MASTER };
 	size_t len = 0;
 	int err;
 
 	if (!vmk)
 		return -ENOMEM;
-	err = cloakfsd_get(cl, fs->cfg.key_id, vmk, CLOAKFSD_KEY_MAX, &len, NULL);
+	err = cloakfsd_get(cl, fs->vol.cfg.key_id, vmk, CLOAKFSD_KEY_MAX, &len,
+			   NULL);
 	if (!err && len != KEYS_VMK_SIZE)
 		err = -EBADMSG;
+	key.vmk = vmk;
 	if (!err)
-		err = keyring_keys_from_vmk(vmk, fs->cfg.cipher, fs->cfg.key_id,
-					     &keys);
+		err = volume_unlock(&fs->vol, &key, NULL, 0);
 	secmem_free(vmk);
-	if (!err)
-		keyring_install(fs->keyring, keys);
 	return err;
 }
 
@@ -90,9 +89,9 @@ static void drop_pages(struct fs_inode *in, void *arg)
 
 static void lock_volume(struct keywatch *w, const char *why)
 {
-	if (!keyring_unlocked(w->fs->keyring))
+	if (!keyring_unlocked(w->fs->vol.keyring))
 		return;
-	keyring_lock(w->fs->keyring);
+	keyring_lock(w->fs->vol.keyring);
 	/* plaintext pages in the kernel's cache would outlive the key;
 	 * outside every lock, as the kernel may wait on reads in flight */
 	(void)inode_table_foreach(&w->fs->inodes, drop_pages, w);
@@ -209,7 +208,7 @@ static void *watch(void *arg)
 				lock_volume(w, "lost the key daemon");
 			continue;
 		}
-		if (memcmp(ev.id, w->fs->cfg.key_id, CLOAKFSD_KEY_ID_LEN) != 0)
+		if (memcmp(ev.id, w->fs->vol.cfg.key_id, CLOAKFSD_KEY_ID_LEN) != 0)
 			continue;
 		if (w->own_key) {
 			if (ev.reason != CLOAKFSD_EV_REMOVED &&

@@ -23,7 +23,6 @@
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
 #include "tools/fsck.h"
-#include "volume/dirlock.h"
 
 static const char usage_text[] =
 	"Usage: " FSCK_PROG " [OPTIONS] CIPHERDIR\n"
@@ -109,19 +108,10 @@ static int check_mounted(struct fsck *f)
 	return 0;
 }
 
-/* the volume's lock, as cloakfs-keytool takes it: no config rewrite and
- * no mount starting while repair runs; held until exit */
-static int lock_volume(struct fsck *f)
+/* fsck_check_config's hook: under --repair's lock */
+static int check_mounted_locked(void *f)
 {
-	int fd = dirlock_take(f->root, DIRLOCK_EXCLUSIVE, NULL, NULL);
-
-	if (fd < 0) {
-		fsck_fail(f, "%s: cannot lock the volume (%s)", f->dir,
-			  fd == -EWOULDBLOCK ? "cloakfs-keytool, another fsck "
-			  "or a starting mount is working on it" : strerror(-fd));
-		return -1;
-	}
-	return 0;
+	return check_mounted(f);
 }
 
 static void run(struct fsck *f, const struct passphrase_source *src,
@@ -139,9 +129,8 @@ static void run(struct fsck *f, const struct passphrase_source *src,
 	}
 	/* the lock before the mount check: a mount holds it until it shows
 	 * in mountinfo (volume/dirlock.h) */
-	if ((f->repair && lock_volume(f)) || check_mounted(f))
-		return;
-	if (fsck_check_config(f) || fsck_unlock(f, src, use_daemon))
+	if (fsck_check_config(f, check_mounted_locked) ||
+	    fsck_unlock(f, src, use_daemon))
 		return;
 	fsck_check_record(f);
 	f->rootfd = open(f->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -173,6 +162,7 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	memset(&f, 0, sizeof(f));
+	f.vol = (struct volume)VOLUME_CLOSED;
 	f.rootfd = f.lf_fd = f.note_fd = -1;
 	while ((c = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
 		switch (c) {

@@ -6,6 +6,7 @@
  * open while another does is reported by number. See fsck.h.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <libconfig.h>
 #include <limits.h>
@@ -80,30 +81,40 @@ static enum fsck_class invalid_class(const char *path)
 	return c;
 }
 
-int fsck_check_config(struct fsck *f)
+int fsck_check_config(struct fsck *f, int (*locked)(void *arg))
 {
-	char path[PATH_MAX], err[1024] = "";
+	/* --repair holds the lock as cloakfs-keytool does: no config
+	 * rewrite and no mount starting while it runs; held until exit. A
+	 * config of another volume would judge every name with a wrong key:
+	 * the record stops it before the passphrase (docs/fsck.md) */
+	struct volume_open_params p = {
+		.config = f->config,
+		.flags = VOLUME_OPEN_CHECK_RECORD,
+		.lock = f->repair ? VOLUME_LOCK_EXCLUSIVE : VOLUME_LOCK_NONE,
+		.locked = locked,
+		.locked_arg = f,
+	};
+	char err[1024] = "";
+	const char *path = f->vol.confpath;
 	enum fsck_class c;
-	int rc = f->config ? (snprintf(path, sizeof(path), "%s", f->config) <
-			      (int)sizeof(path) ? 0 : -ENAMETOOLONG)
-			   : volume_config_path(f->root, path, sizeof(path));
+	int rc = volume_open(&f->vol, f->dir, &p, err, sizeof(err));
 
-	if (rc) {
-		fsck_fail(f, "%s: path too long", f->config ? f->config : f->dir);
-		return -1;
-	}
-	rc = volconf_read(path, &f->cfg, err, sizeof(err));
 	switch (rc) {
 	case 0:
-		break;
-	case -ENOENT:
-		if (f->config) {
-			fsck_fail(f, "--config %s: no such file", f->config);
-			return -1;
-		}
-		fsck_fail(f, "%s: not a cloakfs volume (no %s)", f->dir,
-			  VOLCONF_FILE_NAME);
+		f->cfg = f->vol.cfg;
+		f->geom = f->vol.geom;
+		return 0;
+	case -ECANCELED: /* said */
 		return -1;
+	case -EWOULDBLOCK:
+		fsck_fail(f, "%s: cannot lock the volume (cloakfs-keytool, "
+			  "another fsck or a starting mount is working on it)",
+			  f->dir);
+		return -1;
+	case -EXDEV:
+		fsck_report(f, FC_CONFIG_OTHER_VOLUME, false, NULL,
+			    VOLCONF_FILE_NAME, FA_NONE, NULL, "%s", err);
+		return 1;
 	case -ENOTSUP:
 	case -EINVAL:
 	case -VOLUME_ENOTREG:
@@ -121,68 +132,50 @@ int fsck_check_config(struct fsck *f)
 		fsck_fail(f, "%s", *err ? err : strerror(-rc));
 		return -1;
 	}
-	rc = content_geom_init(&f->geom, f->cfg.sector_size,
-			       volume_cipher_info(f->cfg.cipher)->blocksize);
-	if (rc) {
-		fsck_fail(f, "%s: bad sector size", path);
-		return -1;
-	}
-	/* a config of another volume would judge every name with a wrong
-	 * key: stop before the passphrase (docs/fsck.md) */
-	rc = volume_check_record(f->root, &f->cfg, err, sizeof(err));
-	if (rc) {
-		fsck_report(f, FC_CONFIG_OTHER_VOLUME, false, NULL,
-			    VOLCONF_FILE_NAME, FA_NONE, NULL, "%s", err);
-		return 1;
-	}
-	return 0;
 }
 
 void fsck_check_record(struct fsck *f)
 {
 	struct volume_record r;
-	int fd = open(f->root, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+	int rc = volrec_read(f->vol.rootfd, &r);
 	const char *what;
 
-	if (fd < 0)
-		return;
-	rc = volrec_read(fd, &r);
 	/* keyslots that differ from the record are no damage once a slot
 	 * opened (a config edited by hand, an older keytool): the next
 	 * write of the config brings them up to date */
 	if (rc == 0 && volrec_compare(&r, &f->cfg, NULL, 0) <= VOLREC_SLOTS_DIFFER &&
-	    volrec_verify(&r, f->keys) == 0) {
-		close(fd);
+	    volrec_verify(&r, f->keys) == 0)
 		return;
-	}
 	what = rc == -ENOENT ? "missing (a volume made before records existed)"
 	       : rc ? "damaged"
 		    : "its parameters are not the config's under this master key";
-	close(fd);
 	if (!f->repair) {
 		fsck_report(f, FC_VOLUME_RECORD, false, NULL, VOLREC_FILE_NAME,
 			    FA_NONE, NULL, "%s (--repair writes it from the "
 			    "config)", what);
 		return;
 	}
-	rc = volume_record_refresh(f->root, &f->cfg, f->keys);
+	rc = volume_refresh_record(&f->vol);
 	fsck_report(f, FC_VOLUME_RECORD, false, NULL, VOLREC_FILE_NAME,
 		    rc < 0 ? FA_FAILED : FA_FIXED, rc < 0 ? strerror(-rc) : NULL,
 		    "%s", what);
 }
 
-/* keys from a master key; 0, 1 (key id differs) or -errno */
-static int keys_from_vmk(struct fsck *f, const uint8_t *vmk,
-			 struct volume_keys **out)
+/* the walk's own keys (f->keys) from the master key that unlocked */
+static int walk_keys(struct fsck *f, const uint8_t *vmk)
 {
-	int rc = keyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.key_id, out);
+	int rc = keyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.key_id,
+				       &f->keys);
 
-	return rc == -EBADMSG ? 1 : rc;
+	if (rc)
+		fsck_fail(f, "%s: deriving keys: %s", f->dir, strerror(-rc));
+	return rc ? -1 : 0;
 }
 
-/* 0 with f->keys set, 1 when the daemon does not help */
+/* 0 with the volume unlocked, 1 when the daemon does not help */
 static int unlock_from_daemon(struct fsck *f)
 {
+	struct volume_key key = { .source = VOLUME_KEY_MASTER };
 	struct cloakfsd_client *cl;
 	uint8_t *vmk = secmem_alloc(CLOAKFSD_KEY_MAX);
 	size_t len = 0;
@@ -198,27 +191,45 @@ static int unlock_from_daemon(struct fsck *f)
 	}
 	if (!rc && len != VOLCONF_VMK_SIZE)
 		rc = -EBADMSG;
+	key.vmk = vmk;
 	if (!rc)
-		rc = keys_from_vmk(f, vmk, &f->keys);
+		rc = volume_unlock(&f->vol, &key, NULL, 0);
+	if (!rc)
+		rc = walk_keys(f, vmk) ? 1 : 0;
 	secmem_free(vmk);
-	if (rc == 1 || rc == -EBADMSG)
+	if (rc == -EBADMSG)
 		fsck_note("%s: cloakfsd holds a key under this volume's key id "
 			  "that does not open it; asking for the passphrase",
 			  f->dir);
 	return rc ? 1 : 0;
 }
 
+/* one report on keyslot i of the config */
+static void report_slot(struct fsck *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void report_slot(struct fsck *f, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL, VOLCONF_FILE_NAME,
+		    FA_NONE, NULL, "%s", msg);
+}
+
 int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		bool use_daemon)
 {
-	char prompt[PATH_MAX + 32], err[1024] = "";
-	const unsigned int n = VOLCONF_MAX_KEYSLOTS;
-	int opened = -1, mismatched = -1, rc;
-	bool unopened[VOLCONF_MAX_KEYSLOTS] = { false };
-	bool nomem[VOLCONF_MAX_KEYSLOTS] = { false };
-	bool aside[VOLCONF_MAX_KEYSLOTS] = { false }, any_aside = false;
+	/* every slot, not just up to the first that opens: that is the check */
+	struct volume_key key = { .source = VOLUME_KEY_PASSPHRASE,
+				  .slot = VOLUME_SLOT_EVERY };
+	char prompt[PATH_MAX + 32], err[1024] = "", why[192];
+	const unsigned char *st = f->vol.slots;
 	struct passphrase pass;
-	uint8_t *vmk;
+	int rc;
 
 	if (use_daemon && !src->file && !src->extpass && unlock_from_daemon(f) == 0) {
 		fsck_note("%s: key from cloakfsd (keyslots not checked)", f->dir);
@@ -231,88 +242,51 @@ int fsck_unlock(struct fsck *f, const struct passphrase_source *src,
 		fsck_fail(f, "%s", *err ? err : strerror(-rc));
 		return -1;
 	}
-	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
-	if (!vmk) {
-		passphrase_free(&pass);
-		fsck_fail(f, "out of memory");
-		return -1;
-	}
-	/* every slot, not just up to the first that opens: that is the check */
-	for (unsigned int i = 0; i < n; i++) {
-		if (!f->cfg.slots[i].used)
-			continue; /* a free slot (a removed one) */
-		rc = keyslot_open_slot(&f->cfg, i, pass.text, pass.len, vmk);
-		if (rc == -EACCES) {
-			unopened[i] = true;
-			continue;
-		}
-		if (rc == -E2BIG) { /* above the cost ceiling: nothing ran */
-			aside[i] = true;
-			continue;
-		}
-		if (rc) {
-			nomem[i] = true;
-			continue;
-		}
-		if (f->keys)
-			continue; /* one key is enough; this slot opens too */
-		rc = keys_from_vmk(f, vmk, &f->keys);
-		if (rc == 1) {
-			mismatched = (int)i;
+	key.vmk_out = secmem_alloc(VOLCONF_VMK_SIZE);
+	key.text = pass.text;
+	key.len = pass.len;
+	rc = key.vmk_out ? volume_unlock(&f->vol, &key, err, sizeof(err))
+			 : -ENOMEM;
+	passphrase_free(&pass);
+	if (rc >= 0 && walk_keys(f, key.vmk_out))
+		rc = -EINTR; /* said */
+	secmem_free(key.vmk_out);
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++)
+		if (st[i] == VOLUME_SLOT_OTHER_KEY)
 			fsck_report(f, FC_KEY_ID_MISMATCH, false, NULL,
 				    VOLCONF_FILE_NAME, FA_NONE, NULL,
 				    "keyslot %u opens, but its master key does "
 				    "not give the config's key_id", i);
-		} else if (rc) {
-			secmem_free(vmk);
-			passphrase_free(&pass);
-			fsck_fail(f, "%s: deriving keys: %s", f->dir, strerror(-rc));
-			return -1;
-		} else {
-			opened = (int)i;
-		}
-	}
-	secmem_free(vmk);
-	passphrase_free(&pass);
-	if (opened < 0 && mismatched >= 0)
+	if (rc == -EBADMSG)
 		return 1; /* names and contents would be judged with a wrong key */
-	for (unsigned int i = 0; i < n; i++) {
+	if (rc == -EINTR)
+		return -1;
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
 		struct keyslot_cost cost = { f->cfg.slots[i].opslimit,
 					     f->cfg.slots[i].memlimit };
-		char why[192];
 
-		if (!aside[i])
+		if (st[i] != VOLUME_SLOT_ASIDE)
 			continue;
-		any_aside = true;
 		keyslot_cost_check(&cost, why, sizeof(why));
-		fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL, VOLCONF_FILE_NAME,
-			    FA_NONE, NULL, "keyslot %u not tried: %s", i, why);
+		report_slot(f, "keyslot %u not tried: %s", i, why);
 	}
-	if (opened < 0 && !any_aside &&
-	    volume_explain_unopened(f->root, VOLCONF_FILE_NAME, &f->cfg, err,
-				    sizeof(err)) == 1) {
-		fsck_fail(f, "%s: %s", f->dir, err);
+	if (rc == -EUCLEAN) { /* an edited config: the record tells */
+		fsck_fail(f, "%s", err);
 		return -1;
 	}
-	if (opened < 0) {
-		fsck_fail(f, "%s: %s", f->dir, any_aside ?
-			  "no keyslot opened (slots above the cost ceiling were "
-			  "not tried)" : "wrong passphrase (no keyslot opened)");
+	if (rc < 0) {
+		fsck_fail(f, "%s: %s", f->dir, *err ? err : strerror(-rc));
 		return -1;
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		if (unopened[i])
-			fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL,
-				    VOLCONF_FILE_NAME, FA_NONE, NULL,
-				    "keyslot %u does not open with this "
-				    "passphrase (keyslot %d does): it holds "
-				    "another passphrase, or it is damaged", i,
-				    opened);
-		else if (nomem[i])
-			fsck_report(f, FC_KEYSLOT_UNOPENED, false, NULL,
-				    VOLCONF_FILE_NAME, FA_NONE, NULL,
-				    "keyslot %u could not be tried: its Argon2id "
-				    "memory is more than this machine gives", i);
+	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
+		if (st[i] == VOLUME_SLOT_WRONG)
+			report_slot(f, "keyslot %u does not open with this "
+				    "passphrase (keyslot %d does): it holds another "
+				    "passphrase, or it is damaged", i, rc);
+		else if (st[i] == VOLUME_SLOT_FAILED)
+			report_slot(f, "keyslot %u could not be tried: its "
+				    "Argon2id memory is more than this machine "
+				    "gives", i);
 	}
 	return 0;
 }

@@ -6,22 +6,19 @@
  * report. See fsck.h.
  */
 #include "tools/fsck.h"
-#include "volume/keys/keyring.h"
 #include "volume/keys/keys.h"
+#include "volume/volume.h"
 
 struct keyring *fsck_keyring(struct fsck *f)
 {
-	if (!f->kr && f->keys && keyring_new(f->cfg.cipher, &f->kr) == 0)
-		keyring_install(f->kr, f->keys);
+	f->kr = f->vol.keyring;
 	return f->kr;
 }
 
 void fsck_keys_free(struct fsck *f)
 {
-	if (f->kr)
-		keyring_free(f->kr); /* frees f->keys */
-	else
-		keys_free(f->keys);
-	f->kr = NULL;
+	keys_free(f->keys);
 	f->keys = NULL;
+	f->kr = NULL;
+	volume_close(&f->vol); /* wipes its keyring */
 }

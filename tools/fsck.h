@@ -26,6 +26,7 @@
 #include "volume/content/fileio.h"
 #include "volume/keys/keyring.h"
 #include "volume/keys/keys.h"
+#include "volume/volume.h"
 #include "volume/names/vname.h"
 
 #define FSCK_PROG "cloakfs-fsck"
@@ -103,10 +104,12 @@ struct fsck {
 	const char *config;   /* --config FILE; NULL: CIPHERDIR/cloakfs.conf */
 	bool repair, json, deep, progress_forced;
 
-	struct volume_config cfg;
-	struct volume_keys *keys; /* owned by kr once kr exists */
-	struct keyring *kr;      /* for fileio (fsck_keyring) */
-	struct content_geom geom;
+	struct volume vol;        /* the volume (volume/volume.h): config,
+				     lock, root, keyring */
+	struct volume_config cfg; /* vol's, once open */
+	struct volume_keys *keys; /* the walk's copy of vol's keys */
+	struct keyring *kr;       /* vol.keyring, for fileio (fsck_keyring) */
+	struct content_geom geom; /* vol's, once open */
 	int rootfd;
 	struct crypto_tfm *root_names; /* NULL while the root's nonce is bad */
 
@@ -187,16 +190,17 @@ void fsck_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ---- fsck-config.c ---------------------------------------------------- */
 
 /*
- * Read and judge cloakfs.conf. 0 when it is valid (f->cfg set); a
- * positive value after reporting a config finding (the check stops);
- * -1 after fsck_fail.
+ * Open the volume (f->vol): with --repair its lock, then locked(f) (the
+ * mount check, under the lock; nonzero after fsck_fail stops), then read
+ * and judge cloakfs.conf. 0 when it is valid (f->cfg set); a positive
+ * value after reporting a config finding (the check stops); -1 after
+ * fsck_fail.
  */
-int fsck_check_config(struct fsck *f);
+int fsck_check_config(struct fsck *f, int (*locked)(void *f));
 
-/* the keyring that owns f->keys from now on, made at first use; NULL
- * without memory */
+/* the volume's keyring (f->kr), once unlocked; NULL before */
 struct keyring *fsck_keyring(struct fsck *f);
-/* at exit: wipe and free the keys */
+/* at exit: wipe and free the keys, close the volume */
 void fsck_keys_free(struct fsck *f);
 
 struct passphrase_source;
@@ -204,7 +208,7 @@ struct passphrase_source;
  * Get the master key: from cloakfsd when it holds it (unless a
  * passphrase source was given or use_daemon is false), else from a
  * passphrase, trying every keyslot so one that does not open while
- * another does is reported. Sets f->keys. 0, 1 (key id mismatch
+ * another does is reported. Unlocks f->vol and sets f->keys. 0, 1 (key id mismatch
  * reported: stop), -1 after fsck_fail.
  */
 int fsck_unlock(struct fsck *f, const struct passphrase_source *src,

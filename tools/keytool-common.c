@@ -54,36 +54,49 @@ int kt_config_path(const struct kt_args *a, const char *dir, char *path)
 	return 0;
 }
 
-int kt_read_config(const struct kt_args *a, const char *dir, char *path,
-		   struct volume_config *cfg)
+static void say_waiting(void *dir)
 {
-	char err[512];
-	struct stat st;
-	int rc = kt_config_path(a, dir, path);
+	fprintf(stderr, "%s: %s: waiting for another %s, cloakfs-fsck --repair "
+		"or a starting cloakfs mount working on this volume\n", KT_PROG,
+		(const char *)dir, KT_PROG);
+}
 
-	if (rc)
-		return rc;
-	if (stat(dir, &st) < 0)
-		return kt_error(errno == ENOENT ? CLOAKFS_EXIT_BAD_VOLUME
-						: CLOAKFS_EXIT_ERROR,
-				"%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a directory", dir);
-	err[0] = '\0';
-	rc = volconf_read(path, cfg, err, sizeof(err));
+static void say_warning(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: warning: %s\n", KT_PROG, msg);
+}
+
+int kt_open(const struct kt_args *a, const char *dir, unsigned int how,
+	    struct volume *v)
+{
+	struct volume_open_params p = {
+		.config = a->config,
+		.flags = (how & KT_UNLOCKING ? VOLUME_OPEN_CHECK_RECORD : 0) |
+			 (how & KT_NO_CONFIG ? VOLUME_OPEN_NO_CONFIG : 0),
+		.lock = how & KT_LOCK ? VOLUME_LOCK_EXCLUSIVE : VOLUME_LOCK_NONE,
+		.waiting = say_waiting,
+		.waiting_arg = (void *)dir,
+		.warn = say_warning,
+	};
+	char err[1024];
+	int rc = volume_open(v, dir, &p, err, sizeof(err));
+
 	switch (rc) {
 	case 0:
 		return 0;
-	case -ENOENT:
+	case -ENAMETOOLONG:
 		if (a->config)
-			return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "--config %s: no "
-					"such file", path);
-		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: not a cloakfs volume "
-				"(no %s)", dir, VOLCONF_FILE_NAME);
+			return kt_error(CLOAKFS_EXIT_USAGE, "--config %s: path "
+					"too long", a->config);
+		return kt_error(CLOAKFS_EXIT_USAGE, "%s", err);
+	case -ENOENT:
+	case -ENOTDIR:
 	case -EINVAL:
 	case -ENOTSUP:
 	case -EBADMSG:
 	case -ELOOP:
+	case -EXDEV: /* another volume's config (the record says) */
 	case -VOLUME_ENOTREG: /* a symlink or FIFO where the config should be */
 		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s",
 				err[0] ? err : strerror(-rc));
@@ -92,100 +105,63 @@ int kt_read_config(const struct kt_args *a, const char *dir, char *path,
 	}
 }
 
-/* the key identifier of vmk must be the one in the config */
-static int check_key_id(const char *path, const struct volume_config *cfg,
-			const uint8_t *vmk)
+int kt_read_config(const struct kt_args *a, const char *dir, char *path,
+		   struct volume_config *cfg)
 {
-	struct volume_keys *keys;
-	int rc = keyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
+	struct volume v;
+	int rc = kt_open(a, dir, 0, &v);
 
-	if (rc == -EBADMSG)
-		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: key_id does not "
-				"match the unlocked master key", path);
 	if (rc)
-		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot derive the key "
-				"identifier: %s", path, strerror(-rc));
-	keys_free(keys);
+		return rc;
+	*cfg = v.cfg;
+	snprintf(path, PATH_MAX, "%s", v.confpath);
+	volume_close(&v);
 	return 0;
 }
 
-int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
-		   const struct volume_config *cfg, int only_slot,
-		   uint8_t **vmk_out, int *slot)
+int kt_unlock(const struct kt_args *a, struct volume *v, int only_slot,
+	      uint8_t **vmk_out)
 {
+	struct volume_key key = { .source = VOLUME_KEY_PASSPHRASE,
+				  .slot = only_slot < 0 ? VOLUME_SLOT_ANY
+							: only_slot };
 	char prompt[PATH_MAX + 32], err[1024];
 	struct passphrase pass;
-	uint8_t *vmk;
 	int rc;
 
-	/* another volume's config is refused before a passphrase is asked */
-	rc = volume_check_record(dir, cfg, err, sizeof(err));
-	if (rc)
-		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
-	if (err[0])
-		fprintf(stderr, "%s: warning: %s\n", KT_PROG, err);
-	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", dir);
+	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", v->dir);
 	rc = passphrase_get(&a->pass, PASSPHRASE_EXISTING, prompt, &pass, err,
 			    sizeof(err));
 	if (rc)
 		return kt_error(rc == -ENOMEM ? CLOAKFS_EXIT_ERROR
 					      : CLOAKFS_EXIT_NO_PASS, "%s", err);
-	vmk = secmem_alloc(VOLCONF_VMK_SIZE);
-	if (!vmk) {
+	key.vmk_out = secmem_alloc(VOLCONF_VMK_SIZE);
+	if (!key.vmk_out) {
 		passphrase_free(&pass);
 		return kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
 	}
-	err[0] = '\0';
-	if (only_slot >= 0) {
-		rc = keyslot_open_slot(cfg, (unsigned int)only_slot, pass.text,
-				       pass.len, vmk);
-		if (rc == 0) {
-			rc = only_slot;
-		} else if (rc == -EACCES) {
-			snprintf(err, sizeof(err), "wrong passphrase for keyslot "
-				 "%d (no keyslot opened)", only_slot);
-		} else if (rc == -E2BIG) {
-			char why[192];
-			struct keyslot_cost cost = {
-				cfg->slots[only_slot].opslimit,
-				cfg->slots[only_slot].memlimit };
-
-			keyslot_cost_check(&cost, why, sizeof(why));
-			snprintf(err, sizeof(err), "keyslot %d not tried: %s",
-				 only_slot, why);
-		} else {
-			snprintf(err, sizeof(err), "keyslot %d: %s", only_slot,
-				 strerror(-rc));
-		}
-	} else {
-		rc = keyslot_open(cfg, pass.text, pass.len, vmk, err, sizeof(err));
-	}
+	key.text = pass.text;
+	key.len = pass.len;
+	rc = volume_unlock(v, &key, err, sizeof(err));
 	passphrase_free(&pass);
-	/* an edited config fails like a wrong passphrase: the record tells */
-	if (rc == -EACCES &&
-	    volume_explain_unopened(dir, path, cfg, err, sizeof(err)) == 1) {
-		secmem_free(vmk);
+	if (rc < 0)
+		secmem_free(key.vmk_out);
+	/* an edited config (the record tells), a master key of another
+	 * key_id, a slot above the cost ceiling: a damaged (or hostile)
+	 * config; a wrong passphrase names the volume, other failures the
+	 * file */
+	if (rc == -EUCLEAN || rc == -EBADMSG)
 		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s", err);
-	}
-	if (rc < 0) {
-		secmem_free(vmk);
-		/* wrong passphrase names the volume, other failures the file;
-		 * a slot above the cost ceiling is a damaged (or hostile) config */
+	if (rc < 0)
 		return kt_error(rc == -EACCES ? CLOAKFS_EXIT_AUTH
 				: rc == -E2BIG ? CLOAKFS_EXIT_BAD_VOLUME
 					       : CLOAKFS_EXIT_ERROR,
-				"%s: %s", rc == -EACCES ? dir : path,
+				"%s: %s", rc == -EACCES ? v->dir : v->confpath,
 				err[0] ? err : strerror(-rc));
-	}
 	if (err[0]) /* slots set aside above the cost ceiling */
-		fprintf(stderr, "%s: warning: %s: %s\n", KT_PROG, path, err);
-	*slot = rc;
-	rc = check_key_id(path, cfg, vmk);
-	if (rc) {
-		secmem_free(vmk);
-		return rc;
-	}
-	*vmk_out = vmk;
+		fprintf(stderr, "%s: warning: %s: %s\n", KT_PROG, v->confpath,
+			err);
+	*vmk_out = key.vmk_out;
 	return 0;
 }
 
@@ -249,25 +225,13 @@ int kt_choose_cost(const struct kt_args *a, const struct keyslot_cost *reuse,
 	return 0;
 }
 
-static void say_waiting(void *dir)
-{
-	fprintf(stderr, "%s: %s: waiting for another %s, cloakfs-fsck --repair "
-		"or a starting cloakfs mount working on this volume\n", KT_PROG,
-		(const char *)dir, KT_PROG);
-}
-
 int kt_lock_volume(const char *dir)
 {
-	/* kept open (close-on-exec) until exit: the lock lasts as long */
-	int fd = dirlock_take(dir, DIRLOCK_EXCLUSIVE, say_waiting, (void *)dir);
+	/* kept (close-on-exec) until exit: the lock lasts as long */
+	static struct volume v = VOLUME_CLOSED;
+	static const struct kt_args none;
 
-	if (fd == -ENOENT || fd == -ENOTDIR)
-		return kt_error(CLOAKFS_EXIT_BAD_VOLUME, "%s: %s", dir,
-				strerror(-fd));
-	if (fd < 0)
-		return kt_error(CLOAKFS_EXIT_ERROR, "%s: cannot lock: %s", dir,
-				strerror(-fd));
-	return 0;
+	return kt_open(&none, dir, KT_LOCK | KT_NO_CONFIG, &v);
 }
 
 void kt_refresh_record(const char *dir, const struct volume_config *cfg,

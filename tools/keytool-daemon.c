@@ -104,50 +104,52 @@ static int run_unlock(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
 	struct cloakfsd_client *cl = NULL;
-	struct volume_config cfg;
-	char path[PATH_MAX], abs[PATH_MAX], lex[PATH_MAX];
+	struct volume v = VOLUME_CLOSED;
+	char abs[PATH_MAX], lex[PATH_MAX];
 	char id[2 * VOLCONF_KEY_ID_SIZE + 1], left[32];
 	uint8_t *vmk = NULL;
 	uint32_t ttl, granted;
-	int rc, err, slot;
+	int rc, err;
 
 	if (parse_ttl(a->ttl, &ttl))
 		return kt_error(CLOAKFS_EXIT_USAGE, "unlock: --ttl takes seconds "
 				"(1 to %u; or a time: 90s, 10m, 8h, 1d) or "
 				"'never', not '%s'", CLOAKFSD_TTL_NONE - 1, a->ttl);
-	rc = kt_read_config(a, dir, path, &cfg);
+	rc = kt_open(a, dir, KT_UNLOCKING, &v);
 	if (rc)
 		return rc;
 	if (!realpath(dir, abs))
-		return kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
-	if (strlen(abs) > CLOAKFSD_PATH_MAX)
-		return kt_error(CLOAKFS_EXIT_ERROR, "%s: path too long for the key "
-				"daemon", abs);
+		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(errno));
+	else if (strlen(abs) > CLOAKFSD_PATH_MAX)
+		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: path too long for the key "
+			      "daemon", abs);
+	if (rc)
+		goto out;
 	/* lock DIR finds the key by either name without reading DIR */
 	if (path_lexical_abs(dir, lex, sizeof(lex)) != 0 || !strcmp(lex, abs) ||
 	    strlen(lex) > CLOAKFSD_PATH_MAX)
 		lex[0] = '\0';
 	/* reach the daemon before asking for the passphrase */
 	rc = connect_daemon(true, &cl, &err);
-	if (rc)
-		return rc;
-	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
+	if (!rc)
+		rc = kt_unlock(a, &v, -1, &vmk);
 	if (rc)
 		goto out;
-	err = cloakfsd_add_at(cl, cfg.key_id, abs, lex[0] ? lex : NULL, vmk,
+	err = cloakfsd_add_at(cl, v.cfg.key_id, abs, lex[0] ? lex : NULL, vmk,
 			      VOLCONF_VMK_SIZE, ttl, &granted);
 	if (err) {
 		rc = kt_error(CLOAKFS_EXIT_DAEMON, "%s: the key daemon did not take "
 			      "the key: %s", dir, daemon_strerror(err));
 		goto out;
 	}
-	kt_hex(cfg.key_id, sizeof(cfg.key_id), id);
+	kt_hex(v.cfg.key_id, sizeof(v.cfg.key_id), id);
 	format_left(granted, left, sizeof(left));
 	printf("%s: unlocked with keyslot %d (key id %s, expires: %s)\n", dir,
-	       slot, id, left);
+	       v.slot, id, left);
 out:
 	secmem_free(vmk);
 	cloakfsd_close(cl);
+	volume_close(&v);
 	return rc;
 }
 

@@ -23,34 +23,28 @@
 static int run_recovery_key(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
-	struct volume_config cfg;
+	struct volume v = VOLUME_CLOSED;
 	struct volume_record old;
-	char path[PATH_MAX], err[512] = "";
+	char err[512] = "";
 	char *text = NULL;
 	uint8_t *vmk = NULL;
-	int rc, slot, fd;
-	bool replaced = false;
+	int rc;
+	bool replaced;
 
 	rc = kt_recovery_key_allowed(a);
 	if (!rc)
-		rc = kt_lock_volume(dir);
+		rc = kt_open(a, dir, KT_LOCK | KT_UNLOCKING, &v);
 	if (!rc)
-		rc = kt_read_config(a, dir, path, &cfg);
-	if (!rc)
-		rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
+		rc = kt_unlock(a, &v, -1, &vmk);
 	if (rc)
-		return rc;
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		replaced = volrec_read(fd, &old) == 0 && old.has_recovery;
-		close(fd);
-	}
+		goto out;
+	replaced = volrec_read(v.rootfd, &old) == 0 && old.has_recovery;
 	text = secmem_alloc(RECKEY_TEXT_LEN + 1);
 	if (!text) {
 		rc = kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out;
 	}
-	rc = volume_new_recovery(dir, &cfg, vmk, text, err, sizeof(err));
+	rc = volume_new_recovery(dir, &v.cfg, vmk, text, err, sizeof(err));
 	if (rc) {
 		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s", err[0] ? err : strerror(-rc));
 		goto out;
@@ -61,6 +55,7 @@ static int run_recovery_key(const struct kt_args *a)
 out:
 	secmem_free(text);
 	secmem_free(vmk);
+	volume_close(&v);
 	return rc;
 }
 
@@ -119,18 +114,20 @@ static int existing_config(const struct kt_args *a, const char *path, const stru
 static int run_recover(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
-	struct volume_config params, cfg;
+	struct volume v = VOLUME_CLOSED;
+	struct volume_config cfg;
+	struct volume_key rk = { .source = VOLUME_KEY_RECOVERY };
 	struct passphrase key = { 0 }, pass = { 0 };
 	struct keyslot_cost cost;
-	char path[PATH_MAX], prompt[PATH_MAX + 32], err[512] = "";
+	char prompt[PATH_MAX + 32], err[512] = "";
 	uint8_t *vmk = secmem_alloc(VOLCONF_VMK_SIZE);
+	const char *path = v.confpath;
 	int rc, slot, fresh;
 
 	if (!vmk)
 		return kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
-	rc = kt_config_path(a, dir, path);
-	if (!rc)
-		rc = kt_lock_volume(dir);
+	/* the parameters come from the record: the config may be lost */
+	rc = kt_open(a, dir, KT_LOCK | KT_NO_CONFIG, &v);
 	if (rc)
 		goto out;
 	snprintf(prompt, sizeof(prompt), "Recovery key for %s: ", dir);
@@ -141,8 +138,10 @@ static int run_recover(const struct kt_args *a)
 					    : CLOAKFS_EXIT_NO_PASS, "%s", err);
 		goto out;
 	}
-	rc = volume_unlock_recovery(dir, key.text, key.len, &params, vmk, err,
-				    sizeof(err));
+	rk.text = key.text;
+	rk.len = key.len;
+	rk.vmk_out = vmk;
+	rc = volume_unlock(&v, &rk, err, sizeof(err));
 	passphrase_free(&key);
 	if (rc) {
 		rc = kt_error(rc == -EACCES || rc == -EILSEQ || rc == -EINVAL
@@ -152,10 +151,10 @@ static int run_recover(const struct kt_args *a)
 			      "%s", err[0] ? err : strerror(-rc));
 		goto out;
 	}
-	rc = existing_config(a, path, &params, &cfg);
+	rc = existing_config(a, path, &v.cfg, &cfg);
 	fresh = rc == -ENOENT;
 	if (fresh)
-		cfg = params; /* no keyslots */
+		cfg = v.cfg; /* the record's parameters, no keyslots */
 	else if (rc)
 		goto out;
 	if (volconf_slot_count(&cfg) >= VOLCONF_MAX_KEYSLOTS) {
@@ -183,6 +182,7 @@ static int run_recover(const struct kt_args *a)
 out:
 	passphrase_free(&pass);
 	secmem_free(vmk);
+	volume_close(&v);
 	return rc;
 }
 

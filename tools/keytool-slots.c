@@ -39,12 +39,10 @@ static int seal_error(const char *dir, int rc)
 }
 
 /* the start of each command that rewrites the config: lock, then read */
-static int lock_and_read_config(const struct kt_args *a, const char *dir,
-				char *path, struct volume_config *cfg)
+static int open_locked(const struct kt_args *a, const char *dir,
+		       struct volume *v)
 {
-	int rc = kt_lock_volume(dir);
-
-	return rc ? rc : kt_read_config(a, dir, path, cfg);
+	return kt_open(a, dir, KT_LOCK | KT_UNLOCKING, v);
 }
 
 /* what add- and change-passphrase seal into a new keyslot */
@@ -56,21 +54,23 @@ struct new_seal {
 };
 
 /*
- * Open keyslot want (-1: any) with the existing passphrase, read the new
- * one and choose the new slot's cost (by default the opened slot's).
+ * Unlock v with the existing passphrase in keyslot want (-1: any), read
+ * the new one and choose the new slot's cost (by default the opened
+ * slot's).
  * ns starts zeroed; new_seal_free(ns) afterwards, whatever this returns.
  */
-static int new_seal_prepare(const struct kt_args *a, const char *dir,
-			    const char *path, const struct volume_config *cfg,
+static int new_seal_prepare(const struct kt_args *a, struct volume *v,
 			    int want, struct new_seal *ns)
 {
-	int rc = kt_open_volume(a, dir, path, cfg, want, &ns->vmk, &ns->opened);
+	int rc = kt_unlock(a, v, want, &ns->vmk);
 
-	if (!rc)
-		rc = kt_new_passphrase(&a->newpass, dir, &ns->pass);
 	if (!rc) {
-		struct keyslot_cost reuse = { cfg->slots[ns->opened].opslimit,
-					      cfg->slots[ns->opened].memlimit };
+		ns->opened = v->slot;
+		rc = kt_new_passphrase(&a->newpass, v->dir, &ns->pass);
+	}
+	if (!rc) {
+		struct keyslot_cost reuse = { v->cfg.slots[ns->opened].opslimit,
+					      v->cfg.slots[ns->opened].memlimit };
 
 		rc = kt_choose_cost(a, &reuse, &ns->cost);
 	}
@@ -86,31 +86,32 @@ static void new_seal_free(struct new_seal *ns)
 static int run_add(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
-	struct volume_config cfg;
+	struct volume v;
 	struct new_seal ns = { 0 };
-	char path[PATH_MAX];
 	int rc, added;
 
-	rc = lock_and_read_config(a, dir, path, &cfg);
+	rc = open_locked(a, dir, &v);
 	if (rc)
 		return rc;
-	if (volconf_slot_count(&cfg) >= VOLCONF_MAX_KEYSLOTS)
-		return kt_error(CLOAKFS_EXIT_REFUSED, "%s: all %d keyslots are in "
-				"use (remove one first)", dir, VOLCONF_MAX_KEYSLOTS);
-	rc = new_seal_prepare(a, dir, path, &cfg, -1, &ns);
+	if (volconf_slot_count(&v.cfg) >= VOLCONF_MAX_KEYSLOTS)
+		rc = kt_error(CLOAKFS_EXIT_REFUSED, "%s: all %d keyslots are in "
+			      "use (remove one first)", dir, VOLCONF_MAX_KEYSLOTS);
+	if (!rc)
+		rc = new_seal_prepare(a, &v, -1, &ns);
 	if (rc)
 		goto out;
-	added = keyslot_add(&cfg, ns.pass.text, ns.pass.len, &ns.cost, ns.vmk);
+	added = keyslot_add(&v.cfg, ns.pass.text, ns.pass.len, &ns.cost, ns.vmk);
 	if (added < 0) {
 		rc = seal_error(dir, added);
 		goto out;
 	}
-	rc = kt_write_config(dir, path, &cfg, ns.vmk);
+	rc = kt_write_config(dir, v.confpath, &v.cfg, ns.vmk);
 	if (!rc)
 		printf("%s: added keyslot %d (%u in use)\n", dir, added,
-		       volconf_slot_count(&cfg));
+		       volconf_slot_count(&v.cfg));
 out:
 	new_seal_free(&ns);
+	volume_close(&v);
 	return rc;
 }
 
@@ -138,35 +139,37 @@ const struct kt_command kt_cmd_add = {
 static int run_change(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
-	struct volume_config cfg, scratch;
+	struct volume_config scratch;
+	struct volume v;
 	struct new_seal ns = { 0 };
-	char path[PATH_MAX];
 	int rc;
 
-	rc = lock_and_read_config(a, dir, path, &cfg);
+	rc = open_locked(a, dir, &v);
 	if (rc)
 		return rc;
-	if (a->slot >= 0 && (rc = check_slot_used(dir, &cfg, a->slot)))
-		return rc;
-	rc = new_seal_prepare(a, dir, path, &cfg, a->slot, &ns);
+	if (a->slot >= 0)
+		rc = check_slot_used(dir, &v.cfg, a->slot);
+	if (!rc)
+		rc = new_seal_prepare(a, &v, a->slot, &ns);
 	if (rc)
 		goto out;
 	/* seal into an empty copy, then put the new slot in the old one's
 	 * place: slot numbers stay as info showed them */
-	scratch = cfg;
+	scratch = v.cfg;
 	memset(scratch.slots, 0, sizeof(scratch.slots));
 	rc = keyslot_add(&scratch, ns.pass.text, ns.pass.len, &ns.cost, ns.vmk);
 	if (rc < 0) {
 		rc = seal_error(dir, rc);
 		goto out;
 	}
-	cfg.slots[ns.opened] = scratch.slots[0];
-	rc = kt_write_config(dir, path, &cfg, ns.vmk);
+	v.cfg.slots[ns.opened] = scratch.slots[0];
+	rc = kt_write_config(dir, v.confpath, &v.cfg, ns.vmk);
 	if (!rc)
 		printf("%s: changed the passphrase of keyslot %d\n", dir,
 		       ns.opened);
 out:
 	new_seal_free(&ns);
+	volume_close(&v);
 	return rc;
 }
 
@@ -237,32 +240,28 @@ static int last_slot(const char *dir, int slot)
 static int remove_slot(const struct kt_args *a, int slot)
 {
 	const char *dir = a->args[0];
-	struct volume_config cfg;
-	char path[PATH_MAX];
+	struct volume v;
 	uint8_t *vmk = NULL;
-	int rc, opened;
+	int rc;
 
-	rc = lock_and_read_config(a, dir, path, &cfg);
+	rc = open_locked(a, dir, &v);
 	if (rc)
 		return rc;
-	if (slot >= 0) {
-		/* refused before the passphrase is asked for */
-		rc = check_slot_used(dir, &cfg, slot);
-		if (rc)
-			return rc;
-		if (volconf_slot_count(&cfg) == 1)
-			return last_slot(dir, slot);
-	}
-	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &opened);
-	if (rc)
-		return rc;
-	if (slot < 0)
-		slot = opened;
-	if (volconf_slot_count(&cfg) == 1)
+	/* refused before the passphrase is asked for */
+	if (slot >= 0)
+		rc = check_slot_used(dir, &v.cfg, slot);
+	if (!rc && slot >= 0 && volconf_slot_count(&v.cfg) == 1)
 		rc = last_slot(dir, slot);
-	else
-		rc = remove_and_write(dir, path, &cfg, slot, vmk);
+	if (!rc)
+		rc = kt_unlock(a, &v, -1, &vmk);
+	if (!rc && slot < 0)
+		slot = v.slot;
+	if (!rc && volconf_slot_count(&v.cfg) == 1)
+		rc = last_slot(dir, slot);
+	else if (!rc)
+		rc = remove_and_write(dir, v.confpath, &v.cfg, slot, vmk);
 	secmem_free(vmk);
+	volume_close(&v);
 	return rc;
 }
 
@@ -318,20 +317,21 @@ const struct kt_command kt_cmd_remove_pass = {
 static int run_test(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
-	struct volume_config cfg;
-	char path[PATH_MAX];
+	struct volume v;
 	uint8_t *vmk = NULL;
-	int rc, slot;
+	int rc;
 
-	rc = kt_read_config(a, dir, path, &cfg);
+	rc = kt_open(a, dir, KT_UNLOCKING, &v);
 	if (rc)
 		return rc;
-	if (a->slot >= 0 && (rc = check_slot_used(dir, &cfg, a->slot)))
-		return rc;
-	rc = kt_open_volume(a, dir, path, &cfg, a->slot, &vmk, &slot);
+	if (a->slot >= 0)
+		rc = check_slot_used(dir, &v.cfg, a->slot);
+	if (!rc)
+		rc = kt_unlock(a, &v, a->slot, &vmk);
 	secmem_free(vmk);
 	if (!rc)
-		printf("%s: the passphrase opens keyslot %d\n", dir, slot);
+		printf("%s: the passphrase opens keyslot %d\n", dir, v.slot);
+	volume_close(&v);
 	return rc;
 }
 

@@ -77,34 +77,15 @@ static int refuse_mounted(const char *dir)
 	return 0;
 }
 
-/* the keys of vmk in a new keyring: 0 or an exit code (said) */
-static int keyring_of(const char *dir, const struct volume_config *cfg,
-		      const uint8_t *vmk, struct keyring **out)
-{
-	struct volume_keys *keys;
-	int rc = keyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, &keys);
-
-	if (rc)
-		return kt_error(CLOAKFS_EXIT_ERROR, "%s: deriving keys: %s", dir,
-				strerror(-rc));
-	rc = keyring_new(cfg->cipher, out);
-	if (rc) {
-		keys_free(keys);
-		return kt_error(CLOAKFS_EXIT_ERROR, "out of memory");
-	}
-	keyring_install(*out, keys);
-	return 0;
-}
-
 static int run_upgrade(const struct kt_args *a)
 {
 	const char *dir = a->args[0];
 	struct upgrade_counts counts;
-	struct volume_config cfg;
-	struct keyring *kr = NULL;
-	char path[PATH_MAX], err[512] = "";
+	struct volume v = VOLUME_CLOSED;
+	struct volume_config *cfg = &v.cfg;
+	char err[512] = "";
 	uint8_t *vmk = NULL;
-	int rc, slot, rootfd = -1;
+	int rc, rootfd = -1;
 
 	/* the lock first: a mount holds it until it shows in mountinfo, so
 	 * none can be starting once the check below finds none */
@@ -112,17 +93,15 @@ static int run_upgrade(const struct kt_args *a)
 	if (!rc)
 		rc = refuse_mounted(dir);
 	if (!rc)
-		rc = kt_read_config(a, dir, path, &cfg);
+		rc = kt_open(a, dir, KT_UNLOCKING, &v);
 	if (rc)
 		return rc;
-	if (cfg.version >= VOLCONF_VERSION) {
+	if (cfg->version >= VOLCONF_VERSION) {
 		printf("%s: already format version %u: nothing to do\n", dir,
-		       cfg.version);
-		return 0;
+		       cfg->version);
+		goto out;
 	}
-	rc = kt_open_volume(a, dir, path, &cfg, -1, &vmk, &slot);
-	if (!rc)
-		rc = keyring_of(dir, &cfg, vmk, &kr);
+	rc = kt_unlock(a, &v, -1, &vmk);
 	if (rc)
 		goto out;
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -131,23 +110,23 @@ static int run_upgrade(const struct kt_args *a)
 		goto out;
 	}
 	install_crash_hook();
-	rc = upgrade_tree(rootfd, kr, cfg.cipher, &counts, warn_left,
+	rc = upgrade_tree(rootfd, v.keyring, cfg->cipher, &counts, warn_left,
 			   (void *)dir);
 	if (rc) {
 		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: upgrade stopped (%s); "
 			      "run it again to finish", dir, strerror(-rc));
 		goto out;
 	}
-	rc = upgrade_config(path, &cfg, err, sizeof(err));
+	rc = upgrade_config(v.confpath, cfg, err, sizeof(err));
 	if (rc) {
 		rc = kt_error(CLOAKFS_EXIT_ERROR, "%s: upgrade stopped: %s; run it "
 			      "again to finish", dir, err[0] ? err : strerror(-rc));
 		goto out;
 	}
 	/* the record binds the version too (docs/format.md 8) */
-	kt_refresh_record(dir, &cfg, vmk);
+	kt_refresh_record(dir, cfg, vmk);
 	printf("%s: upgraded to format version %u (%lu symlink%s re-encrypted "
-	       "in %lu director%s%s)\n", dir, cfg.version, counts.converted,
+	       "in %lu director%s%s)\n", dir, cfg->version, counts.converted,
 	       counts.converted == 1 ? "" : "s", counts.dirs,
 	       counts.dirs == 1 ? "y" : "ies",
 	       counts.left ? "; some damaged ones left as they are" : "");
@@ -157,7 +136,7 @@ out:
 	secmem_free(vmk);
 	if (rootfd >= 0)
 		close(rootfd);
-	keyring_free(kr);
+	volume_close(&v);
 	return rc;
 }
 

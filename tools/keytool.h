@@ -17,6 +17,7 @@
 #include "cli/passphrase.h"
 #include "volume/keys/volconf.h"
 #include "volume/keys/keyslot.h"
+#include "volume/volume.h"
 
 #define KT_PROG "cloakfs-keytool"
 
@@ -82,24 +83,36 @@ void kt_hex(const uint8_t *p, size_t n, char *out);
 /* --config FILE, else "<dir>/cloakfs.conf", into path (PATH_MAX bytes) */
 int kt_config_path(const struct kt_args *a, const char *dir, char *path);
 
+/* kt_open's how */
+enum {
+	KT_LOCK = 1u << 0,      /* hold the volume's lock (kt_lock_volume) */
+	KT_UNLOCKING = 1u << 1, /* a passphrase follows: refuse another
+				   volume's config (the record says) first */
+	KT_NO_CONFIG = 1u << 2, /* no config (a recovery key, a restore) */
+};
+
 /*
- * Read and validate dir's config. Errors: no such directory or no config
- * (BAD_VOLUME), a config the library refuses (BAD_VOLUME, with its
- * message: file, line, field), I/O (ERROR).
+ * Open the volume in dir (volume/volume.h) as how says. Errors: no such
+ * directory or no config (BAD_VOLUME), a config the library refuses
+ * (BAD_VOLUME, with its message: file, line, field), another volume's
+ * config (BAD_VOLUME), I/O (ERROR). volume_close(v) afterwards.
  */
+int kt_open(const struct kt_args *a, const char *dir, unsigned int how,
+	    struct volume *v);
+
+/* kt_open without lock, for the config alone: cfg and its path (PATH_MAX) */
 int kt_read_config(const struct kt_args *a, const char *dir, char *path,
 		   struct volume_config *cfg);
 
 /*
- * Ask for an existing passphrase (from a->pass) and open a keyslot of
- * cfg with it: slot only_slot, or any when it is -1. On success vmk
+ * Ask for an existing passphrase (from a->pass) and unlock v with it:
+ * keyslot only_slot, or any when it is -1. On success *vmk
  * (VOLCONF_VMK_SIZE bytes of secmem the caller owns) holds the master
- * key, whose key identifier has been checked against cfg, and *slot the
- * slot that opened. Wrong passphrase: WRONG_PASS, after the KDF cost.
+ * key, whose key identifier has been checked against v->cfg, and v->slot
+ * the slot that opened. Wrong passphrase: WRONG_PASS, after the KDF cost.
  */
-int kt_open_volume(const struct kt_args *a, const char *dir, const char *path,
-		   const struct volume_config *cfg, int only_slot,
-		   uint8_t **vmk, int *slot);
+int kt_unlock(const struct kt_args *a, struct volume *v, int only_slot,
+	      uint8_t **vmk);
 
 /* ask for a new passphrase (from src) for the volume in dir */
 int kt_new_passphrase(const struct passphrase_source *src, const char *dir,

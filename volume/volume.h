@@ -56,6 +56,11 @@ struct volume_open_params {
 	 * with VOLUME_OPEN_LOCK_OPTIONAL); NULL: dropped */
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
+	/* called after the lock step, before the config is read (a tool
+	 * that must find no mount checks here, under the lock): nonzero
+	 * stops the open with -ECANCELED, the hook having said why */
+	int (*locked)(void *arg);
+	void *locked_arg;
 };
 
 /* what volume_unlock found in each keyslot (struct volume.slots) */
@@ -89,6 +94,9 @@ struct volume {
 	char confpath[4096];      /* the config's path */
 };
 
+/* a struct volume that holds nothing yet (volume_close does nothing) */
+#define VOLUME_CLOSED { .rootfd = -1, .lockfd = -1, .slot = -1 }
+
 /*
  * Open the volume in dir: take the lock p->lock, read the config (unless
  * VOLUME_OPEN_NO_CONFIG), check it against the record, read the root's
@@ -102,7 +110,9 @@ struct volume {
  *                 a config refused (err: file, line, field), or the root
  *                 nonce damaged
  *   -EWOULDBLOCK and other -errno of the lock (err: "<dir>: cannot lock")
- * p may be NULL (no lock, no flags).
+ *   -ECANCELED    p->locked said no
+ * p may be NULL (no lock, no flags). v->confpath stays set after a
+ * failure, for the caller's messages.
  */
 int volume_open(struct volume *v, const char *dir,
 		const struct volume_open_params *p, char *err, size_t errlen);
@@ -160,7 +170,8 @@ int volume_refresh_record(struct volume *v);
 /* let go of the lock before volume_close (a mount once it shows) */
 void volume_release_lock(struct volume *v);
 
-/* wipe the keys, close the descriptors; v may be zeroed or closed */
+/* wipe the keys, close the descriptors; v as volume_open left it (also
+ * after a failure), VOLUME_CLOSED or closed already */
 void volume_close(struct volume *v);
 
 /* ---- creating a volume and its lower steps -------------------------------- */
@@ -210,31 +221,6 @@ int volume_unlock_keys(const char *dir, const char *pass, size_t passlen,
 		       struct volume_config *cfg, struct volume_keys **keys,
 		       char *err, size_t errlen);
 
-/* the same with the config at path (an external config, --config) */
-int volume_unlock_config(const char *path, const char *pass, size_t passlen,
-			 struct volume_config *cfg, struct volume_keys **keys,
-			 char *err, size_t errlen);
-
-/*
- * The volume record (keys/volrec.h) against a config, before any passphrase
- * is asked. -EXDEV when cfg is another volume's config (err names both
- * volumes), else 0: the same volume, or no record (a volume made before
- * records existed gets one at its next unlock), or a damaged one (err
- * then holds a warning naming it, else is empty).
- */
-int volume_check_record(const char *dir, const struct volume_config *cfg,
-			char *err, size_t errlen);
-
-/*
- * After no keyslot of cfg opened: 1 with err "<conf>: the config was
- * edited: cipher is ... in the config, ... in cloakfs.volume" when the
- * record shows fields that differ, else 0 (a wrong passphrase, as far as
- * anything can tell).
- */
-int volume_explain_unopened(const char *dir, const char *confpath,
-			    const struct volume_config *cfg, char *err,
-			    size_t errlen);
-
 /*
  * After cfg was unlocked with keys k: write the record when it is
  * missing, its keyslots are out of date, or its parameters are not
@@ -243,19 +229,6 @@ int volume_explain_unopened(const char *dir, const char *confpath,
  */
 int volume_record_refresh(const char *dir, const struct volume_config *cfg,
 			  const struct volume_keys *k);
-
-/*
- * Unlock dir with a recovery key (text as typed): the parameters come
- * from the record, checked under the master key, so no config is
- * needed. cfg gets them (no keyslots), vmk the master key. Errors, each
- * with err: -ENOENT (no record), -ENOKEY (no recovery slot), -EILSEQ or
- * -EINVAL (a typo: keys/reckey.h), -EACCES (another key), -EBADMSG (the
- * record's parameters are not this key's: edited or damaged), -errno.
- */
-int volume_unlock_recovery(const char *dir, const char *text, size_t len,
-			   struct volume_config *cfg,
-			   uint8_t vmk[VOLCONF_VMK_SIZE], char *err,
-			   size_t errlen);
 
 /*
  * A new recovery key for dir's volume (cfg unlocked, vmk its master key):

@@ -731,10 +731,12 @@ int volume_unlock(struct volume *v, const struct volume_key *key, char *err,
 		break;
 	case VOLUME_KEY_MASTER:
 		memcpy(vmk, key->vmk, VOLCONF_VMK_SIZE);
-		rc = v->has_config ? install_keys(v, vmk, err, errlen)
-				   : seterr(err, errlen, -EINVAL, "%s: no config "
-					    "read: the key id is not known",
-					    v->dir);
+		/* the key id comes from the config, or from the record of
+		 * an earlier recovery unlock (a mount unlocked again) */
+		rc = v->has_config || v->keyring
+			     ? install_keys(v, vmk, err, errlen)
+			     : seterr(err, errlen, -EINVAL, "%s: no config read: "
+				      "the key id is not known", v->dir);
 		break;
 	default:
 		rc = seterr(err, errlen, -EINVAL, "unknown key source %d",

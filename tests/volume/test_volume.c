@@ -122,6 +122,8 @@ static void test_recovery(void)
 	struct volume v = VOLUME_CLOSED;
 	struct volume_open_params p = { .flags = VOLUME_OPEN_NO_CONFIG };
 	struct volume_key rk = { .source = VOLUME_KEY_RECOVERY };
+	struct volume_key mk = { .source = VOLUME_KEY_MASTER };
+	uint8_t *vmk = secmem_alloc(VOLCONF_VMK_SIZE);
 	struct volume_config want;
 	int rc;
 
@@ -150,6 +152,17 @@ static void test_recovery(void)
 		      strcmp(v.cfg.uuid, want.uuid) == 0 &&
 		      v.geom.sector_size == 1024 && v.version == want.version,
 	      "recovery key: %d %s", rc, err);
+	/* locked, then unlocked again by the master key (a mount that
+	 * cloakfsd unlocks after a lock) */
+	CHECK(vmk != NULL, "secmem");
+	rk.vmk_out = vmk;
+	CHECK(volume_unlock(&v, &rk, err, sizeof(err)) == 0, "again: %s", err);
+	keyring_lock(v.keyring);
+	mk.vmk = vmk;
+	rc = volume_unlock(&v, &mk, err, sizeof(err));
+	CHECK(rc == 0 && keyring_unlocked(v.keyring),
+	      "master key after a recovery unlock: %d %s", rc, err);
+	secmem_free(vmk);
 	volume_close(&v);
 	secmem_free(text);
 	voltest_rmtree(dir);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/errmsg.h"
@@ -516,6 +517,7 @@ int volume_open(struct volume *v, const char *dir,
 		const struct volume_open_params *p, char *err, size_t errlen)
 {
 	static const struct volume_open_params none = { 0 };
+	struct stat st;
 	int rc;
 
 	if (!p)
@@ -538,8 +540,11 @@ int volume_open(struct volume *v, const char *dir,
 		rc = -ECANCELED;
 	if (rc)
 		goto fail;
+	/* the directory's attributes first, as stat(2) asked them before
+	 * the front door: on a backing store that hangs the wait is here,
+	 * before any file of the volume is read */
 	v->rootfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (v->rootfd < 0) {
+	if (v->rootfd < 0 || fstat(v->rootfd, &st) != 0) {
 		rc = seterr(err, errlen, -errno, "%s: %s", dir,
 			    errno == ENOTDIR ? "not a directory" : strerror(errno));
 		goto fail;

@@ -19,13 +19,17 @@
 
 #define MAXLEN 4096
 
-/* 1 when every 16-byte block of a and b differs (a last short block too) */
+/*
+ * 1 when every 16-byte block of a and b differs; a short tail is judged
+ * by the last 16 bytes (len >= 16), as a tail of a byte or two would
+ * match by chance one time in 256 or 65536
+ */
 static int all_blocks_differ(const uint8_t *a, const uint8_t *b, size_t len)
 {
 	for (size_t off = 0; off < len; off += 16) {
-		size_t n = len - off < 16 ? len - off : 16;
+		size_t at = len - off < 16 ? len - 16 : off;
 
-		if (!memcmp(a + off, b + off, n))
+		if (!memcmp(a + at, b + at, 16))
 			return 0;
 	}
 	return 1;

@@ -20,10 +20,13 @@
  *    position || nonce[16..24] (draft-irtf-cfrg-xchacha-03 with the
  *    64-bit counter of the original ChaCha, as the kernel's xchacha and
  *    Adiantum have it).
- * As for chacha20, the low 32 bits of the block counter are written back
- * into the IV (iv[0..4], or iv[24..28] for XChaCha), one step per 64-byte
- * block started, and the counter wraps modulo 2^32 without carrying into
- * the next word (the kernel's behaviour).
+ * The block counter advances one step per 64-byte block started and is
+ * written back into the IV. chacha12, as chacha20: iv[0..4], modulo 2^32
+ * without carrying into the next word (the kernel's behaviour). XChaCha:
+ * all 64 bits of the position, iv[24..32], carried across 2^32 blocks as
+ * the Adiantum reference and libsodium count (a low word wrapping alone
+ * would go back to keystream already used): xchacha_skcipher_crypt cuts
+ * a message where the low word wraps, so a chacha_crypt_fn never carries.
  */
 #ifndef CLOAKFS_CRYPTO_CHACHA_H
 #define CLOAKFS_CRYPTO_CHACHA_H

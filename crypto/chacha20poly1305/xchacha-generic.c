@@ -51,8 +51,25 @@ int xchacha_skcipher_crypt(chacha_crypt_fn *crypt, unsigned int nrounds,
 	uint32_t state[CHACHA20_STATE_WORDS];
 
 	xchacha_init_state(state, tfm->ctx, iv, nrounds);
-	crypt(state, dst, src, len, nrounds);
+	/*
+	 * The position is 64 bits (words 12-13) but a crypt advances word 12
+	 * alone: a message is cut where word 12 wraps, and word 13 carried
+	 * by hand, or it would go on from block 0 of its high word and
+	 * repeat keystream. The cut falls on a block boundary.
+	 */
+	while (len) {
+		uint64_t to_wrap = ((1ull << 32) - state[12]) * CHACHA20_BLOCK_SIZE;
+		size_t n = len < to_wrap ? len : (size_t)to_wrap;
+
+		crypt(state, dst, src, n, nrounds);
+		if (!state[12])
+			state[13]++;
+		dst += n;
+		src += n;
+		len -= n;
+	}
 	store_le32(iv + XCHACHA_NONCE_SIZE, state[12]);
+	store_le32(iv + XCHACHA_NONCE_SIZE + 4, state[13]);
 	wipe(state, sizeof(state));
 	return 0;
 }

@@ -7,7 +7,8 @@
  * 24-byte nonces and AAD, buffers at random offsets; libsodium's
  * ciphertext decrypts, in place too; a flipped bit of tag, ciphertext,
  * AAD or nonce gives -EBADMSG and a zeroed dst. Also HChaCha20 against
- * crypto_core_hchacha20 on random inputs.
+ * crypto_core_hchacha20 on random inputs, and every "xchacha20" skcipher
+ * driver against crypto_stream_xchacha20_xor_ic, across 2^32 blocks too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/crypto.h"
+#include "crypto/internal/util.h"
 #include "testutil.h"
 
 #define MAX_LEN (64 * 1024)
@@ -112,6 +114,47 @@ static void test_hchacha20(void)
 	}
 }
 
+/*
+ * The xchacha20 skcipher driver name against
+ * crypto_stream_xchacha20_xor_ic: lengths 0..300 and random ones to
+ * 64 KiB, random 64-bit starting positions, a third of them within a few
+ * blocks below 2^32 or 2^33 so that the message crosses them (libsodium
+ * carries into the high word), buffers at random offsets
+ */
+static void test_stream_driver(const char *name)
+{
+	uint8_t key[32], iv[32];
+	int err;
+	struct crypto_tfm *t = crypto_alloc(NULL, name, &err);
+
+	CHECK(t != NULL, "%s: alloc: %d", name, err);
+	if (!t)
+		return;
+	for (unsigned int i = 0; i <= 300 + RANDOM_LENGTHS; i++) {
+		size_t n = i <= 300 ? i : (size_t)test_rand_below(MAX_LEN + 1);
+		uint64_t pos = test_rand();
+		uint8_t *src = buf_src + pick_off(), *dst = buf_dst + pick_off();
+		uint8_t *ref = buf_ref + pick_off();
+
+		if (i % 3 == 0) /* up to 8 blocks below 2^32 or 2^33 */
+			pos = ((uint64_t)1 << (32 + i % 2)) - 1 - test_rand_below(8);
+		test_random_bytes(key, sizeof(key));
+		test_random_bytes(iv, 24);
+		store_le64(iv + 24, pos);
+		test_random_bytes(src, n);
+		CHECK(crypto_stream_xchacha20_xor_ic(ref, src, n, iv, pos, key) == 0,
+		      "libsodium");
+		CHECK(crypto_setkey(t, key, sizeof(key)) == 0 &&
+		      crypto_encrypt(t, iv, dst, src, n) == 0, "%s: encrypt", name);
+		CHECK(!memcmp(dst, ref, n), "%s: %zu bytes from block %#llx differ",
+		      name, n, (unsigned long long)pos);
+		CHECK(load_le64(iv + 24) == pos + (n + 63) / 64, "%s: %zu bytes from "
+		      "block %#llx: position %#llx written back", name, n,
+		      (unsigned long long)pos, (unsigned long long)load_le64(iv + 24));
+	}
+	crypto_free(t);
+}
+
 int main(void)
 {
 	const char *names[MAX_DRIVERS];
@@ -132,6 +175,12 @@ int main(void)
 	for (unsigned int i = 0; i < n; i++) {
 		fprintf(stderr, "xchacha20poly1305: %s\n", names[i]);
 		test_driver(names[i]);
+	}
+	n = test_drivers_for("xchacha20", names, MAX_DRIVERS);
+	CHECK(n > 0, "no xchacha20 driver");
+	for (unsigned int i = 0; i < n; i++) {
+		fprintf(stderr, "xchacha20: %s\n", names[i]);
+		test_stream_driver(names[i]);
 	}
 	free(buf_src);
 	free(buf_dst);

@@ -96,7 +96,7 @@ static int undecodable_entry(struct cloakfs *fs, struct fs_inode *dir,
 	if ((kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG) ||
 	    fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
-	r = entry_decrypt(fs, dir, dfd, cname, plain);
+	r = entry_decrypt(fs, dir, dfd, cname, kind, plain);
 	explicit_bzero(plain, sizeof(plain));
 	if (r >= 0 || r == -EIO || r == -EACCES)
 		return 0;
@@ -117,21 +117,26 @@ int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	if (undecodable_entry(fs, dir, dfd, name, out))
 		return 0;
 	err = dir_nonce(fs, dir, dfd, nonce);
-	return err ? err : direntry_name_encrypt(fs->keyring, nonce,
-					     fs->cfg.name_max, name, out);
+	return err ? err
+		   : direntry_name_encrypt(&(struct direntry_key){
+						   fs->keyring, nonce, NULL },
+					   fs->cfg.name_max, name, out);
 }
 
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		  const char *cname, char out[VNAME_MAX_PLAIN + 1])
+		  const char *cname, enum vname_entry kind,
+		  char out[VNAME_MAX_PLAIN + 1])
 {
 	uint8_t nonce[DIRNONCE_SIZE];
 	int err;
 
-	if (vname_classify(cname) != VNAME_ENTRY_ENCRYPTED &&
-	    vname_classify(cname) != VNAME_ENTRY_LONG)
+	if (kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG)
 		return 0; /* hidden: no nonce needed */
 	err = dir_nonce(fs, dir, dfd, nonce);
-	return err ? err : direntry_name_decrypt(fs->keyring, nonce, dfd, cname, out);
+	return err ? err
+		   : direntry_name_decrypt(&(struct direntry_key){
+						   fs->keyring, nonce, NULL },
+					   dfd, cname, kind, out, NULL);
 }
 
 /* the ciphertext root's descriptor, held (release_root) */

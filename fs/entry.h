@@ -36,9 +36,11 @@ struct fs_inode;
  * undecodable name (above) gives the entry it stands for */
 int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *name, struct direntry_name *out);
-/* direntry_name_decrypt for ciphertext entry cname of dir */
+/* direntry_name_decrypt for ciphertext entry cname of dir, of kind
+ * vname_classify(cname) */
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		  const char *cname, char out[VNAME_MAX_PLAIN + 1]);
+		  const char *cname, enum vname_entry kind,
+		  char out[VNAME_MAX_PLAIN + 1]);
 /* the name an undecodable entry cname is listed as; -ENAMETOOLONG */
 int entry_undecodable_name(const char *cname,
 			   char out[ENTRY_UNDECODABLE_MAX + 1]);

@@ -87,6 +87,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		const char *name;
 		size_t entsize;
 		off_t next;
+		enum vname_entry kind;
 		int dot, n;
 
 		if (!dh->entry) {
@@ -100,9 +101,11 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		}
 		next = dh->entry->d_off;
 		name = dh->entry->d_name;
-		dot = vname_classify(name) == VNAME_ENTRY_DOT;
+		kind = vname_classify(name); /* once per name */
+		dot = kind == VNAME_ENTRY_DOT;
 		if (!dot) {
-			n = entry_decrypt(r.fs, r.in, dirfd(dh->dp), name, plain);
+			n = entry_decrypt(r.fs, r.in, dirfd(dh->dp), name, kind,
+					  plain);
 			if (n == -EIO || n == -EACCES) {
 				/* the directory's nonce is lost: no name of it
 				 * can be read, and an empty listing would hide

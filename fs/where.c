@@ -32,7 +32,8 @@ static int plain_path(struct cloakfs *fs, struct fs_inode *in, char *out,
 		if (!p)
 			break;
 		pfd = inode_fd_hold(&fs->inodes, p);
-		r = pfd < 0 ? pfd : entry_decrypt(fs, p, pfd, cname, plain);
+		r = pfd < 0 ? pfd : entry_decrypt(fs, p, pfd, cname,
+						      vname_classify(cname), plain);
 		if (pfd >= 0)
 			inode_fd_release(&fs->inodes, p);
 		n = r > 0 ? strlen(plain) : 0;

@@ -18,29 +18,11 @@
 #include <unistd.h>
 
 #include "tools/fsck.h"
-#include "volume/names/dirnonce.h"
 #include "volume/dirops.h"
+#include "volume/names/direntry.h"
+#include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
 #include "volume/names/symlink.h"
-
-int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
-		     const char *plain, char out[VNAME_MAX_ENCODED + 1],
-		     char enc[VNAME_MAX_ENCODED + 1], size_t *enclen,
-		     bool *is_long)
-{
-	int n = vname_encrypt(names, plain, strlen(plain), enc,
-			      VNAME_MAX_ENCODED + 1);
-
-	if (n < 0)
-		return n;
-	*enclen = (size_t)n;
-	*is_long = vname_is_long(*enclen, f->cfg.name_max);
-	if (!*is_long) {
-		memcpy(out, enc, *enclen + 1);
-		return 0;
-	}
-	return vname_long_name(enc, *enclen, out);
-}
 
 static int note_write(struct fsck *f, const char *text, size_t len);
 
@@ -76,19 +58,19 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 			 bool create)
 {
 	uint8_t nonce[DIRNONCE_SIZE];
-	char enc[VNAME_MAX_ENCODED + 1];
-	size_t enclen;
-	bool is_long;
+	struct direntry_name lf;
 	int err;
 
 	if (f->lf_fd >= 0)
 		return 0;
 	if (!root_names)
 		return -EIO;
-	err = fsck_encode_name(f, root_names, FSCK_LOST_FOUND, f->lf_cname, enc,
-			       &enclen, &is_long);
+	/* short under any name_max (VNAME_MIN_NAME_MAX) */
+	err = direntry_name_encrypt(&(struct direntry_key){ NULL, NULL, root_names },
+				    f->cfg.name_max, FSCK_LOST_FOUND, &lf);
 	if (err)
 		return err;
+	memcpy(f->lf_cname, lf.name, sizeof(f->lf_cname));
 	f->lf_fd = openat(f->rootfd, f->lf_cname,
 			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (f->lf_fd < 0 && errno == ENOENT && create) {
@@ -200,11 +182,9 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		    const char *plain, const char *stem,
 		    struct crypto_tfm *from_names, char *where, size_t wherelen)
 {
-	char name[VNAME_MAX_PLAIN + 1], newc[VNAME_MAX_ENCODED + 1];
-	char enc[VNAME_MAX_ENCODED + 1], side[VNAME_SIDECAR_LEN + 1];
+	char name[VNAME_MAX_PLAIN + 1], side[VNAME_SIDECAR_LEN + 1];
+	struct direntry_name to;
 	struct stat st;
-	size_t enclen;
-	bool new_long;
 	int err = fsck_lost_found_open(f, f->root_names, true);
 
 	if (err)
@@ -215,27 +195,25 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		if (n > 100000)
 			return -EEXIST;
 		candidate(plain, stem, n, name);
-		err = fsck_encode_name(f, f->lf_names, name, newc, enc, &enclen,
-				       &new_long);
+		err = direntry_name_encrypt(&(struct direntry_key){
+						    NULL, NULL, f->lf_names },
+					    f->cfg.name_max, name, &to);
 		if (err)
 			return err;
-		if (fstatat(f->lf_fd, newc, &(struct stat){ 0 },
+		if (fstatat(f->lf_fd, to.name, &(struct stat){ 0 },
 			    AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
 			break;
 	}
-	if (new_long) {
-		err = vname_write_sidecar(f->lf_fd, newc, enc, enclen);
-		if (err)
-			return err;
-	}
+	err = direntry_name_prepare(f->lf_fd, &to);
+	if (err)
+		return err;
 	err = -EBADMSG;
 	if (S_ISLNK(st.st_mode) && from_names)
-		err = move_symlink(f, dirfd, cname, from_names, newc);
+		err = move_symlink(f, dirfd, cname, from_names, to.name);
 	if (err == -EBADMSG) /* not a symlink, or its target does not decode */
-		err = dirops_rename_noreplace(dirfd, cname, f->lf_fd, newc);
+		err = dirops_rename_noreplace(dirfd, cname, f->lf_fd, to.name);
 	if (err) {
-		if (new_long && vname_sidecar_name(newc, side) == 0)
-			(void)unlinkat(f->lf_fd, side, 0);
+		direntry_name_forget(f->lf_fd, &to);
 		return err;
 	}
 	snprintf(where, wherelen, "moved to /%s/%s", FSCK_LOST_FOUND, name);
@@ -288,12 +266,10 @@ int fsck_put_dirnonce(struct fsck *f, int dirfd, const uint8_t *nonce,
 /* the note's file in lost+found, made on the first line */
 static int note_open(struct fsck *f)
 {
-	char name[VNAME_MAX_PLAIN + 1], newc[VNAME_MAX_ENCODED + 1];
-	char enc[VNAME_MAX_ENCODED + 1], stamp[32];
+	char name[VNAME_MAX_PLAIN + 1], stamp[32];
+	struct direntry_name note;
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t enclen;
-	bool is_long;
 	int err = fsck_lost_found_open(f, f->root_names, true), fd = -1;
 
 	if (err)
@@ -306,13 +282,14 @@ static int note_open(struct fsck *f)
 			snprintf(name, sizeof(name), "fsck-repair-%s.txt", stamp);
 		else
 			snprintf(name, sizeof(name), "fsck-repair-%s-%u.txt", stamp, n);
-		err = fsck_encode_name(f, f->lf_names, name, newc, enc, &enclen,
-				       &is_long);
-		if (!err && is_long)
-			err = vname_write_sidecar(f->lf_fd, newc, enc, enclen);
+		err = direntry_name_encrypt(&(struct direntry_key){
+						    NULL, NULL, f->lf_names },
+					    f->cfg.name_max, name, &note);
+		if (!err)
+			err = direntry_name_prepare(f->lf_fd, &note);
 		if (err)
 			return err;
-		fd = openat(f->lf_fd, newc, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+		fd = openat(f->lf_fd, note.name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 					    O_CLOEXEC, 0600);
 		if (fd < 0 && (errno != EEXIST || n >= 100))
 			return -errno;

@@ -31,10 +31,9 @@
 
 #include "crypto/hex.h"
 #include "tools/fsck.h"
-#include "volume/names/dirnonce.h"
-#include "volume/dirops.h"
 #include "volume/fdio.h"
-#include "volume/keys/upgrade.h"
+#include "volume/names/direntry.h"
+#include "volume/names/dirnonce.h"
 
 #define KEEP_OPEN 32
 
@@ -227,19 +226,6 @@ static void free_items(struct dir *d)
 	d->n = 0;
 }
 
-/* the class of a name vname_judge refuses */
-static enum fsck_class name_class(enum vname_verdict v)
-{
-	switch (v) {
-	case VNAME_INVALID:
-		return FC_NAME_INVALID;
-	case VNAME_OVERPADDED:
-		return FC_NAME_OVERPADDED;
-	default:
-		return FC_NAME_UNDECODABLE;
-	}
-}
-
 /* the name a damaged sidecar holds, if it still decodes: a hint only */
 static void sidecar_hint(struct dir *d, struct item *it)
 {
@@ -257,26 +243,27 @@ static void sidecar_hint(struct dir *d, struct item *it)
 		it->hint = strdup(plain);
 }
 
-static void judge_name(struct walk *w, struct dir *d, struct item *it)
+/*
+ * The name of an encrypted or long entry, judged by the call the mount
+ * decrypts it with; a directory whose nonce is lost lends no key, so a
+ * long name's sidecar is judged all the same.
+ */
+static void judge_encrypted(struct walk *w, struct dir *d, struct item *it)
 {
-	char enc[VNAME_MAX_ENCODED + 1], plain[VNAME_MAX_PLAIN + 1];
-	enum vname_verdict verdict;
-	size_t enclen = 0;
-	enum fsck_class c;
-	int n;
+	struct direntry_key key = { NULL, NULL, d->names_lost ? NULL : d->names };
+	char plain[VNAME_MAX_PLAIN + 1];
+	struct direntry_found found;
+	int n = direntry_name_decrypt(&key, d->fd, it->cname, it->kind, plain,
+				      &found);
 
-	switch (it->kind) {
-	case VNAME_ENTRY_ENCRYPTED:
-		enclen = strlen(it->cname);
-		memcpy(enc, it->cname, enclen + 1);
+	switch (found.verdict) {
+	case DIRENTRY_OK:
 		break;
-	case VNAME_ENTRY_LONG:
-		n = vname_read_sidecar(d->fd, it->cname, enc, sizeof(enc));
-		if (n == -ENOENT) {
-			set_why(it, FC_SIDECAR_MISSING, "a long name without its "
-				".name sidecar: its name is lost");
-			return;
-		}
+	case DIRENTRY_SIDECAR_MISSING:
+		set_why(it, FC_SIDECAR_MISSING, "a long name without its "
+			".name sidecar: its name is lost");
+		return;
+	case DIRENTRY_SIDECAR_BAD:
 		if (n == -EACCES || n == -EPERM) {
 			if (enter(w, d, it) == 0) {
 				fsck_report(w->f, FC_UNREADABLE, d->in_lf, NULL,
@@ -289,18 +276,62 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 			it->skip = true;
 			return;
 		}
-		if (n < 0) {
-			sidecar_hint(d, it);
-			set_why(it, FC_SIDECAR_MISMATCH, "its sidecar %s%s%s",
-				n == -EBADMSG ? "does not hash to this name"
-				: n == -VOLUME_ENOTREG ? "is not a regular file"
-						       : strerror(-n),
-				it->hint ? "; the sidecar names " : "",
-				it->hint ? it->hint : "");
-			return;
-		}
-		enclen = (size_t)n;
-		break;
+		sidecar_hint(d, it);
+		set_why(it, FC_SIDECAR_MISMATCH, "its sidecar %s%s%s",
+			n == -EBADMSG ? "does not hash to this name"
+			: n == -VOLUME_ENOTREG ? "is not a regular file"
+					       : strerror(-n),
+			it->hint ? "; the sidecar names " : "",
+			it->hint ? it->hint : "");
+		return;
+	case DIRENTRY_OVERPADDED:
+		/* quarantined under the name it spells (hint) */
+		it->hint = strdup(plain);
+		set_why(it, FC_NAME_OVERPADDED, "a second spelling of \"%s\": "
+			"padded with a block or more of NUL bytes than the rule "
+			"asks for (docs/format.md 7.2)", plain);
+		explicit_bzero(plain, sizeof(plain));
+		return;
+	case DIRENTRY_INVALID:
+		set_why(it, FC_NAME_INVALID, "decrypts to an empty name, \".\", "
+			"\"..\", or one holding '/' or NUL");
+		return;
+	default:
+		/* names carry no tag: a damaged name that still decrypts to
+		 * something well-formed cannot be told from a real one */
+		if (d->names_lost)
+			set_why(it, FC_NAME_UNDECODABLE, "the directory's %s and "
+				"its copy are %s", DIRNONCE_FILE,
+				d->names ? "new" : "missing or damaged");
+		else
+			set_why(it, FC_NAME_UNDECODABLE, "does not decrypt to a "
+				"name under this directory's key");
+		return;
+	}
+	it->plain = strdup(plain);
+	explicit_bzero(plain, sizeof(plain));
+	if (!it->plain) {
+		fsck_fail(w->f, "out of memory");
+		return;
+	}
+	if ((it->kind == VNAME_ENTRY_LONG) !=
+	    (bool)vname_is_long(found.enclen, w->f->cfg.name_max))
+		set_why(it, FC_NAME_WRONG_FORM, "stored in the %s form; this "
+			"volume's name_max %u wants the other",
+			it->kind == VNAME_ENTRY_LONG ? "long" : "short",
+			w->f->cfg.name_max);
+	if (d->is_root && !strcmp(it->plain, FSCK_LOST_FOUND))
+		it->is_lf = true;
+}
+
+/* an entry's name by its kind (vname_classify, read_items) */
+static void judge_name(struct walk *w, struct dir *d, struct item *it)
+{
+	switch (it->kind) {
+	case VNAME_ENTRY_ENCRYPTED:
+	case VNAME_ENTRY_LONG:
+		judge_encrypted(w, d, it);
+		return;
 	case VNAME_ENTRY_TARGETS:
 		/* on any version: a version-1 config over an upgraded tree
 		 * still reads the targets stored there (docs/format.md 4) */
@@ -323,63 +354,21 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		return;
 	case VNAME_ENTRY_SIDECAR:
 		return; /* judged with the long names */
+	case VNAME_ENTRY_UPGRADE_TEMP:
+		set_why(it, FC_TEMP_ENTRY, "left by a cloakfs-keytool upgrade "
+			"that stopped: run the upgrade again, which removes it "
+			"(--repair would quarantine a copy of a symlink)");
+		return;
+	case VNAME_ENTRY_TEMP:
+		set_why(it, FC_TEMP_ENTRY, "left by a crash of cloakfs while it "
+			"made this entry");
+		return;
 	default:
-		if (!strncmp(it->cname, UPGRADE_TEMP_PREFIX,
-			     strlen(UPGRADE_TEMP_PREFIX)))
-			set_why(it, FC_TEMP_ENTRY, "left by a cloakfs-keytool "
-				"upgrade that stopped: run the upgrade again, "
-				"which removes it (--repair would quarantine "
-				"a copy of a symlink)");
-		else if (!strncmp(it->cname, DIROPS_TEMP_PREFIX,
-				  strlen(DIROPS_TEMP_PREFIX)))
-			set_why(it, FC_TEMP_ENTRY, "left by a crash of cloakfs "
-				"while it made this entry");
-		else
-			set_why(it, FC_FOREIGN_ENTRY, "not a name cloakfs writes "
-				"(a file put into the ciphertext directory, or a "
-				"sync tool's copy)");
+		set_why(it, FC_FOREIGN_ENTRY, "not a name cloakfs writes (a file "
+			"put into the ciphertext directory, or a sync tool's "
+			"copy)");
 		return;
 	}
-	if (d->names_lost) {
-		set_why(it, FC_NAME_UNDECODABLE, "the directory's %s and its "
-			"copy are %s", DIRNONCE_FILE,
-			d->names ? "new" : "missing or damaged");
-		return;
-	}
-	/* names carry no tag: a damaged name that still decrypts to
-	 * something well-formed cannot be told from a real one */
-	n = vname_judge(d->names, enc, enclen, plain, &verdict);
-	if (n < 0 && verdict == VNAME_OVERPADDED) {
-		/* quarantined under the name it spells (hint) */
-		it->hint = strdup(plain);
-		set_why(it, FC_NAME_OVERPADDED, "a second spelling of \"%s\": "
-			"padded with a block or more of NUL bytes than the rule "
-			"asks for (docs/format.md 7.2)", plain);
-		explicit_bzero(plain, sizeof(plain));
-		return;
-	}
-	if (n < 0) {
-		c = name_class(verdict);
-		set_why(it, c, "%s", c == FC_NAME_INVALID
-			? "decrypts to an empty name, \".\", \"..\", or one "
-			  "holding '/' or NUL"
-			: "does not decrypt to a name under this directory's key");
-		return;
-	}
-	it->plain = strdup(plain);
-	explicit_bzero(plain, sizeof(plain));
-	if (!it->plain) {
-		fsck_fail(w->f, "out of memory");
-		return;
-	}
-	if ((it->kind == VNAME_ENTRY_LONG) !=
-	    (bool)vname_is_long(enclen, w->f->cfg.name_max))
-		set_why(it, FC_NAME_WRONG_FORM, "stored in the %s form; this "
-			"volume's name_max %u wants the other",
-			it->kind == VNAME_ENTRY_LONG ? "long" : "short",
-			w->f->cfg.name_max);
-	if (d->is_root && !strcmp(it->plain, FSCK_LOST_FOUND))
-		it->is_lf = true;
 }
 
 static int cmp_plain(const void *a, const void *b)
@@ -638,24 +627,24 @@ out:
 static enum fsck_action fix_form(struct walk *w, struct dir *d,
 				 struct item *it, char *what, size_t len)
 {
-	char newc[VNAME_MAX_ENCODED + 1], enc[VNAME_MAX_ENCODED + 1];
 	char side[VNAME_SIDECAR_LEN + 1];
-	size_t enclen;
-	bool is_long;
-	int rc = fsck_encode_name(w->f, d->names, it->plain, newc, enc, &enclen,
-				  &is_long);
+	struct direntry_name to;
+	int rc = direntry_name_encrypt(&(struct direntry_key){ NULL, NULL, d->names },
+				       w->f->cfg.name_max, it->plain, &to);
 
-	if (!rc && is_long)
-		rc = vname_write_sidecar(d->fd, newc, enc, enclen);
-	if (!rc && renameat2(d->fd, it->cname, d->fd, newc, RENAME_NOREPLACE) != 0)
+	if (!rc)
+		rc = direntry_name_prepare(d->fd, &to);
+	if (!rc && renameat2(d->fd, it->cname, d->fd, to.name, RENAME_NOREPLACE) != 0) {
 		rc = -errno;
+		direntry_name_forget(d->fd, &to);
+	}
 	if (rc) {
 		snprintf(what, len, "%s", strerror(-rc));
 		return FA_FAILED;
 	}
 	if (it->kind == VNAME_ENTRY_LONG && vname_sidecar_name(it->cname, side) == 0)
 		(void)unlinkat(d->fd, side, 0);
-	snprintf(what, len, "renamed to %s", newc);
+	snprintf(what, len, "renamed to %s", to.name);
 	return FA_FIXED;
 }
 
@@ -769,6 +758,8 @@ static int begin_entry(struct walk *w, struct dir *d, struct item *it)
 
 		f->files++;
 		if (it->kind == VNAME_ENTRY_SIDECAR || it->kind == VNAME_ENTRY_OTHER ||
+		    it->kind == VNAME_ENTRY_TEMP ||
+		    it->kind == VNAME_ENTRY_UPGRADE_TEMP ||
 		    it->kind == VNAME_ENTRY_CONFIG || it->kind == VNAME_ENTRY_RECORD)
 			break; /* not a cloakfs file: no header to judge */
 		content = fsck_check_file(f, &e, &st, why, sizeof(why));

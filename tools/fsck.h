@@ -337,10 +337,4 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 			 bool create);
 void fsck_lost_found_close(struct fsck *f);
 
-/* encode plain in dir names (long form handled): 0, out and *is_long */
-int fsck_encode_name(struct fsck *f, struct crypto_tfm *names,
-		     const char *plain, char out[VNAME_MAX_ENCODED + 1],
-		     char enc[VNAME_MAX_ENCODED + 1], size_t *enclen,
-		     bool *is_long);
-
 #endif

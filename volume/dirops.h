@@ -13,8 +13,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/* names no encryption produces; fsck reports one left by a crash */
-#define DIROPS_TEMP_PREFIX "cloakfs.tmp."
+#include "volume/names/vname.h"
+
+/* names no encryption produces (VNAME_ENTRY_TEMP); fsck reports one
+ * left by a crash */
+#define DIROPS_TEMP_PREFIX VNAME_TEMP_PREFIX
 #define DIROPS_TEMP_NAME_SIZE 64 /* room for one, with its NUL */
 
 /* a fresh random temporary name; 0 or -errno */

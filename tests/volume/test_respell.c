@@ -106,8 +106,9 @@ static void ent(struct tree *t, int dfd, const char *base, struct ent *en)
 		 t->long_names ? "-nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
 			       : "");
 	memset(en, 0, sizeof(*en));
-	CHECK(direntry_name_encrypt(t->kr, nonce_of(t, dfd), t->name_max, name,
-				&en->vn) == 0 &&
+	CHECK(direntry_name_encrypt(&(struct direntry_key){
+					    t->kr, nonce_of(t, dfd), NULL },
+				    t->name_max, name, &en->vn) == 0 &&
 		      en->vn.is_long == t->long_names,
 	      "name %s", name);
 	if (fstatat(dfd, en->vn.name, &en->st, AT_SYMLINK_NOFOLLOW) != 0)

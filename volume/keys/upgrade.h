@@ -14,11 +14,13 @@
 #include <stddef.h>
 
 #include "volume/keys/volconf.h"
+#include "volume/names/vname.h"
 
 struct keyring;
 
-/* a temporary name of the upgrade: "cloakfs.tmp.up-<inode in hex>" */
-#define UPGRADE_TEMP_PREFIX "cloakfs.tmp.up-"
+/* a temporary name of the upgrade: "cloakfs.tmp.up-<inode in hex>"
+ * (VNAME_ENTRY_UPGRADE_TEMP) */
+#define UPGRADE_TEMP_PREFIX VNAME_UPGRADE_TEMP_PREFIX
 
 struct upgrade_counts {
 	unsigned long dirs;       /* directories walked */

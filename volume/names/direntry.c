@@ -16,57 +16,68 @@
 #include "volume/fdio.h"
 #include "volume/keys/keyring.h"
 
-/* what a name operation does inside its key section */
+/* what a name operation does with the directory's key */
 enum name_op { NAME_ENCRYPT, NAME_DECRYPT, TARGET_ENCRYPT, TARGET_DECRYPT };
 
+/* the codec's call for op under tfm; a decryption's verdict in *v */
+static int name_codec(struct crypto_tfm *tfm, enum name_op op,
+		      const char *in, size_t inlen, char *out, size_t outlen,
+		      enum vname_verdict *v)
+{
+	switch (op) {
+	case NAME_ENCRYPT:
+		return vname_encrypt(tfm, in, inlen, out, outlen);
+	case NAME_DECRYPT:
+		return vname_judge(tfm, in, inlen, out, v);
+	case TARGET_ENCRYPT:
+		return vname_symlink_encrypt(tfm, in, inlen, out, outlen);
+	case TARGET_DECRYPT:
+		return vname_symlink_decrypt(tfm, in, inlen, out, outlen);
+	}
+	return -EINVAL;
+}
+
 /*
- * One name operation under the name key of the directory with this
- * nonce, in a key section of its own: the codec's result (a length, or
- * -errno; -EACCES when the volume is locked).
+ * One name operation under the directory's name key: the caller's
+ * transform, or the keyring's in a key section of its own. The codec's
+ * result (a length, or -errno; -EACCES when the volume is locked,
+ * -ENOKEY for a key of neither).
+ * *v is VNAME_UNDECODABLE unless a decryption says otherwise.
  */
-static int name_crypt(struct keyring *kr,
-		      const uint8_t nonce[DIRNONCE_SIZE], enum name_op op,
-		      const char *in, size_t inlen, char *out, size_t outlen)
+static int name_crypt(const struct direntry_key *k, enum name_op op,
+		      const char *in, size_t inlen, char *out, size_t outlen,
+		      enum vname_verdict *v)
 {
 	struct crypto_tfm *tfm;
 	unsigned int slot;
 	int n;
 
-	keyring_enter(kr);
-	tfm = keyring_get(kr, VKEY_NAMES, nonce, &slot, &n);
+	*v = VNAME_UNDECODABLE;
+	if (k->tfm)
+		return name_codec(k->tfm, op, in, inlen, out, outlen, v);
+	if (!k->kr)
+		return -ENOKEY;
+	keyring_enter(k->kr);
+	tfm = keyring_get(k->kr, VKEY_NAMES, k->nonce, &slot, &n);
 	if (tfm) {
-		switch (op) {
-		case NAME_ENCRYPT:
-			n = vname_encrypt(tfm, in, inlen, out, outlen);
-			break;
-		case NAME_DECRYPT:
-			n = vname_decrypt(tfm, in, inlen, out, outlen);
-			break;
-		case TARGET_ENCRYPT:
-			n = vname_symlink_encrypt(tfm, in, inlen, out, outlen);
-			break;
-		case TARGET_DECRYPT:
-			n = vname_symlink_decrypt(tfm, in, inlen, out, outlen);
-			break;
-		}
-		keyring_put(kr, slot);
+		n = name_codec(tfm, op, in, inlen, out, outlen, v);
+		keyring_put(k->kr, slot);
 	}
-	keyring_leave(kr);
+	keyring_leave(k->kr);
 	return n;
 }
 
-int direntry_name_encrypt(struct keyring *kr,
-		      const uint8_t nonce[DIRNONCE_SIZE],
-		      unsigned int name_max, const char *name,
-		      struct direntry_name *out)
+int direntry_name_encrypt(const struct direntry_key *k, unsigned int name_max,
+			  const char *name, struct direntry_name *out)
 {
+	enum vname_verdict v;
 	size_t len = strlen(name);
 	int n;
 
 	if (len > VNAME_MAX_PLAIN)
 		return -ENAMETOOLONG;
-	n = name_crypt(kr, nonce, NAME_ENCRYPT, name, len, out->enc,
-		       sizeof(out->enc));
+	n = name_crypt(k, NAME_ENCRYPT, name, len, out->enc, sizeof(out->enc),
+		       &v);
 	if (n < 0)
 		return n;
 	out->enclen = (size_t)n;
@@ -98,32 +109,61 @@ void direntry_name_forget(int dfd, const struct direntry_name *e)
 	(void)unlinkat(dfd, side, 0);
 }
 
-int direntry_name_decrypt(struct keyring *kr,
-		      const uint8_t nonce[DIRNONCE_SIZE], int dirfd,
-		      const char *cname, char out[VNAME_MAX_PLAIN + 1])
+/* the verdict on a name the codec refused (n < 0) */
+static enum direntry_verdict codec_verdict(int n, enum vname_verdict v)
 {
+	if (n != -EBADMSG)
+		return DIRENTRY_NO_KEY;
+	switch (v) {
+	case VNAME_INVALID:
+		return DIRENTRY_INVALID;
+	case VNAME_OVERPADDED:
+		return DIRENTRY_OVERPADDED;
+	default:
+		return DIRENTRY_UNDECODABLE;
+	}
+}
+
+int direntry_name_decrypt(const struct direntry_key *k, int dirfd,
+			  const char *cname, enum vname_entry kind,
+			  char out[VNAME_MAX_PLAIN + 1],
+			  struct direntry_found *found)
+{
+	struct direntry_found f = { DIRENTRY_HIDDEN, 0 };
 	char longenc[VNAME_MAX_ENCODED + 1];
 	const char *enc = cname;
-	size_t enclen;
-	int n;
+	enum vname_verdict v;
+	int n = 0;
 
-	switch (vname_classify(cname)) {
+	switch (kind) {
 	case VNAME_ENTRY_ENCRYPTED:
-		enclen = strlen(cname);
+		f.enclen = strlen(cname);
 		break;
 	case VNAME_ENTRY_LONG:
 		n = vname_read_sidecar(dirfd, cname, longenc, sizeof(longenc));
-		if (n < 0)
-			return n == -ENOENT ? -EBADMSG : n;
+		if (n == -ENOENT) {
+			f.verdict = DIRENTRY_SIDECAR_MISSING;
+			n = -EBADMSG;
+			goto out;
+		}
+		if (n < 0) {
+			f.verdict = DIRENTRY_SIDECAR_BAD;
+			goto out;
+		}
 		enc = longenc;
-		enclen = (size_t)n;
+		f.enclen = (size_t)n;
 		break;
 	default:
-		return 0;
+		goto out;
 	}
-	n = name_crypt(kr, nonce, NAME_DECRYPT, enc, enclen, out,
-		       VNAME_MAX_PLAIN + 1);
-	return n < 0 ? n : 1;
+	n = name_crypt(k, NAME_DECRYPT, enc, f.enclen, out, VNAME_MAX_PLAIN + 1,
+		       &v);
+	f.verdict = n < 0 ? codec_verdict(n, v) : DIRENTRY_OK;
+	n = n < 0 ? n : 1;
+out:
+	if (found)
+		*found = f;
+	return n;
 }
 
 int direntry_target_encrypt(struct keyring *kr,
@@ -132,12 +172,14 @@ int direntry_target_encrypt(struct keyring *kr,
 			char out[VNAME_MAX_SYMLINK_ENCODED + 1])
 {
 	size_t len = strnlen(target, VNAME_MAX_SYMLINK_PLAIN + 1);
+	enum vname_verdict v;
 	int n;
 
 	if (len > VNAME_MAX_SYMLINK_PLAIN)
 		return -ENAMETOOLONG;
-	n = name_crypt(kr, nonce, TARGET_ENCRYPT, target, len, out,
-		       VNAME_MAX_SYMLINK_ENCODED + 1);
+	n = name_crypt(&(struct direntry_key){ kr, nonce, NULL },
+		       TARGET_ENCRYPT, target, len, out,
+		       VNAME_MAX_SYMLINK_ENCODED + 1, &v);
 	return n < 0 ? n : 0;
 }
 
@@ -146,8 +188,11 @@ int direntry_target_decrypt(struct keyring *kr,
 			const char *enc, size_t enclen,
 			char out[VNAME_MAX_SYMLINK_PLAIN + 1])
 {
-	return name_crypt(kr, nonce, TARGET_DECRYPT, enc, enclen, out,
-			  VNAME_MAX_SYMLINK_PLAIN + 1);
+	enum vname_verdict v;
+
+	return name_crypt(&(struct direntry_key){ kr, nonce, NULL },
+			  TARGET_DECRYPT, enc, enclen, out,
+			  VNAME_MAX_SYMLINK_PLAIN + 1, &v);
 }
 
 int direntry_is_empty(int dfd)

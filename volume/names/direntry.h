@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Directory entries of the ciphertext tree (docs/format.md sections 4
- * and 5), for the mount and cloakfs-fsck alike: a plaintext name becomes
+ * Directory entries of the ciphertext tree (docs/format.md 7.1 to 7.4),
+ * for the mount and cloakfs-fsck alike: a plaintext name becomes
  * its ciphertext entry under its directory's name key (the long form and
  * its sidecar beyond name_max), a symlink target its encoding, and a
  * directory's nonce lives and dies with the directory.
  *
  * Every call takes directory descriptors (O_PATH ones do) and, where keys
- * are needed, the volume's keyring and the directory's nonce (read with
- * dirnonce_load; the mount keeps it per inode). Each encryption or
- * decryption is one key section of its own (keyring.h), after the I/O:
- * -EACCES while the volume is locked.
+ * are needed, the directory's name key: the volume's keyring and the
+ * directory's nonce (read with dirnonce_load; the mount keeps it per
+ * inode), each encryption or decryption one key section of its own
+ * (keyring.h) after the I/O, -EACCES while the volume is locked; or, for
+ * names, a keyed transform (struct direntry_key).
  */
 #ifndef CLOAKFS_VOLUME_NAMES_DIRENTRY_H
 #define CLOAKFS_VOLUME_NAMES_DIRENTRY_H
@@ -18,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crypto/crypto.h"
 #include "volume/names/vname.h"
 
 struct keyring;
@@ -30,13 +32,25 @@ struct direntry_name {
 };
 
 /*
- * Encrypt name (one component) for the directory with this nonce, in the
+ * A directory's name key: the volume's keyring and the directory's nonce
+ * (the mount: each use a key section of its own), or the directory's
+ * keyed transform the caller holds (keys_names_tfm; cloakfs-fsck's walk,
+ * which keeps one per directory it is in). tfm set: kr and nonce unused;
+ * neither: the key is unknown (a lost nonce), names are not decrypted
+ * (-ENOKEY) but a long name's sidecar is still judged.
+ */
+struct direntry_key {
+	struct keyring *kr;
+	const uint8_t *nonce; /* DIRNONCE_SIZE bytes */
+	struct crypto_tfm *tfm;
+};
+
+/*
+ * Encrypt name (one component) for the directory with this key, in the
  * long form beyond name_max: 0, -ENAMETOOLONG, -EINVAL, -EACCES.
  */
-int direntry_name_encrypt(struct keyring *kr,
-		      const uint8_t nonce[DIRNONCE_SIZE],
-		      unsigned int name_max, const char *name,
-		      struct direntry_name *out);
+int direntry_name_encrypt(const struct direntry_key *k, unsigned int name_max,
+			  const char *name, struct direntry_name *out);
 
 /* before creating a long-named entry in dfd: write its sidecar */
 int direntry_name_prepare(int dfd, const struct direntry_name *e);
@@ -44,15 +58,41 @@ int direntry_name_prepare(int dfd, const struct direntry_name *e);
  * no entry of that name exists */
 void direntry_name_forget(int dfd, const struct direntry_name *e);
 
+/* what a ciphertext entry's name is (docs/format.md 7.2); fsck reports
+ * each refusal, the mount hides the entry */
+enum direntry_verdict {
+	DIRENTRY_OK,          /* a user entry: its name decrypted */
+	DIRENTRY_HIDDEN,      /* not a user entry: cloakfs's own files,
+			       * ".", "..", temporaries, foreign names */
+	DIRENTRY_UNDECODABLE, /* the encoding: vname_judge's verdicts */
+	DIRENTRY_INVALID,
+	DIRENTRY_OVERPADDED,  /* a second spelling of the name in out */
+	DIRENTRY_SIDECAR_MISSING, /* a long name without its sidecar */
+	DIRENTRY_SIDECAR_BAD, /* the sidecar cannot be used: the result says
+			       * why (-EBADMSG: it does not hash to the name,
+			       * -VOLUME_ENOTREG: no regular file, fdio.h;
+			       * else reading it failed) */
+	DIRENTRY_NO_KEY,      /* the key is not there (-EACCES: locked) or
+			       * the cipher failed: nothing is judged */
+};
+
+struct direntry_found {
+	enum direntry_verdict verdict;
+	size_t enclen; /* the encoding's length, once read (else 0) */
+};
+
 /*
  * The plaintext name of ciphertext entry cname in dirfd (an open
- * descriptor, for sidecars). 1 and out filled for a user entry, 0 for
- * entries cloakfs hides (its metadata, ".", "..", foreign names),
- * -EBADMSG for an undecodable one, other -errno.
+ * descriptor, for sidecars), of kind vname_classify(cname), which the
+ * caller has (it classifies each name once). 1 and out filled for a
+ * user entry, 0 for entries cloakfs hides, -EBADMSG for a name that is
+ * refused (out holds an over-padded name's spelling), other -errno
+ * (a sidecar's or the key's). found (may be NULL): the verdict.
  */
-int direntry_name_decrypt(struct keyring *kr,
-		      const uint8_t nonce[DIRNONCE_SIZE], int dirfd,
-		      const char *cname, char out[VNAME_MAX_PLAIN + 1]);
+int direntry_name_decrypt(const struct direntry_key *k, int dirfd,
+			  const char *cname, enum vname_entry kind,
+			  char out[VNAME_MAX_PLAIN + 1],
+			  struct direntry_found *found);
 
 /* symlink targets under the directory's name key (version 1) */
 int direntry_target_encrypt(struct keyring *kr,

@@ -280,6 +280,11 @@ enum vname_entry vname_classify(const char *e)
 		return VNAME_ENTRY_TARGETS;
 	if (strcmp(e, "cloakfs.volume") == 0)
 		return VNAME_ENTRY_RECORD;
+	if (strncmp(e, VNAME_UPGRADE_TEMP_PREFIX,
+		    strlen(VNAME_UPGRADE_TEMP_PREFIX)) == 0)
+		return VNAME_ENTRY_UPGRADE_TEMP;
+	if (strncmp(e, VNAME_TEMP_PREFIX, strlen(VNAME_TEMP_PREFIX)) == 0)
+		return VNAME_ENTRY_TEMP;
 	if (strncmp(e, VNAME_LONG_PREFIX, plen) == 0) {
 		if (n == VNAME_LONG_LEN && vname_is_b64url(e + plen, hlen))
 			return VNAME_ENTRY_LONG;

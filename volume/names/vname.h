@@ -24,6 +24,12 @@
 #define DIRNONCE_XATTR "user.cloakfs.dir"
 #define DIRNONCE_SIZE 16
 
+/* temporary names, which no encryption produces: an entry under
+ * construction (volume/dirops.h) and a symlink copy of a version upgrade
+ * (volume/keys/upgrade.h); here, since vname_classify knows them */
+#define VNAME_TEMP_PREFIX "cloakfs.tmp."
+#define VNAME_UPGRADE_TEMP_PREFIX VNAME_TEMP_PREFIX "up-"
+
 #define VNAME_LONG_PREFIX "cloakfs.long."
 #define VNAME_SIDECAR_SUFFIX ".name"
 #define VNAME_PAD 32
@@ -130,6 +136,10 @@ enum vname_entry {
 	VNAME_ENTRY_RECORD,    /* cloakfs.volume (volume root, record.h) */
 	VNAME_ENTRY_TARGETS,   /* cloakfs.targets (volume root): long
 				* symlink targets, volume/names/symlink.h */
+	VNAME_ENTRY_TEMP,      /* cloakfs.tmp.*: an entry under construction
+				* left by a crash (dirops.h) */
+	VNAME_ENTRY_UPGRADE_TEMP, /* cloakfs.tmp.up-*: left by an upgrade
+				   * that stopped (keys/upgrade.h) */
 	VNAME_ENTRY_DOT,       /* "." and ".." */
 	VNAME_ENTRY_OTHER,     /* not ours: skip and let fsck report */
 };

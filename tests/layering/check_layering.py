@@ -11,6 +11,9 @@ link what. Fails, naming each edge, on
   directories that speak FUSE (fs/, bench/);
 - a circle of files: the .c and .h of one stem are one node, each include
   of a project file an arrow, and every cycle is named;
+- a header of a volume wing's internal/ folder (volume/WING/internal/)
+  included from outside that wing and volume/'s own top level (the front
+  door): fs/, tools/ and the other wings use a wing's public headers;
 - inside crypto/, a header of an architecture's driver folder
   crypto/arch/ARCH/ included from outside that folder, except by
   crypto/drivers.c (the registrar list): the algorithms, templates and
@@ -49,6 +52,8 @@ CRYPTO_INSIDE = {"crypto"}
 ARCH_DIR = "crypto/arch/"
 # the one file outside an architecture's folder that names its registrars
 ARCH_REGISTRARS = "crypto/drivers.c"
+# a wing of volume/ keeps the headers only it uses in volume/WING/internal/
+WING_INTERNAL = re.compile(r"^volume/([^/]+)/internal/")
 SOURCE_EXT = (".c", ".h", ".S", ".s")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 # the directories that may speak FUSE; nobody else includes libfuse
@@ -89,6 +94,18 @@ def arch_include_error(rel, header):
         return None
     return "%s%s/ is included only from itself and %s" % (
         ARCH_DIR, arch, ARCH_REGISTRARS)
+
+
+def wing_internal_error(rel, header):
+    """why rel may not include header (a wing's internal one), or None"""
+    m = WING_INTERNAL.match(header)
+    if m is None:
+        return None
+    wing = "volume/%s/" % m.group(1)
+    if rel.startswith(wing) or os.path.dirname(rel) == "volume":
+        return None
+    return "%sinternal/ is %s's own: include it only from that wing " \
+        "and volume/'s top level" % (wing, wing)
 
 
 def resolve(src, rel, header, quoted):
@@ -151,7 +168,8 @@ def check_includes(src):
                                           top(header) in LAYERED else None)
                         if not why and used is not None:
                             seen += 1
-                            why = edge_error(d, top(used), used)
+                            why = edge_error(d, top(used), used) or \
+                                wing_internal_error(rel, used)
                             if not why and d == "crypto":
                                 why = arch_include_error(rel, used)
                             if target and stem(target) != stem(rel):

@@ -217,25 +217,22 @@ int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	return n;
 }
 
-int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
-			 struct respell_entry *src, struct fs_inode *newdir,
-			 struct respell_entry *dst, unsigned int flags)
+int entry_rename(struct cloakfs *fs, struct fs_inode *dir,
+		 struct respell_entry *src, struct fs_inode *newdir,
+		 struct respell_entry *dst, unsigned int flags,
+		 unsigned int *done)
 {
 	uint8_t from[DIRNONCE_SIZE], to[DIRNONCE_SIZE];
-	int err = dir_nonce(fs, dir, src->dfd, from), rootfd;
+	int err;
 
-	if (!err)
-		err = dir_nonce(fs, newdir, dst->dfd, to);
-	if (err)
-		return err;
-	src->nonce = from;
-	dst->nonce = to;
-	rootfd = hold_root(fs);
-	if (rootfd < 0)
-		return rootfd;
-	err = respell_rename(fs->keyring, rootfd, fs->cipher->blocksize,
-			      fs->cfg.version, src, dst, flags);
-	release_root(fs);
+	/* read already for the names, unless lost (then NULL: a name
+	 * listed as undecodable can still move out) */
+	src->nonce = dir_nonce(fs, dir, src->dfd, from) ? NULL : from;
+	if (newdir == dir)
+		dst->nonce = src->nonce;
+	else
+		dst->nonce = dir_nonce(fs, newdir, dst->dfd, to) ? NULL : to;
+	err = entryops_rename(&fs->vol, src, dst, flags, done);
 	src->nonce = dst->nonce = NULL; /* this frame's */
 	return err;
 }

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
+#include "volume/entryops.h"
 #include "volume/names/direntry.h"
-#include "volume/respell.h"
 #include "volume/names/symlink.h"
 
 struct cloakfs;
@@ -67,14 +67,15 @@ int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			 char out[SYMLINK_MAX_PLAIN + 1]);
 
 /*
- * rename(2) of src (in dir) over dst (in newdir, another directory) that
- * moves a version-1 symlink (volume/respell.h: respell_bound):
- * respell_rename with the two directories' nonces, which this fills in,
- * and the volume's root. src and dst: dfd, name and st set.
+ * rename(2) of src (in dir) over dst (in newdir): entryops_rename
+ * (volume/entryops.h) in the mount's volume with the two directories'
+ * nonces, which this fills in. src and dst: dfd, name and st set (dst's
+ * NULL when it does not exist); *done says what the inode table learns.
  */
-int entry_rename_respell(struct cloakfs *fs, struct fs_inode *dir,
-			 struct respell_entry *src, struct fs_inode *newdir,
-			 struct respell_entry *dst, unsigned int flags);
+int entry_rename(struct cloakfs *fs, struct fs_inode *dir,
+		 struct respell_entry *src, struct fs_inode *newdir,
+		 struct respell_entry *dst, unsigned int flags,
+		 unsigned int *done);
 
 /*
  * A stored target lives as long as its symlink inode: pin before a call

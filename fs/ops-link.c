@@ -11,7 +11,7 @@
 #include "fs/attr.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "volume/respell.h"
+#include "volume/entryops.h"
 
 void fs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		const char *name)
@@ -52,31 +52,22 @@ void fs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 	     const char *newname)
 {
 	struct request r;
-	struct fs_inode *dir;
+	struct fs_inode *dir, *p;
 	struct direntry_name en = { .is_long = 0 };
-	char path[PROCFD_LEN];
 	int err = request_begin(&r, req, ino, REQ_FD), dfd = -1;
 
 	dir = request_inode(r.fs, newparent);
-	if (!err && respell_bound(r.fs->cfg.version, r.in->type)) {
-		/* its target is encrypted for its own directory */
-		struct fs_inode *p = inode_parent(&r.fs->inodes, r.in);
-
-		if (p != dir)
-			err = -EPERM;
-		if (p)
-			inode_unpin(&r.fs->inodes, p);
-	}
 	if (!err && (dfd = request_hold(&r, dir)) < 0)
 		err = dfd;
 	if (!err)
 		err = entry_encrypt(r.fs, dir, dfd, newname, &en);
-	if (!err)
-		err = direntry_name_prepare(dfd, &en);
 	if (!err) {
-		request_path(&r, path);
-		if (linkat(AT_FDCWD, path, dfd, en.name, AT_SYMLINK_FOLLOW) != 0)
-			err = -errno;
+		/* linked in its own directory? (volume/entryops.h) */
+		p = inode_parent(&r.fs->inodes, r.in);
+		err = entryops_link(&r.fs->vol, r.fd, r.in->type, p == dir, dfd,
+				    &en);
+		if (p)
+			inode_unpin(&r.fs->inodes, p);
 	}
 	reply_new_entry(&r, dir, dfd, &en, MADE_ENTRY, err);
 }

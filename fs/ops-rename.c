@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rename (RENAME_NOREPLACE, RENAME_EXCHANGE): a rename of the ciphertext
- * entries, with a directory's nonce file out of the way when one
- * directory replaces another; a version-1 symlink moving to another
- * directory is volume/respell.h's, and its inode is pointed at the new
- * symlink afterwards.
+ * rename (RENAME_NOREPLACE, RENAME_EXCHANGE): the two names encrypted, the
+ * entries' lstat, and the rename of the ciphertext entries, whose whole
+ * protocol is volume/entryops.h's; then the inode table learns where each
+ * entry went (a symlink the volume re-made there is a new inode, which
+ * the inode the kernel knows then stands for).
  */
 #include "fs/handlers.h"
 
@@ -16,8 +16,7 @@
 
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "volume/dirops.h"
-#include "volume/respell.h"
+#include "volume/entryops.h"
 
 /* a directory of a rename: its inode and held descriptor */
 struct rename_dir {
@@ -63,65 +62,16 @@ static void moved(struct cloakfs *fs, const struct stat *st,
 	}
 }
 
-/* rename where neither side is a symlink changing directory */
-static int rename_plain(const struct rename_dir *dir, const struct direntry_name *src,
-			const struct rename_dir *newdir,
-			const struct direntry_name *dst, unsigned int flags, int dirs)
+/* where an entry went (from/from_cname to to/to_cname): its inode
+ * learns the new name, or, re-made there, is the new inode */
+static void arrived(struct cloakfs *fs, const struct stat *st, int remade,
+		    const struct rename_dir *from, const char *from_cname,
+		    const struct rename_dir *to, const char *to_cname)
 {
-	struct direntry_victim victim = { .fd = -1 };
-	int err = direntry_name_prepare(newdir->fd, dst);
-
-	/* a directory replacing an empty one: the target's nonce goes
-	 * first, and comes back if the rename fails */
-	if (!err && dirs && !(flags & RENAME_EXCHANGE))
-		err = direntry_victim_clear(newdir->fd, dst->name, &victim);
-	if (err)
-		return err;
-	if (renameat2(dir->fd, src->name, newdir->fd, dst->name, flags) != 0) {
-		err = -errno;
-		if (flags == RENAME_NOREPLACE && (err == -EINVAL || err == -ENOSYS))
-			err = dirops_rename_noreplace(dir->fd, src->name,
-						      newdir->fd, dst->name);
-	}
-	direntry_victim_end(&victim, err != 0);
-	if (err) {
-		if (err != -EEXIST)
-			direntry_name_forget(newdir->fd, dst);
-		return err;
-	}
-	if (!(flags & RENAME_EXCHANGE))
-		direntry_name_forget(dir->fd, src);
-	return 0;
-}
-
-/*
- * rename with a version-1 symlink changing directory: volume/respell.h
- * re-encrypts it there as a new symlink, which the inode the kernel
- * knows then stands for.
- */
-static int rename_respell(struct cloakfs *fs, const struct rename_dir *dir,
-			  const struct direntry_name *src, const struct stat *sst,
-			  const struct rename_dir *newdir,
-			  const struct direntry_name *dst, const struct stat *dst_st,
-			  unsigned int flags)
-{
-	struct respell_entry from = { .dfd = dir->fd, .name = src, .st = sst };
-	struct respell_entry to = { .dfd = newdir->fd, .name = dst, .st = dst_st };
-	int xchg = !!(flags & RENAME_EXCHANGE);
-	int err = entry_rename_respell(fs, dir->in, &from, newdir->in, &to,
-				       flags);
-
-	if (err)
-		return err;
-	if (respell_bound(fs->cfg.version, sst->st_mode))
-		rekey_symlink(fs, sst, newdir, dst->name);
+	if (remade)
+		rekey_symlink(fs, st, to, to_cname);
 	else
-		moved(fs, sst, dir, src->name, newdir, dst->name);
-	if (xchg && respell_bound(fs->cfg.version, dst_st->st_mode))
-		rekey_symlink(fs, dst_st, dir, src->name);
-	else if (xchg)
-		moved(fs, dst_st, newdir, dst->name, dir, src->name);
-	return 0;
+		moved(fs, st, from, from_cname, to, to_cname);
 }
 
 void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -131,12 +81,11 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct rename_dir dir = { NULL, -1 }, newdir = { NULL, -1 };
 	struct direntry_name src, dst;
 	struct stat sst, dst_st;
-	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0, pin = -1;
+	unsigned int done = 0;
+	int err = request_begin(&r, req, parent, REQ_FD), have_dst = 0;
 
 	dir = (struct rename_dir){ r.in, r.fd };
 	newdir.in = request_inode(r.fs, newparent);
-	if (!err && (flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)))
-		err = -EINVAL;
 	if (!err && (newdir.fd = request_hold(&r, newdir.in)) < 0)
 		err = newdir.fd;
 	if (!err)
@@ -150,36 +99,21 @@ void fs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 				   AT_SYMLINK_NOFOLLOW) == 0;
 		if (!have_dst && errno != ENOENT)
 			err = -errno;
-		else if (!have_dst && (flags & RENAME_EXCHANGE))
-			err = -ENOENT;
-	}
-	if (!err && have_dst && !(flags & RENAME_EXCHANGE) &&
-	    sst.st_dev == dst_st.st_dev && sst.st_ino == dst_st.st_ino) {
-		/* two names of one file: POSIX says do nothing */
-		request_reply(&r, (flags & RENAME_NOREPLACE) ? -EEXIST : 0);
-		return;
 	}
 	if (!err) {
-		if (dir.in != newdir.in &&
-		    (respell_bound(r.fs->cfg.version, sst.st_mode) ||
-		     (have_dst && (flags & RENAME_EXCHANGE) &&
-		      respell_bound(r.fs->cfg.version, dst_st.st_mode)))) {
-			err = rename_respell(r.fs, &dir, &src, &sst, &newdir,
-					     &dst, &dst_st, flags);
-		} else {
-			if (have_dst && !(flags & RENAME_EXCHANGE))
-				pin = entry_target_pin(r.fs, newdir.fd,
-						       dst.name);
-			err = rename_plain(&dir, &src, &newdir, &dst, flags,
-					   have_dst && S_ISDIR(sst.st_mode) &&
-						   S_ISDIR(dst_st.st_mode));
-			entry_target_unpin(r.fs, pin);
-			if (!err)
-				moved(r.fs, &sst, &dir, src.name, &newdir, dst.name);
-			if (!err && (flags & RENAME_EXCHANGE))
-				moved(r.fs, &dst_st, &newdir, dst.name, &dir,
-				      src.name);
-		}
+		struct respell_entry from = { dir.fd, NULL, &src, &sst };
+		struct respell_entry to = { newdir.fd, NULL, &dst,
+					    have_dst ? &dst_st : NULL };
+
+		err = entry_rename(r.fs, dir.in, &from, newdir.in, &to, flags,
+				   &done);
+	}
+	if (!err && !(done & ENTRYOPS_NOTHING)) {
+		arrived(r.fs, &sst, done & ENTRYOPS_SRC_REMADE, &dir, src.name,
+			&newdir, dst.name);
+		if (flags & RENAME_EXCHANGE)
+			arrived(r.fs, &dst_st, done & ENTRYOPS_DST_REMADE, &newdir,
+				dst.name, &dir, src.name);
 	}
 	request_reply(&r, err);
 }

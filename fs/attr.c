@@ -42,30 +42,15 @@ int attr_symlink_target(struct cloakfs *fs, struct fs_inode *in, int fd,
 {
 	char enc[SYMLINK_MAX_STORED + 2];
 	char plain[SYMLINK_MAX_PLAIN + 1];
-	struct fs_inode *parent;
 	ssize_t n = readlinkat(fd, "", enc, sizeof(enc));
-	int len, pfd;
+	int len;
 
 	if (n < 0)
 		return -errno;
 	if ((size_t)n >= sizeof(enc) - 1)
 		return -EIO; /* no encoding is this long */
 	enc[n] = '\0';
-	if (!entry_symlink_needs_dir(fs, enc, (size_t)n)) {
-		len = entry_symlink_decode(fs, NULL, -1, enc, (size_t)n, plain);
-	} else {
-		/* a version-1 target is encrypted under its directory's key */
-		parent = inode_parent(&fs->inodes, in);
-		if (!parent)
-			return -EIO;
-		pfd = inode_fd_hold(&fs->inodes, parent);
-		len = pfd < 0 ? pfd
-			      : entry_symlink_decode(fs, parent, pfd, enc,
-						     (size_t)n, plain);
-		if (pfd >= 0)
-			inode_fd_release(&fs->inodes, parent);
-		inode_unpin(&fs->inodes, parent);
-	}
+	len = entry_symlink_decode(fs, in, enc, (size_t)n, plain);
 	if (len >= 0) {
 		if ((size_t)len >= outlen)
 			len = -ENAMETOOLONG;

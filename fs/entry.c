@@ -16,7 +16,7 @@
 #include "fs/inode.h"
 #include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
-#include "volume/names/linktext.h"
+#include "volume/symtext.h"
 
 /*
  * dir's nonce, read once and kept in the inode (it is no secret: it sits
@@ -139,82 +139,52 @@ int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 					   dfd, cname, kind, out, NULL);
 }
 
-/* the ciphertext root's descriptor, held (release_root) */
-static int hold_root(struct cloakfs *fs)
-{
-	return inode_fd_hold(&fs->inodes, fs->root);
-}
-
-static void release_root(struct cloakfs *fs)
-{
-	inode_fd_release(&fs->inodes, fs->root);
-}
-
-/* the volume a symlink text belongs to, its root held (release_root) */
-static int entry_linktext_volume(struct cloakfs *fs, struct linktext_volume *v)
-{
-	v->kr = fs->keyring;
-	v->version = fs->cfg.version;
-	v->blocksize = fs->cipher->blocksize;
-	v->rootfd = hold_root(fs);
-	return v->rootfd < 0 ? v->rootfd : 0;
-}
-
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
 			  char out[SYMLINK_MAX_STORED + 1])
 {
 	uint8_t nonce[DIRNONCE_SIZE];
-	struct linktext_volume v;
 	int err = dir_nonce(fs, dir, dfd, nonce);
 
-	if (!err)
-		err = entry_linktext_volume(fs, &v);
-	if (err)
-		return err;
-	err = linktext_encode(&v, nonce, target, out);
-	release_root(fs);
-	return err;
+	return err ? err : symtext_encode(&fs->vol, nonce, target, out);
 }
 
 void entry_symlink_discard(struct cloakfs *fs, const char *text)
 {
-	int rootfd = hold_root(fs);
-
-	if (rootfd < 0)
-		return;
-	symlink_discard(rootfd, text); /* only a stored target is removed */
-	release_root(fs);
+	/* only a stored target is removed */
+	symlink_discard(fs->vol.rootfd, text);
 }
 
-int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len)
+/* a symlink inode, for the nonce of its directory */
+struct link_dir {
+	struct cloakfs *fs;
+	struct fs_inode *in;
+};
+
+/* the nonce of the directory the symlink is in (its newest name's) */
+static int link_dir_nonce(void *arg, uint8_t nonce[DIRNONCE_SIZE])
 {
-	struct linktext_volume v = { fs->keyring, fs->cfg.version,
-				      fs->cipher->blocksize, -1 };
+	struct link_dir *l = arg;
+	struct fs_inode *parent = inode_parent(&l->fs->inodes, l->in);
+	int pfd, err;
 
-	return linktext_needs_dir(&v, text, len);
+	if (!parent)
+		return -EIO;
+	pfd = inode_fd_hold(&l->fs->inodes, parent);
+	err = pfd < 0 ? pfd : dir_nonce(l->fs, parent, pfd, nonce);
+	if (pfd >= 0)
+		inode_fd_release(&l->fs->inodes, parent);
+	inode_unpin(&l->fs->inodes, parent);
+	return err;
 }
 
-int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *in,
 			 const char *text, size_t len,
 			 char out[SYMLINK_MAX_PLAIN + 1])
 {
-	uint8_t nonce[DIRNONCE_SIZE];
-	struct linktext_volume v;
-	int n, have = 0;
+	struct link_dir l = { fs, in };
 
-	if (dir && entry_symlink_needs_dir(fs, text, len)) {
-		n = dir_nonce(fs, dir, dfd, nonce);
-		if (n)
-			return n;
-		have = 1;
-	}
-	n = entry_linktext_volume(fs, &v);
-	if (n)
-		return n;
-	n = linktext_decode(&v, have ? nonce : NULL, text, len, out);
-	release_root(fs);
-	return n;
+	return symtext_decode(&fs->vol, text, len, link_dir_nonce, &l, out);
 }
 
 int entry_rename(struct cloakfs *fs, struct fs_inode *dir,
@@ -245,15 +215,5 @@ int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname)
 
 void entry_target_unpin(struct cloakfs *fs, int pin)
 {
-	int rootfd;
-
-	if (pin < 0)
-		return;
-	rootfd = hold_root(fs);
-	if (rootfd >= 0) {
-		symlink_unpin(rootfd, pin);
-		release_root(fs);
-	} else {
-		close(pin);
-	}
+	symlink_unpin(fs->vol.rootfd, pin);
 }

@@ -46,23 +46,20 @@ int entry_undecodable_name(const char *cname,
 			   char out[ENTRY_UNDECODABLE_MAX + 1]);
 
 /*
- * Symlink targets (volume/names/symlink.h). A version-2 volume writes version-2
- * targets, independent of the directory; a version-1 volume writes
- * version-1 ones, under dir's name key (direntry_target_*), and reads both
- * (a volume halfway through cloakfs-keytool upgrade holds both).
- * encrypt: the text for symlink(2), 0 or -errno; a long version-2 target
- * is written to the volume's store first (entry_symlink_discard takes it
- * back when symlink(2) fails).
+ * Symlink targets, through volume/symtext.h, which knows what the
+ * volume's format version writes and reads. encrypt: the text for
+ * symlink(2) of a new symlink in dir, 0 or -errno; a long version-2
+ * target is written to the volume's store first (entry_symlink_discard
+ * takes it back when symlink(2) fails).
  */
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 			  const char *target,
 			  char out[SYMLINK_MAX_STORED + 1]);
 void entry_symlink_discard(struct cloakfs *fs, const char *text);
-/* does text (len chars) decode only with its directory's key? */
-int entry_symlink_needs_dir(struct cloakfs *fs, const char *text, size_t len);
-/* the target's length, or -errno (-EBADMSG: damaged); dir and dfd only
- * when entry_symlink_needs_dir (else NULL, -1) */
-int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+/* the target of symlink inode in's text (len chars): its length, or
+ * -errno (-EBADMSG: damaged; -EIO: its directory is unknown when the
+ * text is keyed by it) */
+int entry_symlink_decode(struct cloakfs *fs, struct fs_inode *in,
 			 const char *text, size_t len,
 			 char out[SYMLINK_MAX_PLAIN + 1]);
 

@@ -9,6 +9,8 @@
  * existing destination, a directory in the way, a locked volume, a
  * damaged target, an exchange with nothing to exchange) must leave the
  * entries as they were and no temporary name or stray sidecar behind.
+ * entryops.h's rename and link, which choose respell_rename, on the same
+ * tree.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include "tests/volume/voltest.h"
 #include "volume/names/dirnonce.h"
 #include "volume/dirops.h"
+#include "volume/entryops.h"
 #include "volume/fdio.h"
 #include "volume/keys/keyring.h"
 #include "volume/keys/keys.h"
@@ -444,6 +447,95 @@ static void test_v2_text(struct tree *t)
 	drop(t->b, &d);
 }
 
+/*
+ * volume/entryops.h over the same tree: which rename re-encrypts (a
+ * version-1 symlink changing name key only), what it reports, two names
+ * of one file, a lost nonce, and link(2) of a version-1 symlink.
+ */
+static void test_entryops(struct tree *t)
+{
+	struct volume v = { .keyring = t->kr, .version = 1, .rootfd = t->root,
+			    .cipher = volume_cipher_info(t->cipher) };
+	struct ent s, d, f, g;
+	struct stat was;
+	unsigned int done;
+	int fd;
+
+	/* a version-1 symlink to another directory: re-made there */
+	make_link(t, t->a, "eo-link", "eo/target", &s);
+	ent(t, t->b, "eo-link", &d);
+	was = s.st;
+	s.e.nonce = t->na;
+	d.e.nonce = t->nb;
+	d.e.st = NULL;
+	CHECK(entryops_rename(&v, &s.e, &d.e, 0, &done) == 0 &&
+		      done == ENTRYOPS_SRC_REMADE && gone(t->a, &s) &&
+		      holds(t, t->b, &d, "eo/target", &was),
+	      "v1 symlink re-made in b");
+	/* back within b's name key (the same nonce): only renamed */
+	ent(t, t->b, "eo-link", &s);
+	ent(t, t->b, "eo-link2", &d);
+	s.e.nonce = d.e.nonce = t->nb;
+	d.e.st = NULL;
+	CHECK(entryops_rename(&v, &s.e, &d.e, 0, &done) == 0 && done == 0,
+	      "same directory: renamed");
+	CHECK(fstatat(t->b, d.vn.name, &d.st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		      d.st.st_ino == s.st.st_ino,
+	      "same directory: the same inode");
+	/* a lost nonce: no key to re-encrypt with, nothing changes */
+	s = d;
+	s.e.name = &s.vn;
+	s.e.st = &s.st;
+	ent(t, t->a, "eo-back", &d);
+	s.e.nonce = NULL;
+	d.e.nonce = t->na;
+	d.e.st = NULL;
+	CHECK(entryops_rename(&v, &s.e, &d.e, 0, &done) == -EIO &&
+		      gone(t->a, &d) && !gone(t->b, &s),
+	      "lost nonce: -EIO, unchanged");
+	/* link(2): only within its own directory */
+	fd = openat(t->b, s.vn.name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	CHECK(fd >= 0, "open symlink");
+	CHECK(entryops_link(&v, fd, S_IFLNK, 0, t->a, &d.vn) == -EPERM &&
+		      gone(t->a, &d) && leftovers(t->a) == 0,
+	      "v1 symlink: no link elsewhere, no sidecar left");
+	ent(t, t->b, "eo-hard", &g);
+	CHECK(entryops_link(&v, fd, S_IFLNK, 1, t->b, &g.vn) == 0 &&
+		      fstatat(t->b, g.vn.name, &g.st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		      g.st.st_ino == s.st.st_ino,
+	      "v1 symlink: linked in its own directory");
+	v.version = 2;
+	CHECK(entryops_link(&v, fd, S_IFLNK, 0, t->a, &d.vn) == 0 &&
+		      !gone(t->a, &d),
+	      "version 2: linked anywhere");
+	if (fd >= 0)
+		close(fd);
+	drop(t->a, &d);
+	/* two names of one file: nothing happens */
+	g.e.nonce = s.e.nonce = t->nb;
+	CHECK(entryops_rename(&v, &g.e, &s.e, 0, &done) == 0 &&
+		      done == ENTRYOPS_NOTHING && !gone(t->b, &g) && !gone(t->b, &s),
+	      "one file: nothing");
+	CHECK(entryops_rename(&v, &g.e, &s.e, RENAME_NOREPLACE, &done) == -EEXIST,
+	      "one file, RENAME_NOREPLACE: -EEXIST");
+	drop(t->b, &g);
+	drop(t->b, &s);
+	/* a file to another directory, and an exchange with nothing */
+	make_file(t, t->a, "eo-file", &f);
+	ent(t, t->b, "eo-file", &g);
+	f.e.nonce = t->na;
+	g.e.nonce = t->nb;
+	g.e.st = NULL;
+	CHECK(entryops_rename(&v, &f.e, &g.e, RENAME_EXCHANGE, &done) == -ENOENT &&
+		      !gone(t->a, &f),
+	      "exchange with nothing: -ENOENT");
+	CHECK(entryops_rename(&v, &f.e, &g.e, 0, &done) == 0 && done == 0 &&
+		      gone(t->a, &f) && !gone(t->b, &g) &&
+		      leftovers(t->a) == 0 && leftovers(t->b) == 0,
+	      "file moved with its sidecar");
+	drop(t->b, &g);
+}
+
 int main(void)
 {
 	static const enum volume_cipher ciphers[] = {
@@ -483,6 +575,7 @@ int main(void)
 				test_refused(&t, targets[i]);
 			}
 			test_v2_text(&t);
+			test_entryops(&t);
 			tree_free(&t);
 		}
 		tested++;

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "volume/names/internal/linktext.h"
+
 /* the part of v a symlink text depends on */
 static struct linktext_volume view(const struct volume *v)
 {

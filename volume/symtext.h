@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A symlink's text in an open volume (names/linktext.h over struct
- * volume): the format version decides how a target is written and
+ * A symlink's text in an open volume (names/internal/linktext.h over
+ * struct volume): the format version decides how a target is written and
  * whether reading one needs its directory's key (a version-1 text),
  * here, so the mount neither passes the version nor asks which.
  */
@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "volume/names/linktext.h"
+#include "volume/names/symlink.h"
+#include "volume/names/vname.h"
 #include "volume/volume.h"
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* see linktext.h */
-#include "volume/names/linktext.h"
+/* see internal/linktext.h */
+#include "volume/names/internal/linktext.h"
 
 #include <errno.h>
 #include <string.h>

@@ -3,11 +3,12 @@
  * The text of a ciphertext symlink, for the volume's format version
  * (docs/format.md 7.4): version 2 encodes every target under the volume's
  * symlink key (volume/names/symlink.h, long ones in the target store), version
- * 1 under the directory's name key (volume/names/direntry.h). The mount calls
- * these and never chooses between the two itself.
+ * 1 under the directory's name key (volume/names/direntry.h). The names
+ * wing's own (internal/): the version is an argument here, so the mount
+ * reaches these through volume/symtext.h, which takes the volume.
  */
-#ifndef CLOAKFS_VOLUME_NAMES_LINKTEXT_H
-#define CLOAKFS_VOLUME_NAMES_LINKTEXT_H
+#ifndef CLOAKFS_VOLUME_NAMES_INTERNAL_LINKTEXT_H
+#define CLOAKFS_VOLUME_NAMES_INTERNAL_LINKTEXT_H
 
 #include <stddef.h>
 #include <stdint.h>

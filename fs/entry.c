@@ -206,14 +206,3 @@ int entry_rename(struct cloakfs *fs, struct fs_inode *dir,
 	src->nonce = dst->nonce = NULL; /* this frame's */
 	return err;
 }
-
-int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname)
-{
-	(void)fs;
-	return symlink_pin(dfd, cname); /* -1 unless it has a stored target */
-}
-
-void entry_target_unpin(struct cloakfs *fs, int pin)
-{
-	symlink_unpin(fs->vol.rootfd, pin);
-}

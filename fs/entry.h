@@ -74,12 +74,4 @@ int entry_rename(struct cloakfs *fs, struct fs_inode *dir,
 		 struct respell_entry *dst, unsigned int flags,
 		 unsigned int *done);
 
-/*
- * A stored target lives as long as its symlink inode: pin before a call
- * that may remove the inode's last name (unlink, rename over it), unpin
- * after it (volume/names/symlink.h). pin: a descriptor, or -1 for nothing.
- */
-int entry_target_pin(struct cloakfs *fs, int dfd, const char *cname);
-void entry_target_unpin(struct cloakfs *fs, int pin);
-
 #endif

@@ -16,6 +16,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "volume/dirops.h"
+#include "volume/entryops.h"
 
 int lookup_cname(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		 const char *cname, struct fuse_entry_param *e)
@@ -185,17 +186,12 @@ void fs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct request r;
 	struct direntry_name en;
-	int err = request_begin(&r, req, parent, REQ_FD), pin = -1;
+	int err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
 	if (!err)
-		pin = entry_target_pin(r.fs, r.fd, en.name);
-	if (!err && unlinkat(r.fd, en.name, 0) != 0)
-		err = -errno;
-	entry_target_unpin(r.fs, pin);
-	if (!err)
-		direntry_name_forget(r.fd, &en);
+		err = entryops_unlink(&r.fs->vol, r.fd, &en);
 	request_reply(&r, err);
 }
 
@@ -208,8 +204,6 @@ void fs_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
 	if (!err)
-		err = direntry_remove(r.fd, en.name);
-	if (!err)
-		direntry_name_forget(r.fd, &en);
+		err = entryops_rmdir(r.fd, &en);
 	request_reply(&r, err);
 }

@@ -127,3 +127,24 @@ int entryops_link(struct volume *v, int fd, mode_t mode, int own_dir,
 	}
 	return err;
 }
+
+int entryops_unlink(struct volume *v, int dfd, const struct direntry_name *to)
+{
+	int pin = symlink_pin(dfd, to->name), err = 0;
+
+	if (unlinkat(dfd, to->name, 0) != 0)
+		err = -errno;
+	symlink_unpin(v->rootfd, pin);
+	if (!err)
+		direntry_name_forget(dfd, to);
+	return err;
+}
+
+int entryops_rmdir(int dfd, const struct direntry_name *to)
+{
+	int err = direntry_remove(dfd, to->name);
+
+	if (!err)
+		direntry_name_forget(dfd, to);
+	return err;
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Moving and linking entries of the ciphertext tree, for the mount: the
- * whole protocol of a rename and a link(2) under one call each, whatever
+ * Moving, linking and removing entries of the ciphertext tree, for the
+ * mount: the whole protocol of a rename, a link(2), an unlink(2) and a
+ * rmdir(2) under one call each, whatever
  * the format version asks (docs/format.md 7.3, 7.4): a long name's
  * sidecar written before the entry appears and removed after it went, a
  * directory replaced by a rename losing its nonce only once the rename is
@@ -53,5 +54,17 @@ int entryops_rename(struct volume *v, const struct respell_entry *src,
  */
 int entryops_link(struct volume *v, int fd, mode_t mode, int own_dir,
 		  int dfd, const struct direntry_name *to);
+
+/*
+ * unlink(2) of the entry to (no directory) in dfd: its sidecar goes with
+ * it, and a symlink's stored target with its last name. 0 or -errno.
+ */
+int entryops_unlink(struct volume *v, int dfd, const struct direntry_name *to);
+
+/*
+ * rmdir(2) of the directory to in dfd: direntry_remove (its nonce comes
+ * back if the rmdir fails), then its sidecar. 0 or -errno (-ENOTEMPTY).
+ */
+int entryops_rmdir(int dfd, const struct direntry_name *to);
 
 #endif

@@ -157,6 +157,9 @@ def test_long_target_round_trips(vol, length):
     os.symlink("short", vol.path("a", "r"))
     os.rename(vol.path("a", "r"), vol.path("a", "l"))  # over the last name
     assert stored_targets(vol) == []
+    os.symlink(target, vol.path("b", "t"))
+    os.unlink(vol.path("b", "t"))  # its last name
+    assert stored_targets(vol) == []
 
 
 def test_target_too_long(vol):

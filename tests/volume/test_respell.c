@@ -533,7 +533,24 @@ static void test_entryops(struct tree *t)
 		      gone(t->a, &f) && !gone(t->b, &g) &&
 		      leftovers(t->a) == 0 && leftovers(t->b) == 0,
 	      "file moved with its sidecar");
-	drop(t->b, &g);
+	CHECK(entryops_unlink(&v, t->b, &g.vn) == 0 && gone(t->b, &g) &&
+		      leftovers(t->b) == 0,
+	      "unlinked with its sidecar");
+	/* rmdir: only a directory holding nothing but its nonce */
+	ent(t, t->a, "eo-dir", &d);
+	CHECK(direntry_name_prepare(t->a, &d.vn) == 0 &&
+		      dirops_make_dir(t->a, d.vn.name, 0700, NULL, NULL) == 0,
+	      "make directory");
+	fd = openat(t->a, d.vn.name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0 && mkdirat(fd, "x", 0700) == 0, "fill directory");
+	CHECK(entryops_rmdir(t->a, &d.vn) == -ENOTEMPTY && !gone(t->a, &d),
+	      "rmdir of a full directory: -ENOTEMPTY");
+	CHECK(unlinkat(fd, "x", AT_REMOVEDIR) == 0, "empty it");
+	if (fd >= 0)
+		close(fd);
+	CHECK(entryops_rmdir(t->a, &d.vn) == 0 && gone(t->a, &d) &&
+		      leftovers(t->a) == 0,
+	      "rmdir with its nonce and sidecar");
 }
 
 int main(void)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "fs/acl.h"
 #include "fs/attr.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
@@ -155,12 +156,20 @@ void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct request r;
 	struct direntry_name en;
+	struct acl_inherit ai = { 0 };
 	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
+	if (!err)
+		err = acl_inherit_begin(&r, mode & S_IFMT, &mode, &ai);
 	if (!err && mknodat(r.fd, en.name, mode, rdev) != 0)
 		err = -errno;
-	if (!err)
+	if (!err) {
 		set_owner(&r, r.fd, en.name);
+		err = acl_inherit_apply(&r, en.name, &ai);
+		if (err)
+			unmake(r.fs, r.fd, &en, MADE_ENTRY);
+	}
+	acl_inherit_free(&ai);
 	reply_new_entry(&r, r.in, r.fd, &en, MADE_ENTRY, err);
 }
 
@@ -175,10 +184,17 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct request r;
 	struct direntry_name en;
+	struct acl_inherit ai = { 0 };
 	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
 	if (!err)
+		err = acl_inherit_begin(&r, S_IFDIR, &mode, &ai);
+	if (!err) {
 		err = dirops_make_dir(r.fd, en.name, mode, own_new_dir, &r);
+		if (!err && (err = acl_inherit_apply(&r, en.name, &ai)) != 0)
+			unmake(r.fs, r.fd, &en, MADE_DIR);
+	}
+	acl_inherit_free(&ai);
 	reply_new_entry(&r, r.in, r.fd, &en, MADE_DIR, err);
 }
 

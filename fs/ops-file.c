@@ -18,6 +18,7 @@
 
 #include "base/log.h"
 #include "crypto/secmem.h"
+#include "fs/acl.h"
 #include "fs/attr.h"
 #include "fs/filestate.h"
 #include "fs/fs.h"
@@ -139,9 +140,12 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     O_RDWR | O_NOFOLLOW | O_CLOEXEC;
 	struct fuse_entry_param e;
 	struct direntry_name en;
+	struct acl_inherit ai = { 0 };
 	int err = new_entry_begin(&r, req, parent, REQ_KEYS, name, &en);
 	int fd = -1, pathfd = -1, created = 0;
 
+	if (!err)
+		err = acl_inherit_begin(&r, S_IFREG, &mode, &ai);
 	if (!err) {
 		fd = openat(r.fd, en.name, oflags | O_CREAT | O_EXCL, mode);
 		created = fd >= 0;
@@ -150,8 +154,11 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		if (fd < 0 && (errno != EEXIST || (fi->flags & O_EXCL)))
 			err = -errno;
 	}
-	if (created)
+	if (created) {
 		set_owner(&r, r.fd, en.name);
+		err = acl_inherit_apply(&r, en.name, &ai);
+	}
+	acl_inherit_free(&ai);
 	if (!err) {
 		err = lookup_cname(r.fs, r.in, r.fd, en.name, &e);
 		/* removed from the ciphertext side since the openat: the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Extended attributes: user.* names and values sealed by volume/names/xattr.h
- * on the ciphertext inode; the root's state attribute (state.h) answered
- * here.
+ * Extended attributes: user.*, trusted.*, security.* and the POSIX ACLs,
+ * names and values sealed by volume/names/xattr.h on the ciphertext inode
+ * (through xattrs.h; setting an access ACL goes through acl.h, which keeps
+ * the mode in step); the root's state attribute (state.h) answered here.
  */
 #include "fs/handlers.h"
 
@@ -13,35 +14,32 @@
 #include <sys/xattr.h>
 
 #include "crypto/secmem.h"
+#include "fs/acl.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/state.h"
+#include "fs/xattrs.h"
 #include "volume/names/xattr.h"
 
 /*
- * The stored name of attribute name of an existing attribute (get,
- * remove): -EOPNOTSUPP outside user.*, -ENODATA where none can exist (a
- * symlink, a name too long to have been stored).
+ * May attribute name of r's inode be stored? -EOPNOTSUPP for a namespace
+ * not stored (the ACLs too when the kernel does not enforce them),
+ * symlink_err on a symlink: the backing store keeps user.* attributes,
+ * which Linux refuses on symlinks.
  */
-static int stored_name(struct request *r, const char *name, char stored[256])
+static int check_name(struct request *r, const char *name, int symlink_err)
 {
-	int err;
-
-	if (!xattr_is_user(name))
+	if (!xattr_is_stored(name) ||
+	    (!r->fs->posix_acl && strncmp(name, "system.", 7) == 0))
 		return -EOPNOTSUPP;
-	if (r->in->type == S_IFLNK)
-		return -ENODATA;
-	err = xattr_name_encrypt(r->fs->keyring, name, stored);
-	return err == -ERANGE ? -ENODATA : err;
+	return r->in->type == S_IFLNK ? symlink_err : 0;
 }
 
 void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 const char *value, size_t size, int flags)
 {
 	struct request r;
-	char stored[256], path[PROCFD_LEN];
-	uint8_t *sealed = NULL;
-	size_t slen = 0;
+	char path[PROCFD_LEN];
 	int err;
 
 	if (ino == FUSE_ROOT_ID && fs_state_is_name(name)) {
@@ -51,25 +49,14 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		return;
 	}
 	err = request_begin(&r, req, ino, REQ_FD);
-	if (!err && !xattr_is_user(name))
-		err = -EOPNOTSUPP;
-	if (!err && r.in->type == S_IFLNK)
-		err = -EPERM; /* as Linux: no user.* on symlinks */
 	if (!err)
-		err = xattr_name_encrypt(r.fs->keyring, name, stored);
-	if (!err) {
-		slen = xattr_sealed_size(r.fs->cipher->blocksize, size);
-		sealed = malloc(slen);
-		err = sealed ? xattr_seal(r.fs->keyring, r.fs->cipher->blocksize,
-					  value, size, sealed)
-			     : -ENOMEM;
-	}
+		err = check_name(&r, name, -EPERM);
 	if (!err) {
 		request_path(&r, path);
-		if (setxattr(path, stored, sealed, slen, flags) != 0)
-			err = -errno;
+		err = strcmp(name, XATTR_ACL_ACCESS) == 0
+			      ? acl_set_access(r.fs, path, value, size, flags)
+			      : xattrs_set(r.fs, path, name, value, size, flags);
 	}
-	wipe_free(sealed, slen); /* plaintext if sealing failed half-way */
 	/* the plaintext value, in libfuse's receive buffer */
 	explicit_bzero((char *)value, size);
 	request_reply(&r, err);
@@ -79,11 +66,8 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		 size_t size)
 {
 	struct request r;
-	char stored[256], path[PROCFD_LEN];
-	const uint8_t *value = NULL;
-	uint8_t *sealed = NULL;
-	size_t vlen = 0, cap = 0;
-	ssize_t n;
+	struct xattrs_value v = { 0 };
+	char path[PROCFD_LEN];
 	int err;
 
 	if (ino == FUSE_ROOT_ID && fs_state_is_name(name)) {
@@ -94,36 +78,64 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	}
 	err = request_begin(&r, req, ino, REQ_FD);
 	if (!err)
-		err = stored_name(&r, name, stored);
+		err = check_name(&r, name, -ENODATA);
 	if (!err) {
 		request_path(&r, path);
-		n = getxattr(path, stored, NULL, 0);
-		if (n < 0)
-			err = -errno;
-		else if (!(sealed = malloc(cap = (size_t)n + 1)))
-			err = -ENOMEM;
-		else if ((n = getxattr(path, stored, sealed, (size_t)n)) < 0)
-			err = errno == ERANGE ? -EAGAIN : -errno; /* it grew */
-		if (!err)
-			err = xattr_open(r.fs->keyring, r.fs->cipher->blocksize,
-					 sealed, (size_t)n, &value, &vlen);
+		err = xattrs_get(r.fs, path, name, &v);
 	}
-	if (!err && size && vlen > size)
+	if (!err && size && v.len > size)
 		err = -ERANGE;
 	if (request_done(&r, err)) {
 		if (size == 0)
-			fuse_reply_xattr(req, vlen);
+			fuse_reply_xattr(req, v.len);
 		else
-			fuse_reply_buf(req, (const char *)value, vlen);
+			fuse_reply_buf(req, (const char *)v.value, v.len);
 	}
-	wipe_free(sealed, cap); /* the value, decrypted in place */
+	xattrs_value_free(&v);
+}
+
+/*
+ * The plaintext name of stored attribute stored of path into plain: its
+ * length, or -errno for one that is not ours (the dirnonce copy, another
+ * tool's) or hidden from this caller (trusted.*, as the kernel hides it
+ * on local filesystems from all but CAP_SYS_ADMIN: here from all but uid 0).
+ */
+static int list_name(struct request *r, const char *path, const char *stored,
+		     char plain[256])
+{
+	char *val;
+	ssize_t n;
+	int len;
+
+	if (!xattr_is_long(stored)) {
+		len = xattr_name_decrypt(r->fs->keyring, stored, plain);
+	} else {
+		/* the long form's name is in its value */
+		n = getxattr(path, stored, NULL, 0);
+		if (n < 0)
+			return -errno;
+		if (!(val = malloc((size_t)n + 1)))
+			return -ENOMEM;
+		n = getxattr(path, stored, val, (size_t)n);
+		len = n < 0 ? -errno
+			    : xattr_long_name_decrypt(r->fs->keyring, stored,
+						      (const uint8_t *)val,
+						      (size_t)n, plain);
+		free(val); /* the value stays sealed: nothing to wipe */
+	}
+	if (len >= 0 && xattr_is_trusted(plain) &&
+	    fuse_req_ctx(r->req)->uid != 0)
+		len = -EPERM;
+	if (len >= 0 && !r->fs->posix_acl && strncmp(plain, "system.", 7) == 0)
+		len = -EOPNOTSUPP; /* as the kernel would not ask for it */
+	return len;
 }
 
 void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
 	struct request r;
 	char path[PROCFD_LEN], *raw = NULL, *out = NULL;
-	size_t pos = 0;
+	size_t pos = 0, names = 0;
 	ssize_t n = 0;
 	int err = request_begin(&r, req, ino, REQ_FD);
 
@@ -132,21 +144,27 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 		n = listxattr(path, NULL, 0);
 		if (n < 0)
 			err = -errno;
-		else if (!(raw = malloc((size_t)n + 1)) ||
-			 !(out = malloc((size_t)n + 1)))
+		else if (!(raw = malloc((size_t)n + 1)))
 			err = -ENOMEM;
 		else if ((n = listxattr(path, raw, (size_t)n)) < 0)
 			err = errno == ERANGE ? -EAGAIN : -errno;
 	}
-	/* a plaintext name is never longer than its stored form */
+	/* a long-form name is longer than its stored one: room for each */
+	for (ssize_t i = 0; !err && i < n; i += (ssize_t)strlen(raw + i) + 1)
+		names++;
+	if (!err && names && !(out = malloc(names * (XATTR_NAME_LIMIT + 1))))
+		err = -ENOMEM;
 	for (ssize_t i = 0; !err && i < n; i += (ssize_t)strlen(raw + i) + 1) {
 		char plain[256];
-		int len = xattr_name_decrypt(r.fs->keyring, raw + i, plain);
+		int len = list_name(&r, path, raw + i, plain);
 
-		if (len < 0)
-			continue; /* not ours (e.g. security.*): hidden */
-		memcpy(out + pos, plain, (size_t)len + 1);
-		pos += (size_t)len + 1;
+		if (len == -ENOMEM) {
+			err = len; /* not the name's fault */
+		} else if (len >= 0) {
+			memcpy(out + pos, plain, (size_t)len + 1);
+			pos += (size_t)len + 1;
+		}
+		explicit_bzero(plain, sizeof(plain));
 	}
 	if (!err && size && pos > size)
 		err = -ERANGE;
@@ -163,15 +181,14 @@ void fs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 {
 	struct request r;
-	char stored[256], path[PROCFD_LEN];
+	char path[PROCFD_LEN];
 	int err = request_begin(&r, req, ino, REQ_FD);
 
 	if (!err)
-		err = stored_name(&r, name, stored);
+		err = check_name(&r, name, -ENODATA);
 	if (!err) {
 		request_path(&r, path);
-		if (removexattr(path, stored) != 0)
-			err = -errno;
+		err = xattrs_remove(r.fs, path, name);
 	}
 	request_reply(&r, err);
 }

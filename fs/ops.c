@@ -6,13 +6,23 @@
  */
 #include "fs/ops.h"
 
+#include "fs/fs.h"
 #include "fs/handlers.h"
 
 /* ---- session ---------------------------------------------------------- */
 
 static void fs_init(void *userdata, struct fuse_conn_info *conn)
 {
-	(void)userdata;
+	struct cloakfs *fs = userdata;
+
+	/* POSIX ACLs: the kernel enforces them (and turns on
+	 * default_permissions); inheriting them is ours (acl.h), umask
+	 * included, which is why the kernel must not apply it itself */
+	if ((conn->capable & FUSE_CAP_POSIX_ACL) &&
+	    (conn->capable & FUSE_CAP_DONT_MASK)) {
+		conn->want |= FUSE_CAP_POSIX_ACL | FUSE_CAP_DONT_MASK;
+		fs->posix_acl = 1;
+	}
 	/* the kernel clears setuid/setgid bits on write, not us */
 	conn->want &= ~(unsigned int)FUSE_CAP_HANDLE_KILLPRIV;
 	/* write-back caching would let the kernel write at offsets and

@@ -2,8 +2,9 @@
 /*
  * cloakfs-fsck: extended attributes (docs/format.md 7.5, docs/fsck.md),
  * through volume/names/xattr.h as the mount reads them: every user.* name of a
- * file or directory must decrypt under the volume's xattr-name key (or
- * be the directory nonce's copy), and every such value must open.
+ * file or directory must decrypt under the volume's xattr-name key, or be
+ * a long-form name whose value begins with its encrypted name (or be the
+ * directory nonce's copy), and every such value must open.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,32 +47,54 @@ static int read_attr(const char *path, const char *name, char **buf,
 	return -EAGAIN; /* it keeps growing */
 }
 
-/* the value of stored name (plain: its plaintext) must open */
-static void check_value(struct fsck *f, const struct fsck_entry *e,
-			const char *path, const char *stored, const char *plain)
+/*
+ * Attribute stored of path must be ours: a short-form name that decrypts
+ * (else foreign: another tool's), or a long-form one whose value begins
+ * with its name; and its value must open.
+ */
+static void check_attr(struct fsck *f, const struct fsck_entry *e,
+		       const char *path, const char *stored)
 {
+	struct keyring *kr = fsck_keyring(f);
+	int is_long = xattr_is_long(stored), rc;
+	char plain[256] = "", *val = NULL;
+	struct xattr_name xn;
 	const uint8_t *value;
 	size_t slen = 0, vlen;
-	char *sealed = NULL;
-	int rc = read_attr(path, stored, &sealed, &slen);
 
-	if (!rc)
-		rc = xattr_open(fsck_keyring(f), f->geom.blocksize,
-				(uint8_t *)sealed, slen, &value, &vlen);
+	if (!is_long && xattr_name_decrypt(kr, stored, plain) < 0) {
+		fsck_report(f, FC_XATTR_FOREIGN, e->in_lf, e->path, e->cpath,
+			    FA_NONE, NULL, "%s does not decrypt: not written "
+			    "by this volume (the mount hides it)", stored);
+		return;
+	}
+	rc = read_attr(path, stored, &val, &slen);
+	if (!rc && is_long &&
+	    xattr_long_name_decrypt(kr, stored, (const uint8_t *)val, slen,
+				    plain) < 0)
+		fsck_report(f, FC_XATTR_DAMAGED, e->in_lf, e->path, e->cpath,
+			    FA_NONE, NULL, "%s: its value does not begin with "
+			    "an attribute name that hashes to it and decrypts "
+			    "(%zu bytes stored; the mount hides it)", stored,
+			    slen);
+	else if (!rc && !(rc = xattr_name_store(kr, plain, &xn)))
+		rc = xattr_load(kr, &xn, f->geom.blocksize, (uint8_t *)val,
+				slen, &value, &vlen);
 	if (rc == -EBADMSG)
 		fsck_report(f, FC_XATTR_DAMAGED, e->in_lf, e->path, e->cpath,
 			    FA_NONE, NULL, "the value of %s does not decrypt "
 			    "(%zu bytes stored)", plain, slen);
 	else if (rc)
 		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath,
-			    FA_NONE, NULL, "extended attribute %s: %s", plain,
-			    strerror(-rc));
-	wipe_free(sealed, slen); /* decrypted in place */
+			    FA_NONE, NULL, "extended attribute %s: %s",
+			    *plain ? plain : stored, strerror(-rc));
+	wipe_free(val, slen); /* decrypted in place */
+	explicit_bzero(plain, sizeof(plain));
 }
 
 void fsck_check_xattrs(struct fsck *f, const struct fsck_entry *e)
 {
-	char path[PROCFD_LEN], plain[256], *list = NULL;
+	char path[PROCFD_LEN], *list = NULL;
 	size_t len = 0;
 	int fd, rc;
 
@@ -91,15 +114,7 @@ void fsck_check_xattrs(struct fsck *f, const struct fsck_entry *e)
 
 		if (!xattr_is_user(stored) || !strcmp(stored, DIRNONCE_XATTR))
 			continue; /* not ours to judge, or the nonce's copy */
-		if (xattr_name_decrypt(fsck_keyring(f), stored, plain) < 0) {
-			fsck_report(f, FC_XATTR_FOREIGN, e->in_lf, e->path,
-				    e->cpath, FA_NONE, NULL, "%s does not "
-				    "decrypt: not written by this volume (the "
-				    "mount hides it)", stored);
-			continue;
-		}
-		check_value(f, e, path, stored, plain);
-		explicit_bzero(plain, sizeof(plain));
+		check_attr(f, e, path, stored);
 	}
 	free(list);
 	close(fd);

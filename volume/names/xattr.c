@@ -11,11 +11,44 @@
 #include "volume/random.h"
 
 #define XATTR_PREFIX_LEN (sizeof(XATTR_USER_PREFIX) - 1)
+#define XATTR_LONG_LEN (sizeof(XATTR_USER_PREFIX) - 1 + VNAME_LONG_LEN)
+
+/* does name begin with prefix and go on after it? */
+static int has_rest(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(name, prefix, n) == 0 && name[n] != '\0';
+}
 
 int xattr_is_user(const char *name)
 {
-	return strncmp(name, XATTR_USER_PREFIX, XATTR_PREFIX_LEN) == 0 &&
-	       name[XATTR_PREFIX_LEN] != '\0';
+	return has_rest(name, XATTR_USER_PREFIX);
+}
+
+int xattr_is_trusted(const char *name)
+{
+	return has_rest(name, XATTR_TRUSTED_PREFIX);
+}
+
+int xattr_is_stored(const char *name)
+{
+	return xattr_is_user(name) || xattr_is_trusted(name) ||
+	       has_rest(name, "security.") ||
+	       strcmp(name, XATTR_ACL_ACCESS) == 0 ||
+	       strcmp(name, XATTR_ACL_DEFAULT) == 0;
+}
+
+int xattr_is_long(const char *stored)
+{
+	return strncmp(stored, XATTR_LONG_PREFIX,
+		       sizeof(XATTR_LONG_PREFIX) - 1) == 0;
+}
+
+/* is name (a stored one, len bytes) kept in the short form? */
+static int is_short(const char *name, size_t len)
+{
+	return xattr_is_user(name) && len - XATTR_PREFIX_LEN <= XATTR_MAX_NAME;
 }
 
 /*
@@ -60,21 +93,35 @@ static int xattr_crypt(struct keyring *kr, enum xattr_op op,
 	return n;
 }
 
-int xattr_name_encrypt(struct keyring *kr, const char *name, char out[256])
+int xattr_name_store(struct keyring *kr, const char *name,
+		     struct xattr_name *xn)
 {
-	const char *rest = name + XATTR_PREFIX_LEN;
-	size_t len;
+	size_t len = strlen(name);
 	int n;
 
-	if (!xattr_is_user(name))
+	if (!xattr_is_stored(name))
 		return -EOPNOTSUPP;
-	len = strlen(rest);
-	if (len > XATTR_MAX_NAME)
+	if (len > XATTR_NAME_LIMIT)
 		return -ERANGE;
-	memcpy(out, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
-	n = xattr_crypt(kr, NAME_ENCRYPT, NULL, rest, len, out + XATTR_PREFIX_LEN,
-			256 - XATTR_PREFIX_LEN);
-	return n < 0 ? n : 0;
+	if (is_short(name, len)) {
+		memcpy(xn->stored, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
+		xn->enc[0] = '\0';
+		xn->enclen = 0;
+		n = xattr_crypt(kr, NAME_ENCRYPT, NULL, name + XATTR_PREFIX_LEN,
+				len - XATTR_PREFIX_LEN,
+				xn->stored + XATTR_PREFIX_LEN,
+				sizeof(xn->stored) - XATTR_PREFIX_LEN);
+		return n < 0 ? n : 0;
+	}
+	/* the whole name, namespace included, so the stored name tells none */
+	n = xattr_crypt(kr, NAME_ENCRYPT, NULL, name, len, xn->enc,
+			sizeof(xn->enc));
+	if (n < 0)
+		return n;
+	xn->enclen = (size_t)n;
+	memcpy(xn->stored, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
+	return vname_long_name(xn->enc, xn->enclen,
+			       xn->stored + XATTR_PREFIX_LEN);
 }
 
 int xattr_name_decrypt(struct keyring *kr, const char *stored, char out[256])
@@ -91,15 +138,50 @@ int xattr_name_decrypt(struct keyring *kr, const char *stored, char out[256])
 		explicit_bzero(plain, sizeof(plain));
 		return n;
 	}
-	if ((size_t)n > XATTR_MAX_NAME)
+	if ((size_t)n > XATTR_MAX_NAME) {
+		explicit_bzero(plain, sizeof(plain));
 		return -EBADMSG;
+	}
 	memcpy(out, XATTR_USER_PREFIX, XATTR_PREFIX_LEN);
 	memcpy(out + XATTR_PREFIX_LEN, plain, (size_t)n + 1);
 	explicit_bzero(plain, sizeof(plain));
 	return (int)XATTR_PREFIX_LEN + n;
 }
 
-size_t xattr_sealed_size(size_t blocksize, size_t len)
+int xattr_long_name_decrypt(struct keyring *kr, const char *stored,
+			    const uint8_t *val, size_t slen, char out[256])
+{
+	char plain[VNAME_MAX_SYMLINK_PLAIN + 1], expect[VNAME_LONG_LEN + 1];
+	const uint8_t *nul;
+	size_t enclen;
+	int n;
+
+	if (!xattr_is_long(stored) || strlen(stored) != XATTR_LONG_LEN)
+		return -EBADMSG;
+	nul = memchr(val, '\0', slen < VNAME_MAX_ENCODED + 1 ? slen
+							    : VNAME_MAX_ENCODED + 1);
+	if (!nul)
+		return -EBADMSG;
+	enclen = (size_t)(nul - val);
+	n = vname_long_name((const char *)val, enclen, expect);
+	if (n)
+		return n;
+	if (strcmp(expect, stored + XATTR_PREFIX_LEN) != 0)
+		return -EBADMSG;
+	n = xattr_crypt(kr, NAME_DECRYPT, NULL, val, enclen, plain,
+			sizeof(plain));
+	/* a name the short form holds, or none stored, was not written so */
+	if (n >= 0 && ((size_t)n > XATTR_NAME_LIMIT || !xattr_is_stored(plain) ||
+		       is_short(plain, (size_t)n)))
+		n = -EBADMSG;
+	if (n >= 0)
+		memcpy(out, plain, (size_t)n + 1);
+	explicit_bzero(plain, sizeof(plain));
+	return n;
+}
+
+/* the sealed size of a value of len bytes */
+static size_t xattr_sealed_size(size_t blocksize, size_t len)
 {
 	size_t body = 4 + len;
 
@@ -108,8 +190,8 @@ size_t xattr_sealed_size(size_t blocksize, size_t len)
 	return XATTR_NONCE_SIZE + body;
 }
 
-int xattr_seal(struct keyring *kr, size_t blocksize, const void *value,
-	       size_t len, uint8_t *out)
+static int xattr_seal(struct keyring *kr, size_t blocksize,
+		      const void *value, size_t len, uint8_t *out)
 {
 	size_t total = xattr_sealed_size(blocksize, len);
 	uint8_t *body = out + XATTR_NONCE_SIZE;
@@ -130,8 +212,9 @@ int xattr_seal(struct keyring *kr, size_t blocksize, const void *value,
 			   body, total - XATTR_NONCE_SIZE);
 }
 
-int xattr_open(struct keyring *kr, size_t blocksize, uint8_t *sealed,
-	       size_t slen, const uint8_t **value, size_t *len)
+static int xattr_open(struct keyring *kr, size_t blocksize,
+		      uint8_t *sealed, size_t slen, const uint8_t **value,
+		      size_t *len)
 {
 	size_t bs = blocksize, blen, vlen;
 	uint8_t *body = sealed + XATTR_NONCE_SIZE;
@@ -160,4 +243,39 @@ int xattr_open(struct keyring *kr, size_t blocksize, uint8_t *sealed,
 	*value = body + 4;
 	*len = vlen;
 	return 0;
+}
+
+/* bytes of a stored value before the sealed one: the long form's name */
+static size_t name_part(const struct xattr_name *xn)
+{
+	return xn->enclen ? xn->enclen + 1 : 0;
+}
+
+size_t xattr_stored_size(const struct xattr_name *xn, size_t blocksize,
+			 size_t len)
+{
+	return name_part(xn) + xattr_sealed_size(blocksize, len);
+}
+
+int xattr_store(struct keyring *kr, const struct xattr_name *xn,
+		size_t blocksize, const void *value, size_t len, uint8_t *out)
+{
+	size_t skip = name_part(xn);
+
+	memcpy(out, xn->enc, skip); /* enc and its NUL, or nothing */
+	return xattr_seal(kr, blocksize, value, len, out + skip);
+}
+
+int xattr_load(struct keyring *kr, const struct xattr_name *xn,
+	       size_t blocksize, uint8_t *stored, size_t slen,
+	       const uint8_t **value, size_t *len)
+{
+	size_t skip = name_part(xn);
+
+	/* another name under the same hash would be a SHA-512 collision,
+	 * but a value copied from another attribute is damage to see */
+	if (slen < skip || memcmp(stored, xn->enc, skip) != 0)
+		return -EBADMSG;
+	return xattr_open(kr, blocksize, stored + skip, slen - skip, value,
+			  len);
 }

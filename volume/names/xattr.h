@@ -1,25 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Extended attributes in the user.* namespace, stored encrypted on the
- * ciphertext inode (other namespaces are refused with EOPNOTSUPP):
+ * Extended attributes, stored encrypted on the ciphertext inode in the
+ * backing store's user.* namespace whatever their own (docs/format.md
+ * 7.5). Stored are user.*, trusted.* and security.* (each with a
+ * non-empty rest) and the POSIX ACLs system.posix_acl_access and
+ * system.posix_acl_default; any other name is refused with EOPNOTSUPP.
  *
- *   name  = "user." || base64url(CBC-CS3(K_xn, IV 0, rest || NUL pad to a
- *           multiple of 32))   where rest is the name after "user.",
- *           K_xn = HKDF-Expand(PRK, "xattr-names" || 0x00, name key size)
- *           (the codec of symlink targets, volume/names/vname.h, so any byte
- *           but NUL may appear). Deterministic, as lookups need; rest is
- *           1 to XATTR_MAX_NAME bytes so the stored name fits 255.
+ *   short form: a user.* name whose rest (after "user.") is 1 to
+ *     XATTR_MAX_NAME bytes, as every cloakfs wrote it:
+ *     name  = "user." || base64url(CBC-CS3(K_xn, IV 0, rest || NUL pad
+ *             to a multiple of 32)),
+ *     K_xn  = HKDF-Expand(PRK, "xattr-names" || 0x00, name key size)
+ *     (the codec of version-1 symlink targets, volume/names/vname.h).
+ *   long form: every other name (up to XATTR_NAME_LIMIT bytes, namespace
+ *     included), as long file names are (7.3):
+ *     enc   = base64url(CBC-CS3(K_xn, IV 0, whole name || NUL pad))
+ *     name  = "user.cloakfs.long." || base64url(SHA-512(enc)[0..32])
+ *     and the value begins with enc and one NUL byte.
  *   value = nonce (16 random bytes) ||
  *           XTS(K_v, tweak 0, u32le(length) || value || zero pad to at
  *           least one cipher block)
  *           K_v = HKDF-Expand(PRK, "xattr" || 0x00 || nonce, XTS key size)
  *
- * A value is re-encrypted with a fresh nonce on every set, so equal
- * values never look equal. Documented in docs/format.md section 7.5.
+ * Names are deterministic, as lookups need; a value is re-encrypted with a
+ * fresh nonce on every set, so equal values never look equal. Older
+ * cloakfs builds cannot decode a long-form name (it has dots, base64url
+ * has none), so they hide it rather than misread it.
  *
- * The mount (fs/ops-xattr.c) and cloakfs-fsck (which checks every stored
- * value) both use these; the key handle is the volume's keyring, each
- * call a key section of its own (keyring.h): -EACCES while locked.
+ * The mount (fs/) and cloakfs-fsck (which checks every stored value) both
+ * use these; the key handle is the volume's keyring, each call a key
+ * section of its own (keyring.h): -EACCES while locked.
  */
 #ifndef CLOAKFS_VOLUME_NAMES_XATTR_H
 #define CLOAKFS_VOLUME_NAMES_XATTR_H
@@ -27,37 +37,70 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "volume/names/vname.h"
 
 struct keyring;
 
 #define XATTR_USER_PREFIX "user."
-#define XATTR_MAX_NAME 160   /* padded 160 -> 214 chars + "user." */
+#define XATTR_TRUSTED_PREFIX "trusted."
+#define XATTR_LONG_PREFIX "user." VNAME_LONG_PREFIX
+#define XATTR_ACL_ACCESS "system.posix_acl_access"
+#define XATTR_ACL_DEFAULT "system.posix_acl_default"
+#define XATTR_MAX_NAME 160   /* short form: padded 160 -> 214 chars + "user." */
+#define XATTR_NAME_LIMIT 255 /* XATTR_NAME_MAX: a whole name, long form */
 #define XATTR_NONCE_SIZE 16
 #define XATTR_VALUE_OVERHEAD (XATTR_NONCE_SIZE + 4 + 16)
 
 /* is name in the user namespace (with a non-empty rest)? */
 int xattr_is_user(const char *name);
+/* is name one this volume stores (see above)? */
+int xattr_is_stored(const char *name);
+/* is name in trusted.* (listed only to privileged callers)? */
+int xattr_is_trusted(const char *name);
+/* is stored (a name on the ciphertext inode) in the long form? */
+int xattr_is_long(const char *stored);
+
+/* the stored form of one attribute name */
+struct xattr_name {
+	char stored[256];                /* the name on the ciphertext inode */
+	char enc[VNAME_MAX_ENCODED + 1]; /* long form: what the value begins
+					  * with (before its NUL); else "" */
+	size_t enclen;                   /* 0 for the short form */
+};
 
 /*
- * "user.<rest>" -> stored name (out: 256 bytes). 0, -EOPNOTSUPP (not
- * user.*), -ERANGE (rest too long), -EACCES-free crypto errors.
+ * name -> its stored form. 0, -EOPNOTSUPP (a namespace not stored),
+ * -ERANGE (longer than XATTR_NAME_LIMIT), or a crypto error.
  */
-int xattr_name_encrypt(struct keyring *kr, const char *name, char out[256]);
-/* stored name -> "user.<rest>" (out: 256 bytes); length, or -EBADMSG for
- * a name this volume did not write */
+int xattr_name_store(struct keyring *kr, const char *name,
+		     struct xattr_name *xn);
+/* short-form stored name -> "user.<rest>" (out: 256 bytes); length, or
+ * -EBADMSG for a name this volume did not write */
 int xattr_name_decrypt(struct keyring *kr, const char *stored, char out[256]);
-
-/* the stored size of a value of len bytes, for a cipher of this block
- * size (volume_cipher_info()->blocksize) */
-size_t xattr_sealed_size(size_t blocksize, size_t len);
-/* seal value (len bytes) into out (xattr_sealed_size bytes): 0 or -errno */
-int xattr_seal(struct keyring *kr, size_t blocksize, const void *value,
-	       size_t len, uint8_t *out);
 /*
- * Open a stored value of slen bytes in place; *value points into sealed,
- * *len its length. 0 or -EBADMSG (damaged).
+ * long-form stored name and its stored value (slen bytes) -> the
+ * attribute's name (out: 256 bytes); its length, or -EBADMSG when the
+ * value does not begin with an encrypted name that hashes to stored and
+ * decrypts to a name stored in the long form.
  */
-int xattr_open(struct keyring *kr, size_t blocksize, uint8_t *sealed,
-	       size_t slen, const uint8_t **value, size_t *len);
+int xattr_long_name_decrypt(struct keyring *kr, const char *stored,
+			    const uint8_t *val, size_t slen, char out[256]);
+
+/* the stored size of a value of len bytes under xn, for a cipher of this
+ * block size (volume_cipher_info()->blocksize) */
+size_t xattr_stored_size(const struct xattr_name *xn, size_t blocksize,
+			 size_t len);
+/* value (len bytes) -> its stored form in out (xattr_stored_size bytes):
+ * 0 or -errno */
+int xattr_store(struct keyring *kr, const struct xattr_name *xn,
+		size_t blocksize, const void *value, size_t len, uint8_t *out);
+/*
+ * Open the stored value (slen bytes) of xn in place; *value points into
+ * stored, *len its length. 0 or -EBADMSG (damaged, or a long-form value
+ * that names another attribute).
+ */
+int xattr_load(struct keyring *kr, const struct xattr_name *xn,
+	       size_t blocksize, uint8_t *stored, size_t slen,
+	       const uint8_t **value, size_t *len);
 
 #endif

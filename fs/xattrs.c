@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* see xattrs.h */
+#include "fs/xattrs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/xattr.h>
+
+#include "crypto/secmem.h"
+#include "fs/fs.h"
+#include "volume/names/xattr.h"
+
+int xattrs_get(struct cloakfs *fs, const char *path, const char *name,
+	       struct xattrs_value *v)
+{
+	struct xattr_name xn;
+	ssize_t n;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	err = xattr_name_store(fs->keyring, name, &xn);
+	if (err)
+		return err == -ERANGE ? -ENODATA : err;
+	n = getxattr(path, xn.stored, NULL, 0);
+	if (n < 0)
+		return -errno;
+	v->cap = (size_t)n + 1;
+	v->buf = malloc(v->cap);
+	if (!v->buf)
+		return -ENOMEM;
+	n = getxattr(path, xn.stored, v->buf, (size_t)n);
+	if (n < 0)
+		return errno == ERANGE ? -EAGAIN : -errno; /* it grew */
+	return xattr_load(fs->keyring, &xn, fs->cipher->blocksize, v->buf,
+			  (size_t)n, &v->value, &v->len);
+}
+
+int xattrs_set(struct cloakfs *fs, const char *path, const char *name,
+	       const void *value, size_t size, int flags)
+{
+	struct xattr_name xn;
+	uint8_t *stored = NULL;
+	size_t slen = 0;
+	int err = xattr_name_store(fs->keyring, name, &xn);
+
+	if (!err) {
+		slen = xattr_stored_size(&xn, fs->cipher->blocksize, size);
+		stored = malloc(slen);
+		err = stored ? xattr_store(fs->keyring, &xn,
+					   fs->cipher->blocksize, value, size,
+					   stored)
+			     : -ENOMEM;
+	}
+	if (!err && setxattr(path, xn.stored, stored, slen, flags) != 0)
+		err = -errno;
+	wipe_free(stored, slen); /* plaintext if sealing failed half-way */
+	return err;
+}
+
+int xattrs_remove(struct cloakfs *fs, const char *path, const char *name)
+{
+	struct xattr_name xn;
+	int err = xattr_name_store(fs->keyring, name, &xn);
+
+	if (err)
+		return err == -ERANGE ? -ENODATA : err;
+	return removexattr(path, xn.stored) == 0 ? 0 : -errno;
+}
+
+void xattrs_value_free(struct xattrs_value *v)
+{
+	wipe_free(v->buf, v->cap); /* the value, decrypted in place */
+	memset(v, 0, sizeof(*v));
+}

@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: MIT
+"""Extended attributes in every namespace cloakfs stores (user.*,
+trusted.*, security.*, the POSIX ACLs), names up to XATTR_NAME_MAX (255
+bytes, the long form of docs/format.md 7.5) and POSIX ACLs the kernel
+enforces: each through a remount, fsck clean after each."""
+import errno
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import CIPHERS, expect_errno, fsck_clean, scratch_for_all, write_file
+
+ROOT = os.geteuid() == 0
+OTHER = 1001  # the test user cftest on CI; any uid works with setpriv
+AS_OTHER = ["setpriv", "--reuid=%d" % OTHER, "--regid=%d" % OTHER, "--clear-groups"]
+needs_root = pytest.mark.skipif(not ROOT, reason="needs root: trusted.* and security.* "
+                                "take CAP_SYS_ADMIN, and another user's view needs allow_other")
+needs_acl_tools = pytest.mark.skipif(not (shutil.which("setfacl") and shutil.which("getfacl")
+                                          and shutil.which("setpriv")),
+                                     reason="needs setfacl, getfacl (acl) and setpriv")
+# the block size matters to the value format: one cipher of each
+BLOCK_CIPHERS = [c for c in ["speck128-xts", "speck64-xts"] if c in CIPHERS] or CIPHERS[:1]
+
+
+def names(n_rest, prefix="user."):
+    return prefix + "".join(chr(ord("a") + i % 26) for i in range(n_rest))
+
+
+def attrs(p):
+    return {k: os.getxattr(p, k) for k in os.listxattr(p)}
+
+
+def other(*cmd, check=True):
+    """cmd as uid OTHER: its CompletedProcess"""
+    r = subprocess.run(AS_OTHER + list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if check:
+        assert r.returncode == 0, "%s: %s" % (cmd, r.stderr)
+    return r
+
+
+def shared_file(volume_factory, data, mode):
+    """a volume mounted with allow_other where uid OTHER can reach it, and
+    its file f holding data with mode: (volume, path of f)"""
+    v = volume_factory("speck128-xts", tag="xattr", base=scratch_for_all(), mount=False)
+    os.chmod(v.top, 0o755)
+    v.mount("-o", "allow_other")
+    os.chmod(v.mnt, 0o777)
+    f = v.path("f")
+    write_file(f, data)
+    os.chmod(f, mode)
+    return v, f
+
+
+def remount_checked(v):
+    """unmount, fsck clean, mount again as before"""
+    v.umount()
+    fsck_clean(v)
+    v.mount("-o", "allow_other")
+
+
+@needs_root
+@pytest.mark.parametrize("cipher", BLOCK_CIPHERS)
+def test_every_namespace_and_longest_names(volume_factory, cipher):
+    v = volume_factory(cipher, tag="xattr")
+    f = v.path("f")
+    d = v.path("d")
+    write_file(f, b"x")
+    os.mkdir(d)
+    want = {
+        "user.short": b"s",
+        names(160): b"longest short form",
+        names(161): b"shortest long form",
+        names(250): b"255 bytes in all",          # XATTR_NAME_MAX
+        "trusted.t": b"",
+        names(247, "trusted."): os.urandom(3000),
+        "security.s": b"label",
+        names(246, "security."): b"\0binary\xff",
+    }
+    assert all(len(k) <= 255 for k in want) and len(names(250)) == 255
+    for p in (f, d):
+        for k, val in want.items():
+            os.setxattr(p, k, val)
+        assert attrs(p) == want
+    # the kernel refuses a 256-byte name itself; each form replaces in place
+    expect_errno(errno.ERANGE, os.setxattr, f, names(251), b"x")
+    os.setxattr(f, names(250), b"replaced", os.XATTR_REPLACE)
+    expect_errno(errno.EEXIST, os.setxattr, f, "trusted.t", b"x", os.XATTR_CREATE)
+    want_f = dict(want, **{names(250): b"replaced"})
+    os.removexattr(d, "security.s")
+    os.removexattr(d, names(161))
+    want_d = {k: val for k, val in want.items() if k not in ("security.s", names(161))}
+    expect_errno(errno.ENODATA, os.getxattr, d, names(161))
+    expect_errno(errno.EOPNOTSUPP, os.setxattr, f, "system.other", b"x")
+    v.umount()
+    fsck_clean(v)
+    # nothing in the clear on the ciphertext side, and only user.* there;
+    # short user.* names keep the form every cloakfs wrote
+    longs = 0
+    for c in v.cipher_files():
+        if os.path.islink(c):
+            continue
+        for k in os.listxattr(c):
+            assert k.startswith("user."), k
+            body = os.getxattr(c, k)
+            for plain in ["short", "abcdefgh", "label", "longest", "binary"]:
+                assert plain not in k and plain.encode() not in body
+            longs += k.startswith("user.cloakfs.long.")
+    assert longs == 2 * 6 - 2  # six a file, d lost two
+    v.mount()
+    assert attrs(f) == want_f
+    assert attrs(d) == want_d
+
+
+@needs_root
+def test_trusted_is_root_only(volume_factory):
+    v, f = shared_file(volume_factory, b"x", 0o666)
+    os.setxattr(f, "user.seen", b"1")
+    os.setxattr(f, "trusted.hidden", b"2")
+    os.setxattr(f, names(200, "trusted."), b"3")
+    # refused by the kernel, hidden from the list by cloakfs
+    assert other("setfattr", "-n", "trusted.x", "-v", "1", f, check=False).returncode != 0
+    r = other("getfattr", "--absolute-names", "-d", "-m", "-", f)
+    assert "user.seen" in r.stdout and "trusted." not in r.stdout, r.stdout
+    r = other("getfattr", "--absolute-names", "-n", "trusted.hidden", f, check=False)
+    assert r.returncode != 0 and "No such attribute" in r.stderr, r.stderr
+    other("setfattr", "-n", "user.by-other", "-v", "4", f)
+    remount_checked(v)
+    assert attrs(f) == {"user.seen": b"1", "trusted.hidden": b"2",
+                        names(200, "trusted."): b"3", "user.by-other": b"4"}
+
+
+def getfacl(p):
+    r = subprocess.run(["getfacl", "-cnpE", p], stdout=subprocess.PIPE, check=True, text=True)
+    return sorted(l for l in r.stdout.splitlines() if l)
+
+
+def can(op, p):
+    """can uid OTHER read ("r") or append to ("w") p?"""
+    cmd = ["cat", p] if op == "r" else ["sh", "-c", 'echo y >> "$0"', p]
+    return other(*cmd, check=False).returncode == 0
+
+
+@needs_root
+@needs_acl_tools
+def test_posix_acls(volume_factory):
+    v, f = shared_file(volume_factory, b"secret\n", 0o600)
+    assert not can("r", f)
+    subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, f], check=True)
+    assert getfacl(f) == sorted(["user::rw-", "user:%d:r--" % OTHER, "group::---",
+                                 "mask::r--", "other::---"])
+    assert os.stat(f).st_mode & 0o777 == 0o640  # the group bits are the mask
+    assert can("r", f) and not can("w", f)
+    # chmod moves the mask; the named entry stays, masked
+    os.chmod(f, 0o600)
+    assert "mask::---" in getfacl(f) and not can("r", f)
+    os.chmod(f, 0o660)
+    assert "mask::rw-" in getfacl(f) and can("r", f) and not can("w", f)
+    # an ACL the mode says all of is not kept: no ACL attribute stored
+    g = v.path("g")
+    write_file(g, b"g")
+    subprocess.run(["setfacl", "-m", "u::rwx,g::r,o::-", g], check=True)
+    assert os.stat(g).st_mode & 0o777 == 0o740
+    assert "system.posix_acl_access" not in os.listxattr(g)
+    # default ACLs: inherited by new entries whatever the umask
+    d = v.path("shared")
+    os.mkdir(d, 0o700)
+    subprocess.run(["setfacl", "-m", "u:%d:rwx" % OTHER, "-d", "-m", "u:%d:rwx" % OTHER, d],
+                   check=True)
+    old = os.umask(0o077)
+    try:
+        write_file(os.path.join(d, "new"), b"inherited\n")
+        os.mkdir(os.path.join(d, "sub"))
+    finally:
+        os.umask(old)
+    new, sub = os.path.join(d, "new"), os.path.join(d, "sub")
+    # the create mode (0666) masks the inherited ACL, the umask does not
+    assert {"user:%d:rwx" % OTHER, "mask::rw-"} <= set(getfacl(new))
+    assert os.stat(new).st_mode & 0o777 == 0o660
+    assert {"user:%d:rwx" % OTHER, "default:user:%d:rwx" % OTHER} <= set(getfacl(sub))
+    assert can("r", new) and can("w", new)
+    other("touch", os.path.join(sub, "by-other"))
+    assert "user:%d:rwx" % OTHER in getfacl(os.path.join(sub, "by-other"))
+    before = {p: getfacl(p) for p in (f, g, d, new, sub)}
+    remount_checked(v)
+    assert {p: getfacl(p) for p in before} == before
+    assert can("r", f) and can("w", new) and not can("r", g)
+    # and the ACL values are not stored in the clear
+    for c in v.cipher_files():
+        for k in os.listxattr(c, follow_symlinks=False):
+            assert b"\x02\x00\x00\x00\x01\x00" not in os.getxattr(c, k, follow_symlinks=False)
+    v.umount()
+    fsck_clean(v)

@@ -527,6 +527,34 @@ def test_xattr_damaged(dmg):
     assert sorted(classes(rep)) == ["xattr-damaged", "xattr-foreign"], rep
 
 
+def test_xattr_long_form(dmg):
+    """the long form (docs/format.md 7.5): a long user.* name and a
+    trusted.* one are clean; a value copied onto another long name, and
+    a name whose value lost its encrypted name, are damage"""
+    if os.geteuid() != 0:
+        pytest.skip("trusted.* takes CAP_SYS_ADMIN")
+    v = dmg.mount()
+    long_name = "user." + "l" * 200
+    os.setxattr(v.path("docs/report.txt"), long_name, b"long")
+    os.setxattr(v.path("docs/report.txt"), "trusted.t", b"root only")
+    os.setxattr(v.path("docs"), "security.s", b"label")
+    v.umount()
+    dmg.vol = None
+    rc, rep, err = dmg.fsck()
+    assert rc == 0 and rep["findings"] == [], (rc, rep, err)
+    f = dmg.c("docs/report.txt")
+    stored = sorted(n for n in os.listxattr(f) if n.startswith("user.cloakfs.long."))
+    assert len(stored) == 2, os.listxattr(f)
+    a, b = (bytes(os.getxattr(f, n)) for n in stored)
+    os.setxattr(f, stored[0], b)      # b's name under a's hash
+    os.setxattr(f, stored[1], b[b.index(b"\0") + 1:])  # its name cut off
+    rep = check_repair(dmg, "xattr-damaged", check_rc=4, repair_rc=4, after_rc=4)
+    found = [x for x in rep["findings"] if x["class"] == "xattr-damaged"]
+    assert sorted(x["path"] for x in found) == ["/docs/report.txt"] * 2, found
+    assert all("user.cloakfs.long." in x["detail"] for x in found), found
+    assert set(classes(rep)) == {"xattr-damaged"}, rep
+
+
 def test_symlink_undecodable(dmg):
     link = dmg.c("docs/link")
     os.unlink(link)

@@ -497,17 +497,23 @@ def test_deep(dmg):
                  extra=("--deep",))
 
 
-def test_xattr_damaged(dmg):
-    """values and names of extended attributes, checked through
-    volume/names/xattr.h: clean before, one damaged value found after"""
+def set_xattrs_clean(dmg, on_file, on_dir):
+    """set the attributes (name: value) on docs/report.txt and docs
+    through a mount; fsck then finds nothing"""
     v = dmg.mount()
-    os.setxattr(v.path("docs/report.txt"), "user.note", b"v" * 40)
-    os.setxattr(v.path("docs/report.txt"), "user.tag", b"t")
-    os.setxattr(v.path("docs"), "user.dir", b"kept")
+    for rel, attrs in (("docs/report.txt", on_file), ("docs", on_dir)):
+        for name, value in attrs.items():
+            os.setxattr(v.path(rel), name, value)
     v.umount()
     dmg.vol = None
     rc, rep, err = dmg.fsck()
     assert rc == 0 and rep["findings"] == [], (rc, rep, err)
+
+
+def test_xattr_damaged(dmg):
+    """values and names of extended attributes, checked through
+    volume/names/xattr.h: clean before, one damaged value found after"""
+    set_xattrs_clean(dmg, {"user.note": b"v" * 40, "user.tag": b"t"}, {"user.dir": b"kept"})
     f = dmg.c("docs/report.txt")
     stored = [n for n in os.listxattr(f) if n.startswith("user.")]
     assert len(stored) == 2, stored
@@ -533,15 +539,8 @@ def test_xattr_long_form(dmg):
     a name whose value lost its encrypted name, are damage"""
     if os.geteuid() != 0:
         pytest.skip("trusted.* takes CAP_SYS_ADMIN")
-    v = dmg.mount()
-    long_name = "user." + "l" * 200
-    os.setxattr(v.path("docs/report.txt"), long_name, b"long")
-    os.setxattr(v.path("docs/report.txt"), "trusted.t", b"root only")
-    os.setxattr(v.path("docs"), "security.s", b"label")
-    v.umount()
-    dmg.vol = None
-    rc, rep, err = dmg.fsck()
-    assert rc == 0 and rep["findings"] == [], (rc, rep, err)
+    set_xattrs_clean(dmg, {"user." + "l" * 200: b"long", "trusted.t": b"root only"},
+                     {"security.s": b"label"})
     f = dmg.c("docs/report.txt")
     stored = sorted(n for n in os.listxattr(f) if n.startswith("user.cloakfs.long."))
     assert len(stored) == 2, os.listxattr(f)

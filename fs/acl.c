@@ -109,9 +109,26 @@ static int acl_copy(const uint8_t *acl, size_t len, uint8_t **out, int *n)
 	return 0;
 }
 
-int acl_set_access(struct cloakfs *fs, const char *path, const void *value,
+/* may r's caller keep a setgid bit of group gid (in_group_or_capable)? */
+static int may_keep_sgid(struct request *r, gid_t gid)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(r->req);
+	gid_t groups[64];
+	int n;
+
+	if (ctx->uid == 0 || ctx->gid == gid)
+		return 1;
+	n = fuse_req_getgroups(r->req, 64, groups);
+	for (int i = 0; i < n && i < 64; i++)
+		if (groups[i] == gid)
+			return 1;
+	return 0;
+}
+
+int acl_set_access(struct request *r, const char *path, const void *value,
 		   size_t size, int flags)
 {
+	struct cloakfs *fs = r->fs;
 	uint8_t *acl = NULL;
 	struct stat st;
 	mode_t mode;
@@ -121,6 +138,8 @@ int acl_set_access(struct cloakfs *fs, const char *path, const void *value,
 		err = -errno;
 	if (!err) {
 		mode = st.st_mode;
+		if ((mode & S_ISGID) && !may_keep_sgid(r, st.st_gid))
+			mode &= ~(mode_t)S_ISGID;
 		err = acl_sync(acl, n, &mode, ACL_TO_MODE);
 	}
 	if (err == 1) {

@@ -34,11 +34,14 @@ struct cloakfs;
 struct request;
 
 /*
- * setxattr of system.posix_acl_access (value as the kernel sends it,
+ * r's setxattr of system.posix_acl_access (value as the kernel sends it,
  * already checked by it) on the inode path names, with setxattr's flags:
- * 0 or -errno (-EINVAL for a value that is no ACL).
+ * 0 or -errno (-EINVAL for a value that is no ACL). As posix_acl.c does,
+ * it clears the setgid bit unless the caller is in the file's group or
+ * is uid 0 (the kernel's flag asking for that, FUSE_SETXATTR_ACL_KILL_SGID,
+ * does not reach a libfuse 3.14 handler).
  */
-int acl_set_access(struct cloakfs *fs, const char *path, const void *value,
+int acl_set_access(struct request *r, const char *path, const void *value,
 		   size_t size, int flags);
 
 /* after chmod of path to mode: its access ACL follows. 0 or -errno */

@@ -54,7 +54,7 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	if (!err) {
 		request_path(&r, path);
 		err = strcmp(name, XATTR_ACL_ACCESS) == 0
-			      ? acl_set_access(r.fs, path, value, size, flags)
+			      ? acl_set_access(&r, path, value, size, flags)
 			      : xattrs_set(r.fs, path, name, value, size, flags);
 	}
 	/* the plaintext value, in libfuse's receive buffer */

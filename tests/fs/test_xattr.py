@@ -181,6 +181,18 @@ def test_posix_acls(volume_factory):
     subprocess.run(["setfacl", "-m", "u::rwx,g::r,o::-", g], check=True)
     assert os.stat(g).st_mode & 0o777 == 0o740
     assert "system.posix_acl_access" not in os.listxattr(g)
+    # setting an ACL clears setgid unless the setter is in the group
+    for who, keeps in ((OTHER, False), (0, True)):
+        s = v.path("sgid%d" % who)
+        write_file(s, b"s")
+        os.chown(s, who, 0)
+        os.chmod(s, 0o2750)
+        setfacl = ["setfacl", "-m", "u:%d:r" % (OTHER + 1), s]
+        if who:
+            other(*setfacl)
+        else:
+            subprocess.run(setfacl, check=True)
+        assert bool(os.stat(s).st_mode & 0o2000) == keeps, who
     # default ACLs: inherited by new entries whatever the umask
     d = v.path("shared")
     os.mkdir(d, 0o700)

@@ -11,6 +11,37 @@
 #include "fs/fs.h"
 #include "volume/names/xattr.h"
 
+/*
+ * The stored form of name (xattr_name_store), from a cache of one name a
+ * thread: the kernel asks for security.capability before every write
+ * (file_remove_privs), and the long form costs a CBC-CS3 and a SHA-512.
+ * A stored form is no secret (it is on the backing store) and never
+ * changes for a mount, so it may outlive a lock of the volume.
+ */
+static int stored_form(struct cloakfs *fs, const char *name,
+		       struct xattr_name *xn)
+{
+	static _Thread_local struct {
+		const struct cloakfs *fs;
+		char name[XATTR_NAME_LIMIT + 1];
+		struct xattr_name xn;
+	} last;
+	size_t len = strlen(name);
+	int err;
+
+	if (last.fs == fs && strcmp(last.name, name) == 0) {
+		*xn = last.xn;
+		return 0;
+	}
+	err = xattr_name_store(fs->keyring, name, xn);
+	if (!err && len <= XATTR_NAME_LIMIT) {
+		last.fs = fs;
+		memcpy(last.name, name, len + 1);
+		last.xn = *xn;
+	}
+	return err;
+}
+
 int xattrs_get(struct cloakfs *fs, const char *path, const char *name,
 	       struct xattrs_value *v)
 {
@@ -19,7 +50,7 @@ int xattrs_get(struct cloakfs *fs, const char *path, const char *name,
 	int err;
 
 	memset(v, 0, sizeof(*v));
-	err = xattr_name_store(fs->keyring, name, &xn);
+	err = stored_form(fs, name, &xn);
 	if (err)
 		return err == -ERANGE ? -ENODATA : err;
 	n = getxattr(path, xn.stored, NULL, 0);
@@ -42,7 +73,7 @@ int xattrs_set(struct cloakfs *fs, const char *path, const char *name,
 	struct xattr_name xn;
 	uint8_t *stored = NULL;
 	size_t slen = 0;
-	int err = xattr_name_store(fs->keyring, name, &xn);
+	int err = stored_form(fs, name, &xn);
 
 	if (!err) {
 		slen = xattr_stored_size(&xn, fs->cipher->blocksize, size);
@@ -61,7 +92,7 @@ int xattrs_set(struct cloakfs *fs, const char *path, const char *name,
 int xattrs_remove(struct cloakfs *fs, const char *path, const char *name)
 {
 	struct xattr_name xn;
-	int err = xattr_name_store(fs->keyring, name, &xn);
+	int err = stored_form(fs, name, &xn);
 
 	if (err)
 		return err == -ERANGE ? -ENODATA : err;

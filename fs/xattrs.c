@@ -12,32 +12,37 @@
 #include "volume/names/xattr.h"
 
 /*
- * The stored form of name (xattr_name_store), from a cache of one name a
- * thread: the kernel asks for security.capability before every write
- * (file_remove_privs), and the long form costs a CBC-CS3 and a SHA-512.
- * A stored form is no secret (it is on the backing store) and never
- * changes for a mount, so it may outlive a lock of the volume.
+ * The stored form of name (xattr_name_store), kept per thread for the
+ * names asked for all the time: security.capability, which the kernel
+ * asks for before every write (file_remove_privs), and the ACLs (the
+ * kernel's for each inode, the mount's at every create); a long-form name
+ * costs a CBC-CS3 and a SHA-512. These names are no secret, nor is a
+ * stored form (it is on the backing store); it never changes for a mount,
+ * so it may outlive a lock of the volume. Other names are not kept: they
+ * would be plaintext left in memory.
  */
 static int stored_form(struct cloakfs *fs, const char *name,
 		       struct xattr_name *xn)
 {
+	static const char *const hot[] = { "security.capability",
+					   XATTR_ACL_ACCESS, XATTR_ACL_DEFAULT };
 	static _Thread_local struct {
 		const struct cloakfs *fs;
-		char name[XATTR_NAME_LIMIT + 1];
 		struct xattr_name xn;
-	} last;
-	size_t len = strlen(name);
+	} cache[sizeof(hot) / sizeof(hot[0])];
+	unsigned int i = 0;
 	int err;
 
-	if (last.fs == fs && strcmp(last.name, name) == 0) {
-		*xn = last.xn;
+	while (i < sizeof(hot) / sizeof(hot[0]) && strcmp(name, hot[i]) != 0)
+		i++;
+	if (i < sizeof(hot) / sizeof(hot[0]) && cache[i].fs == fs) {
+		*xn = cache[i].xn;
 		return 0;
 	}
 	err = xattr_name_store(fs->keyring, name, xn);
-	if (!err && len <= XATTR_NAME_LIMIT) {
-		last.fs = fs;
-		memcpy(last.name, name, len + 1);
-		last.xn = *xn;
+	if (!err && i < sizeof(hot) / sizeof(hot[0])) {
+		cache[i].xn = *xn;
+		cache[i].fs = fs;
 	}
 	return err;
 }

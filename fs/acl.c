@@ -216,7 +216,7 @@ int acl_inherit_begin(struct request *r, mode_t type, mode_t *mode,
 	return err == -EINVAL ? -EBADMSG : err < 0 ? err : 0;
 }
 
-int acl_inherit_apply(struct request *r, const char *cname,
+int acl_inherit_apply(struct request *r, int dfd, const char *cname,
 		      const struct acl_inherit *ai)
 {
 	char path[PROCFD_LEN];
@@ -224,7 +224,7 @@ int acl_inherit_apply(struct request *r, const char *cname,
 
 	if (!ai->access && !ai->deflt)
 		return 0;
-	fd = openat(r->fd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dfd, cname, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	procfd_path(fd, path);

@@ -63,8 +63,8 @@ struct acl_inherit {
  */
 int acl_inherit_begin(struct request *r, mode_t type, mode_t *mode,
 		      struct acl_inherit *ai);
-/* give the new entry cname of r's directory what ai holds: 0 or -errno */
-int acl_inherit_apply(struct request *r, const char *cname,
+/* give the new entry cname of directory dfd what ai holds: 0 or -errno */
+int acl_inherit_apply(struct request *r, int dfd, const char *cname,
 		      const struct acl_inherit *ai);
 void acl_inherit_free(struct acl_inherit *ai);
 

@@ -165,7 +165,7 @@ void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		err = -errno;
 	if (!err) {
 		set_owner(&r, r.fd, en.name);
-		err = acl_inherit_apply(&r, en.name, &ai);
+		err = acl_inherit_apply(&r, r.fd, en.name, &ai);
 		if (err)
 			unmake(r.fs, r.fd, &en, MADE_ENTRY);
 	}
@@ -173,10 +173,21 @@ void fs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 	reply_new_entry(&r, r.in, r.fd, &en, MADE_ENTRY, err);
 }
 
-/* the caller owns a new directory (set_owner) before it takes its name */
+/* a new directory, made under a temporary name, gets its owner
+ * (set_owner) and its inherited ACLs before it takes its own, so that no
+ * crash leaves it named without them */
+struct new_dir {
+	struct request *r;
+	const struct acl_inherit *ai;
+	int err;
+};
+
 static void own_new_dir(int parentfd, const char *tmp, void *arg)
 {
-	set_owner(arg, parentfd, tmp);
+	struct new_dir *nd = arg;
+
+	set_owner(nd->r, parentfd, tmp);
+	nd->err = acl_inherit_apply(nd->r, parentfd, tmp, nd->ai);
 }
 
 void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -185,13 +196,14 @@ void fs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct request r;
 	struct direntry_name en;
 	struct acl_inherit ai = { 0 };
+	struct new_dir nd = { &r, &ai, 0 };
 	int err = new_entry_begin(&r, req, parent, 0, name, &en);
 
 	if (!err)
 		err = acl_inherit_begin(&r, S_IFDIR, &mode, &ai);
 	if (!err) {
-		err = dirops_make_dir(r.fd, en.name, mode, own_new_dir, &r);
-		if (!err && (err = acl_inherit_apply(&r, en.name, &ai)) != 0)
+		err = dirops_make_dir(r.fd, en.name, mode, own_new_dir, &nd);
+		if (!err && (err = nd.err) != 0)
 			unmake(r.fs, r.fd, &en, MADE_DIR);
 	}
 	acl_inherit_free(&ai);

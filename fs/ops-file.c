@@ -156,7 +156,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	}
 	if (created) {
 		set_owner(&r, r.fd, en.name);
-		err = acl_inherit_apply(&r, en.name, &ai);
+		err = acl_inherit_apply(&r, r.fd, en.name, &ai);
 	}
 	acl_inherit_free(&ai);
 	if (!err) {

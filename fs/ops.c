@@ -8,6 +8,7 @@
 
 #include "fs/fs.h"
 #include "fs/handlers.h"
+#include "fs/xattrs.h"
 
 /* ---- session ---------------------------------------------------------- */
 
@@ -23,6 +24,7 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_POSIX_ACL | FUSE_CAP_DONT_MASK;
 		fs->posix_acl = 1;
 	}
+	xattrs_warm(fs);
 	/* the kernel clears setuid/setgid bits on write, not us */
 	conn->want &= ~(unsigned int)FUSE_CAP_HANDLE_KILLPRIV;
 	/* write-back caching would let the kernel write at offsets and

@@ -3,6 +3,8 @@
 #include "fs/xattrs.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/xattr.h>
@@ -12,39 +14,55 @@
 #include "volume/names/xattr.h"
 
 /*
- * The stored form of name (xattr_name_store), kept per thread for the
- * names asked for all the time: security.capability, which the kernel
- * asks for before every write (file_remove_privs), and the ACLs (the
- * kernel's for each inode, the mount's at every create); a long-form name
- * costs a CBC-CS3 and a SHA-512. These names are no secret, nor is a
- * stored form (it is on the backing store); it never changes for a mount,
- * so it may outlive a lock of the volume. Other names are not kept: they
- * would be plaintext left in memory.
+ * The stored forms of the names asked for all the time, made once for the
+ * mount (xattrs_warm) and never changed: security.capability, which the
+ * kernel asks for before every write (file_remove_privs), and the ACLs,
+ * the kernel's for each inode's permission checks (even while the volume
+ * is locked: reading the root's state attribute needs one) and the
+ * mount's at every create. A long-form name costs a CBC-CS3 and a
+ * SHA-512; these names are no secret, nor is a stored form (it is on the
+ * backing store). Other names are not kept: they would be plaintext left
+ * in memory. One mount a process: the first fs to fill an entry owns it.
  */
+static const char *const hot_names[] = { "security.capability",
+					 XATTR_ACL_ACCESS, XATTR_ACL_DEFAULT };
+#define HOT_COUNT (sizeof(hot_names) / sizeof(hot_names[0]))
+static struct {
+	const struct cloakfs *_Atomic fs; /* set once xn is complete */
+	struct xattr_name xn;
+} hot[HOT_COUNT];
+static pthread_mutex_t hot_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int stored_form(struct cloakfs *fs, const char *name,
 		       struct xattr_name *xn)
 {
-	static const char *const hot[] = { "security.capability",
-					   XATTR_ACL_ACCESS, XATTR_ACL_DEFAULT };
-	static _Thread_local struct {
-		const struct cloakfs *fs;
-		struct xattr_name xn;
-	} cache[sizeof(hot) / sizeof(hot[0])];
 	unsigned int i = 0;
 	int err;
 
-	while (i < sizeof(hot) / sizeof(hot[0]) && strcmp(name, hot[i]) != 0)
+	while (i < HOT_COUNT && strcmp(name, hot_names[i]) != 0)
 		i++;
-	if (i < sizeof(hot) / sizeof(hot[0]) && cache[i].fs == fs) {
-		*xn = cache[i].xn;
+	if (i < HOT_COUNT && atomic_load(&hot[i].fs) == fs) {
+		*xn = hot[i].xn;
 		return 0;
 	}
 	err = xattr_name_store(fs->keyring, name, xn);
-	if (!err && i < sizeof(hot) / sizeof(hot[0])) {
-		cache[i].xn = *xn;
-		cache[i].fs = fs;
+	if (!err && i < HOT_COUNT) {
+		pthread_mutex_lock(&hot_lock);
+		if (!atomic_load(&hot[i].fs)) {
+			hot[i].xn = *xn;
+			atomic_store(&hot[i].fs, fs);
+		}
+		pthread_mutex_unlock(&hot_lock);
 	}
 	return err;
+}
+
+void xattrs_warm(struct cloakfs *fs)
+{
+	struct xattr_name xn;
+
+	for (unsigned int i = 0; i < HOT_COUNT; i++)
+		(void)stored_form(fs, hot_names[i], &xn); /* locked: later */
 }
 
 int xattrs_get(struct cloakfs *fs, const char *path, const char *name,

@@ -31,6 +31,12 @@ int xattrs_get(struct cloakfs *fs, const char *path, const char *name,
 int xattrs_set(struct cloakfs *fs, const char *path, const char *name,
 	       const void *value, size_t size, int flags);
 int xattrs_remove(struct cloakfs *fs, const char *path, const char *name);
+/*
+ * Make the stored forms of the names asked for all the time (before every
+ * write, at every permission check), so that they are at hand even while
+ * the volume is locked: called once the keys are in (FUSE init).
+ */
+void xattrs_warm(struct cloakfs *fs);
 /* wipe and free what xattrs_get gave */
 void xattrs_value_free(struct xattrs_value *v);
 

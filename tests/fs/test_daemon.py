@@ -15,7 +15,7 @@ import time
 import pytest
 
 from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, MKVOL, Volume, expect_errno, read_file,
-                      write_file)
+                      scratch_for_all, write_file)
 
 pytestmark = pytest.mark.skipif(not CLOAKFSD or not KEYTOOL,
                                 reason="built without cloakfsd / cloakfs-keytool")
@@ -83,10 +83,10 @@ def eventually_reads(fd, offset, data):
     eventually(unlocked)
 
 
-def mount_from_daemon(v, env):
+def mount_from_daemon(v, env, *extra):
     """cloakfs -f with no passphrase source: the key must come from cloakfsd"""
     err = open(v.stderr_path, "a")
-    v.proc = subprocess.Popen([CLOAKFS, "-f", v.cipherdir, v.mnt], env=env,
+    v.proc = subprocess.Popen([CLOAKFS, "-f"] + list(extra) + [v.cipherdir, v.mnt], env=env,
                               stdin=subprocess.DEVNULL, stdout=err, stderr=err)
     err.close()
     v.wait_for_mount()
@@ -136,6 +136,30 @@ def test_status_lists_mounts_locked_or_not(env):
     finally:
         a.destroy()
         b.destroy()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="needs root and setpriv: allow_other, another user")
+def test_locked_root_for_another_user(env):
+    """locked, the mount still answers the kernel's permission checks on
+    the root for a user who does not own it: the check asks for the root's
+    POSIX ACL, whose stored name is made at mount, not with keys"""
+    v = Volume("speck128-xts", tag="lockacl", base=scratch_for_all())
+    try:
+        os.chmod(v.top, 0o755)
+        os.chmod(v.cipherdir, 0o755)
+        keytool(env, "unlock", "--passfile", v.passfile, v.cipherdir)
+        mount_from_daemon(v, env, "-o", "allow_other")
+        keytool(env, "lock", v.cipherdir)
+        wait_state(env, v.mnt, "locked")
+        r = subprocess.run(["setpriv", "--reuid=1001", "--regid=1001", "--clear-groups",
+                            "/usr/bin/python3", "-c",
+                            "import os, sys; print(os.getxattr(sys.argv[1], 'user.cloakfs.state'))",
+                            v.mnt], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert r.returncode == 0 and "locked" in r.stdout, r.stderr
+        v.allowed_stderr = [r"locked"]
+    finally:
+        v.destroy()
 
 
 def test_key_from_daemon_lock_unlock(env):

@@ -15,6 +15,7 @@
  * Each abort runs in a child process. Skipped where size_t is 32 bits.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,7 @@ int main(void)
 	CHECK(crypto_init() == 0, "crypto_init: %s", crypto_init_error());
 	check_engine("GCM", 16, 0xfffffffeu);
 	check_engine("RFC 8439", 64, 0xffffffffu);
-	check_alg("gcm(aes)", ((size_t)1 << 36) - 31);
-	check_alg("rfc7539(chacha20,poly1305)", ((size_t)1 << 38) - 63);
+	check_alg("gcm(aes)", (size_t)(UINT64_C(1) << 36) - 31);
+	check_alg("rfc7539(chacha20,poly1305)", (size_t)(UINT64_C(1) << 38) - 63);
 	return test_finish("test_aead_limits");
 }

@@ -17,6 +17,7 @@
 #include "crypto/arch/arm/chacha-neon-glue.h"
 #include "crypto/chacha20poly1305/chacha20poly1305.h"
 #include "crypto/arch/x86/chacha20poly1305-x86-glue.h"
+#include "crypto/arch/arm/poly1305-neon-glue.h"
 #include "crypto/arch/x86/poly1305-x86-glue.h"
 #include "crypto/nhpoly1305/nhpoly1305.h"
 #include "crypto/polyval/polyval.h"
@@ -47,6 +48,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	chacha20_x86_register,
 	poly1305_x86_register,
 	chacha20poly1305_x86_register,
+	poly1305_neon_register,
 	chacha_neon_register,
 	speck_neon_register,
 	aes_ce_register,

@@ -22,6 +22,37 @@
 #define CLAMP_LO 0x0ffffffc0fffffffull
 #define CLAMP_HI 0x0ffffffc0ffffffcull
 
+#define M26 0x3ffffffu
+
+/*
+ * out = in carried in radix 2^26 (in's limbs below 2^31, in == out
+ * allowed): each limb below 2^26 but out[1] at most 2^26
+ */
+static void carry26(const uint32_t in[5], uint32_t out[5])
+{
+	uint32_t h[5], c;
+
+	for (int i = 0; i < 5; i++)
+		h[i] = in[i];
+	/* full carry, twice: the first fold can carry once more */
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 4; i++) {
+			c = h[i] >> 26;
+			h[i] &= M26;
+			h[i + 1] += c;
+		}
+		c = h[4] >> 26;
+		h[4] &= M26;
+		h[0] += c * 5;
+	}
+	c = h[0] >> 26;
+	h[0] &= M26;
+	h[1] += c;
+	for (int i = 0; i < 5; i++)
+		out[i] = h[i];
+	explicit_bzero(h, sizeof(h));
+}
+
 #if defined(__SIZEOF_INT128__) && !defined(POLY1305_FORCE_26BIT)
 
 /*
@@ -93,12 +124,10 @@ static void poly1305_generic_blocks(union poly1305_core_state *core,
 	st[H2] = h2;
 }
 
-static void poly1305_generic_emit(const union poly1305_core_state *core,
-				  uint8_t out[16])
+/* h carried: below 2^130, h0 and h2 within their limbs, h1 below 2^44 + 1 */
+static void carry_full(const uint64_t *st, uint64_t h[3])
 {
-	const uint64_t *st = core->l44;
-	uint64_t h0 = st[H0], h1 = st[H1], h2 = st[H2];
-	uint64_t g0, g1, g2, c, mask;
+	uint64_t h0 = st[H0], h1 = st[H1], h2 = st[H2], c;
 
 	/* full carry, twice: the first fold can carry once more */
 	for (int i = 0; i < 2; i++) {
@@ -113,8 +142,55 @@ static void poly1305_generic_emit(const union poly1305_core_state *core,
 		h0 += c * 5;
 	}
 	c = h0 >> 44;
-	h0 &= M44;
-	h1 += c;
+	h[0] = h0 & M44;
+	h[1] = h1 + c;
+	h[2] = h2;
+}
+
+/* h's 130 bits do not fit an unsigned __int128: limb by limb */
+void poly1305_generic_get26(const union poly1305_core_state *core,
+			    uint32_t h26[5])
+{
+	uint64_t h[3];
+
+	carry_full(core->l44, h);
+	h[2] += h[1] >> 44; /* h1 may be 2^44 */
+	h[1] &= M44;
+	h26[0] = (uint32_t)h[0] & M26;
+	h26[1] = (uint32_t)((h[0] >> 26) | (h[1] << 18)) & M26;
+	h26[2] = (uint32_t)(h[1] >> 8) & M26;
+	h26[3] = (uint32_t)((h[1] >> 34) | (h[2] << 10)) & M26;
+	h26[4] = (uint32_t)(h[2] >> 16);
+	carry26(h26, h26);
+	explicit_bzero(h, sizeof(h));
+}
+
+void poly1305_generic_set26(union poly1305_core_state *core,
+			    const uint32_t h26[5])
+{
+	uint64_t *st = core->l44;
+	uint32_t h[5];
+	uint64_t t;
+
+	carry26(h26, h);
+	t = h[0] + ((uint64_t)h[1] << 26);                    /* bits 0.. */
+	st[H0] = t & M44;
+	t = (t >> 44) + ((uint64_t)h[2] << 8) + ((uint64_t)h[3] << 34); /* 44.. */
+	st[H1] = t & M44;
+	st[H2] = (t >> 44) + ((uint64_t)h[4] << 16);          /* 88.. */
+	explicit_bzero(h, sizeof(h));
+	t = 0;
+}
+
+static void poly1305_generic_emit(const union poly1305_core_state *core,
+				  uint8_t out[16])
+{
+	uint64_t h[3], h0, h1, h2, g0, g1, g2, c, mask;
+
+	carry_full(core->l44, h);
+	h0 = h[0];
+	h1 = h[1];
+	h2 = h[2];
 
 	/* g = h + 5 - 2^130; keep g if it did not borrow (h >= p) */
 	g0 = h0 + 5;
@@ -139,8 +215,6 @@ static void poly1305_generic_emit(const union poly1305_core_state *core,
  * h = h0 + h1 * 2^26 + ... + h4 * 2^104; 2^130 = 5 mod p, so wrapped
  * terms use s = 5 * r. Products are < 2^27 * 2^29, five sum below 2^59.
  */
-#define M26 0x3ffffffu
-
 /* layout of core->l26: h[5], then r[5], then s[4] = 5 * r[1..4] */
 #define H(st) (st)
 #define R(st) ((st) + 5)
@@ -221,28 +295,25 @@ static void poly1305_generic_blocks(union poly1305_core_state *core,
 	h[4] = (uint32_t)h4;
 }
 
+void poly1305_generic_get26(const union poly1305_core_state *core,
+			    uint32_t h26[5])
+{
+	carry26(H(core->l26), h26);
+}
+
+void poly1305_generic_set26(union poly1305_core_state *core,
+			    const uint32_t h26[5])
+{
+	carry26(h26, H(core->l26));
+}
+
 static void poly1305_generic_emit(const union poly1305_core_state *core,
 				  uint8_t out[16])
 {
 	uint32_t h[5], g[5], c, mask;
 	uint64_t lo, hi;
 
-	for (int i = 0; i < 5; i++)
-		h[i] = H(core->l26)[i];
-	/* full carry, twice: the first fold can carry once more */
-	for (int k = 0; k < 2; k++) {
-		for (int i = 0; i < 4; i++) {
-			c = h[i] >> 26;
-			h[i] &= M26;
-			h[i + 1] += c;
-		}
-		c = h[4] >> 26;
-		h[4] &= M26;
-		h[0] += c * 5;
-	}
-	c = h[0] >> 26;
-	h[0] &= M26;
-	h[1] += c;
+	carry26(H(core->l26), h);
 
 	/* g = h + 5 - 2^130; keep g if it did not borrow (h >= p) */
 	c = 5;

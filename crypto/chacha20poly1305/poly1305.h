@@ -45,6 +45,19 @@ struct poly1305_core_ops {
 
 extern const struct poly1305_core_ops poly1305_generic_core;
 
+/*
+ * The generic core's accumulator in radix 2^26 (h = h[0] + h[1] 2^26 +
+ * ... + h[4] 2^104), for a SIMD core that takes the long runs of blocks
+ * and leaves the rest, the key and emit to poly1305_generic_core on the
+ * same state. get26: h carried, every limb below 2^26 but h[1] at most
+ * 2^26. set26: from limbs below 2^31 (any value of h mod
+ * p). Constant time.
+ */
+void poly1305_generic_get26(const union poly1305_core_state *core,
+			    uint32_t h[5]);
+void poly1305_generic_set26(union poly1305_core_state *core,
+			    const uint32_t h[5]);
+
 struct poly1305_ctx {
 	_Alignas(16) union poly1305_core_state core;
 	const struct poly1305_core_ops *ops;

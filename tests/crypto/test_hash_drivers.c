@@ -4,9 +4,9 @@
  * poly1305, polyval, sha512) against the
  * generic driver of the same algorithm, each forced by name: every length
  * to 1 KiB in one call and in random pieces, every two-piece split of the
- * lengths to two blocks and one, random lengths to 64 KiB in random
- * pieces (empty pieces too), unaligned data, random keys of every length
- * the algorithm takes, and a transform reused after its final (which
+ * lengths to two blocks and one (poly1305: 17 blocks and one), random
+ * lengths to 64 KiB in random pieces (empty pieces too), unaligned data,
+ * random keys of every length the algorithm takes, and a transform reused after its final (which
  * must start the next message afresh). A driver this CPU supports that is
  * not exercised is a failure. $TEST_SEED reproduces a run; TEST_QUICK=1
  * (scripts/test.sh under qemu) takes every 5th length past 256 bytes and
@@ -34,16 +34,21 @@ struct hash_algo {
 	const char *name;
 	size_t blocksize;
 	int keyed;          /* 0 unkeyed, 1 any key length (hmac), 2 fixed */
+	size_t splits_to;   /* every split of lengths to this; 0: 2 blocks + 1 */
 };
 
+/*
+ * poly1305: every split to 17 blocks, past the 8 blocks from which
+ * poly1305-neon hands a run to its core (any run length, any tail)
+ */
 static const struct hash_algo algs[] = {
-	{ "ghash", 16, 2 },
-	{ "hmac(sha512)", 128, 1 },
+	{ "ghash", 16, 2, 0 },
+	{ "hmac(sha512)", 128, 1, 0 },
 	/* random pieces of random lengths to 64 KiB cross its 1 KiB chunks */
-	{ "nhpoly1305", 16, 2 },
-	{ "poly1305", 16, 2 },
-	{ "polyval", 16, 2 },
-	{ "sha512", 128, 0 },
+	{ "nhpoly1305", 16, 2, 0 },
+	{ "poly1305", 16, 2, 17 * 16 + 1 },
+	{ "polyval", 16, 2, 0 },
+	{ "sha512", 128, 0, 0 },
 };
 
 static uint8_t *msg, *key;
@@ -135,7 +140,7 @@ static void test_alg(const struct hash_algo *a, unsigned int *exercised)
 		return;
 	for (unsigned int d = 0; d < n; d++) {
 		struct crypto_tfm *t = crypto_alloc(NULL, names[d], &err);
-		size_t splits_to = 2 * a->blocksize + 1;
+		size_t splits_to = a->splits_to ? a->splits_to : 2 * a->blocksize + 1;
 
 		CHECK(t != NULL, "%s: alloc failed (%d)", names[d], err);
 		if (!t)

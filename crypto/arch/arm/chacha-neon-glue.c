@@ -92,9 +92,9 @@ static const struct {
 	const char *spec;
 	const char *driver_name;
 } chacha_neon_aeads[] = {
-	{ "rfc7539(chacha20-neon,poly1305-generic)",
+	{ "rfc7539(chacha20-neon,poly1305-neon)",
 	  "rfc7539-chacha20-poly1305-neon" },
-	{ "xchacha20poly1305(chacha20-neon,poly1305-generic)",
+	{ "xchacha20poly1305(chacha20-neon,poly1305-neon)",
 	  "xchacha20poly1305-neon" },
 };
 

@@ -4,7 +4,8 @@
  * over the one core of chacha-neon.h:
  *   alg "chacha20": chacha20-neon (300, above chacha20-generic's 100)
  *   alg "rfc7539(chacha20,poly1305)": rfc7539-chacha20-poly1305-neon,
- *       the rfc7539 template over chacha20-neon and poly1305-generic
+ *       the rfc7539 template over chacha20-neon and poly1305-neon
+ *       (poly1305-neon-glue.h)
  *   alg "xchacha20poly1305": xchacha20poly1305-neon, over the same pair
  * They register on ARM builds with the core (meson option simd) and need
  * NEON: the registry hides them on AArch32 CPUs without HWCAP_NEON (e.g.
@@ -16,7 +17,7 @@
 
 struct crypto_registry;
 
-/* 0 or -errno (crypto/internal/registry.h); after poly1305-generic */
+/* 0 or -errno (crypto/internal/registry.h); after poly1305-neon */
 int chacha_neon_register(struct crypto_registry *reg);
 
 #endif

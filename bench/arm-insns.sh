@@ -31,10 +31,12 @@
 # issue 22: xts-camellia-ce at least 2x fewer instructions/byte than
 # xts-camellia-generic, both directions; sha512-neon (AArch32) at least 2x
 # fewer than sha512-generic; or of issues 30 and 31: chacha20-neon at
-# least 3x fewer than chacha20-generic, poly1305-neon at least 1.5x fewer
-# than poly1305-generic (the condition it is registered on); or of issue
-# 30: gcm(aes) with the AES and PMULL instructions (gcm-aes-ce-ghash-pmull)
-# at least 5x fewer than gcm-aes-generic-ghash-generic.
+# least 3x fewer than chacha20-generic (chacha12-neon, xchacha12-neon,
+# xchacha20-neon likewise than their generic drivers), poly1305-neon at
+# least 1.5x fewer than poly1305-generic (the condition it is registered
+# on); or of issue 30: gcm(aes) with the AES and PMULL instructions
+# (gcm-aes-ce-ghash-pmull) at least 5x fewer than
+# gcm-aes-generic-ghash-generic.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -171,7 +173,8 @@ measure() {
 			check_camellia_ce "$qemu" "$root" "$arch" "$enc" "$dec" "$gen" "$genc"
 		elif [ "$drv" = sha512-neon ]; then
 			check_ratio "$drv" "$enc" "$genc" 2
-		elif [ "$drv" = chacha20-neon ]; then
+		elif [ "$drv" = chacha20-neon ] || [ "$drv" = chacha12-neon ] ||
+		     [ "$drv" = xchacha12-neon ] || [ "$drv" = xchacha20-neon ]; then
 			check_ratio "$drv" "$enc" "$genc" 3
 		elif [ "$drv" = gcm-aes-ce-ghash-pmull ]; then
 			check_ratio "$drv" "$enc" "$genc" 5

@@ -6,8 +6,9 @@
  * chacha20-neon has chacha20-generic's key context, IV format and IV
  * update (chacha20.h): the 16-byte IV is the le32 block counter then the
  * 96-bit nonce, and the counter written back has advanced by one per
- * 64-byte block started. The core takes the round count: 20 here; a
- * ChaCha12 driver (XChaCha12, Adiantum) is this glue's crypt with 12.
+ * 64-byte block started. The core takes the round count: 20 for
+ * chacha20-neon and xchacha20-neon, 12 for chacha12-neon and
+ * xchacha12-neon (Adiantum's stream cipher), with chacha.h's IVs.
  *
  * The core is built only when meson defines CLOAKFS_CHACHA_NEON_CORE
  * (ARM host, simd option on); otherwise this file registers nothing.
@@ -21,24 +22,31 @@
 #include <string.h>
 
 #include "crypto/arch/arm/chacha-neon.h"
+#include "crypto/chacha20poly1305/chacha.h"
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/alg.h"
 #include "crypto/internal/util.h"
 
 #define CHACHA20_ROUNDS 20
+#define CHACHA12_ROUNDS 12
 
-/* the skcipher entry point, encryption and decryption alike */
-static int chacha20_neon_crypt(const struct crypto_tfm *tfm, uint8_t *iv,
-			       uint8_t *dst, const uint8_t *src, size_t len)
-{
-	uint32_t state[CHACHA20_STATE_WORDS];
+/*
+ * The skcipher entry points, encryption and decryption alike: the shared
+ * bodies of chacha.h (body: chacha_ or xchacha_skcipher_crypt) over the
+ * core (HChaCha, once a message, is the generic one's).
+ */
+#define CHACHA_NEON_CRYPT(fn, body, nrounds)                                 \
+	static int fn(const struct crypto_tfm *tfm, uint8_t *iv,             \
+		      uint8_t *dst, const uint8_t *src, size_t len)          \
+	{                                                                    \
+		return body(chacha_neon_xor, (nrounds), tfm, iv, dst, src,   \
+			    len);                                            \
+	}
 
-	chacha20_init_state(state, tfm->ctx, iv);
-	chacha_neon_xor(state, dst, src, len, CHACHA20_ROUNDS);
-	store_le32(iv, state[12]);
-	wipe(state, sizeof(state));
-	return 0;
-}
+CHACHA_NEON_CRYPT(chacha20_neon_crypt, chacha_skcipher_crypt, CHACHA20_ROUNDS)
+CHACHA_NEON_CRYPT(chacha12_neon_crypt, chacha_skcipher_crypt, CHACHA12_ROUNDS)
+CHACHA_NEON_CRYPT(xchacha12_neon_crypt, xchacha_skcipher_crypt, CHACHA12_ROUNDS)
+CHACHA_NEON_CRYPT(xchacha20_neon_crypt, xchacha_skcipher_crypt, CHACHA20_ROUNDS)
 
 /*
  * crypt_ks0 (crypto/internal/alg.h): keystream block 0 (the AEAD
@@ -78,13 +86,24 @@ static int chacha20_neon_ks0(const struct crypto_tfm *tfm, uint8_t *iv,
 
 static const struct skcipher_alg chacha20_neon_alg =
 	CHACHA20_SKCIPHER_ALG_KS0(chacha20_neon_crypt, chacha20_neon_ks0);
+static const struct skcipher_alg chacha12_neon_alg =
+	CHACHA12_SKCIPHER_ALG(chacha12_neon_crypt);
+static const struct skcipher_alg xchacha12_neon_alg =
+	XCHACHA_SKCIPHER_ALG(xchacha12_neon_crypt);
+static const struct skcipher_alg xchacha20_neon_alg =
+	XCHACHA_SKCIPHER_ALG(xchacha20_neon_crypt);
 
 /* as chacha20-ssse3, the x86 driver of the same 128-bit width */
+#define CHACHA_NEON_DRIVER(alg, drv, skalg)                                  \
+	{ .alg_name = (alg), .driver_name = (drv), .priority = 300,          \
+	  .features = CPU_FEAT_NEON, .flags = CRYPTO_F_CONST_TIME,           \
+	  .type = CRYPTO_TYPE_SKCIPHER, .u.skcipher = &(skalg) }
+
 static const struct crypto_driver chacha_neon_drivers[] = {
-	{ .alg_name = "chacha20", .driver_name = "chacha20-neon",
-	  .priority = 300, .features = CPU_FEAT_NEON,
-	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
-	  .u.skcipher = &chacha20_neon_alg },
+	CHACHA_NEON_DRIVER("chacha20", "chacha20-neon", chacha20_neon_alg),
+	CHACHA_NEON_DRIVER(CHACHA12_ALG_NAME, "chacha12-neon", chacha12_neon_alg),
+	CHACHA_NEON_DRIVER(XCHACHA12_ALG_NAME, "xchacha12-neon", xchacha12_neon_alg),
+	CHACHA_NEON_DRIVER(XCHACHA20_ALG_NAME, "xchacha20-neon", xchacha20_neon_alg),
 };
 
 /* the AEAD templates over it; priority and features come from the children */

@@ -32,10 +32,10 @@
 # xts-camellia-generic, both directions; sha512-neon (AArch32) at least 2x
 # fewer than sha512-generic; or of issues 30 and 31: chacha20-neon at
 # least 3x fewer than chacha20-generic (chacha12-neon, xchacha12-neon,
-# xchacha20-neon likewise than their generic drivers), poly1305-neon at
-# least 1.5x fewer than poly1305-generic (the condition it is registered
-# on); or of issue 30: gcm(aes) with the AES and PMULL instructions
-# (gcm-aes-ce-ghash-pmull) at least 5x fewer than
+# xchacha20-neon, nhpoly1305-neon likewise than their generic drivers),
+# poly1305-neon at least 1.5x fewer than poly1305-generic (the condition
+# it is registered on); or of issue 30: gcm(aes) with the AES and PMULL
+# instructions (gcm-aes-ce-ghash-pmull) at least 5x fewer than
 # gcm-aes-generic-ghash-generic.
 set -u
 cd "$(dirname "$0")/.."
@@ -178,6 +178,8 @@ measure() {
 			check_ratio "$drv" "$enc" "$genc" 3
 		elif [ "$drv" = gcm-aes-ce-ghash-pmull ]; then
 			check_ratio "$drv" "$enc" "$genc" 5
+		elif [ "$drv" = nhpoly1305-neon ]; then
+			check_ratio "$drv" "$enc" "$genc" 3
 		elif [ "$drv" = poly1305-neon ]; then
 			check_ratio "$drv" "$enc" "$genc" 1.5
 		fi

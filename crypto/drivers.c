@@ -20,6 +20,7 @@
 #include "crypto/arch/arm/poly1305-neon-glue.h"
 #include "crypto/arch/x86/poly1305-x86-glue.h"
 #include "crypto/nhpoly1305/nhpoly1305.h"
+#include "crypto/arch/arm/nhpoly1305-neon-glue.h"
 #include "crypto/polyval/polyval.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/arch/arm/sm4-ce-glue.h"
@@ -49,6 +50,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	poly1305_x86_register,
 	chacha20poly1305_x86_register,
 	poly1305_neon_register,
+	nhpoly1305_neon_register,
 	chacha_neon_register,
 	speck_neon_register,
 	aes_ce_register,

@@ -216,6 +216,13 @@ static void poly1305_generic_emit(const union poly1305_core_state *core,
  * terms use s = 5 * r. Products are < 2^27 * 2^29, five sum below 2^59.
  */
 /* layout of core->l26: h[5], then r[5], then s[4] = 5 * r[1..4] */
+
+/*
+ * 32x32 -> 64-bit product: the limbs fit 32 bits, and on 32-bit targets
+ * (the ones without __int128) a product of uint64_t operands costs three
+ * multiplications where one UMULL does
+ */
+#define MUL32(a, b) ((uint64_t)(uint32_t)(a) * (uint32_t)(b))
 #define H(st) (st)
 #define R(st) ((st) + 5)
 #define S(st) ((st) + 10)
@@ -245,15 +252,15 @@ static void poly1305_generic_blocks(union poly1305_core_state *core,
 {
 	uint32_t *h = H(core->l26);
 	const uint32_t *rr = R(core->l26), *s = S(core->l26);
-	const uint64_t r0 = rr[0], r1 = rr[1], r2 = rr[2], r3 = rr[3], r4 = rr[4];
-	const uint64_t s1 = s[0], s2 = s[1], s3 = s[2], s4 = s[3];
+	const uint32_t r0 = rr[0], r1 = rr[1], r2 = rr[2], r3 = rr[3], r4 = rr[4];
+	const uint32_t s1 = s[0], s2 = s[1], s3 = s[2], s4 = s[3];
 	const uint32_t hibit = padbit << 24; /* 2^128 = 2^104 * 2^24 */
-	uint64_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4];
+	uint32_t h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3], h4 = h[4];
 
 	while (nblocks--) {
 		uint32_t t0 = load_le32(src), t1 = load_le32(src + 4);
 		uint32_t t2 = load_le32(src + 8), t3 = load_le32(src + 12);
-		uint64_t d0, d1, d2, d3, d4, c;
+		uint64_t d0, d1, d2, d3, d4;
 
 		h0 += t0 & M26;
 		h1 += ((t0 >> 26) | (t1 << 6)) & M26;
@@ -261,38 +268,31 @@ static void poly1305_generic_blocks(union poly1305_core_state *core,
 		h3 += ((t2 >> 14) | (t3 << 18)) & M26;
 		h4 += (t3 >> 8) | hibit;
 
-		d0 = h0 * r0 + h1 * s4 + h2 * s3 + h3 * s2 + h4 * s1;
-		d1 = h0 * r1 + h1 * r0 + h2 * s4 + h3 * s3 + h4 * s2;
-		d2 = h0 * r2 + h1 * r1 + h2 * r0 + h3 * s4 + h4 * s3;
-		d3 = h0 * r3 + h1 * r2 + h2 * r1 + h3 * r0 + h4 * s4;
-		d4 = h0 * r4 + h1 * r3 + h2 * r2 + h3 * r1 + h4 * r0;
+		d0 = MUL32(h0, r0) + MUL32(h1, s4) + MUL32(h2, s3) + MUL32(h3, s2) + MUL32(h4, s1);
+		d1 = MUL32(h0, r1) + MUL32(h1, r0) + MUL32(h2, s4) + MUL32(h3, s3) + MUL32(h4, s2);
+		d2 = MUL32(h0, r2) + MUL32(h1, r1) + MUL32(h2, r0) + MUL32(h3, s4) + MUL32(h4, s3);
+		d3 = MUL32(h0, r3) + MUL32(h1, r2) + MUL32(h2, r1) + MUL32(h3, r0) + MUL32(h4, s4);
+		d4 = MUL32(h0, r4) + MUL32(h1, r3) + MUL32(h2, r2) + MUL32(h3, r1) + MUL32(h4, r0);
 
-		c = d0 >> 26;
-		h0 = d0 & M26;
-		d1 += c;
-		c = d1 >> 26;
-		h1 = d1 & M26;
-		d2 += c;
-		c = d2 >> 26;
-		h2 = d2 & M26;
-		d3 += c;
-		c = d3 >> 26;
-		h3 = d3 & M26;
-		d4 += c;
-		c = d4 >> 26;
-		h4 = d4 & M26;
-		h0 += c * 5;
-		c = h0 >> 26;
-		h0 &= M26;
-		h1 += c;
+		d1 += d0 >> 26;
+		d2 += d1 >> 26;
+		d3 += d2 >> 26;
+		d4 += d3 >> 26;
+		/* d4's carry (below 2^33) folds into h0 as * 5, in 64 bits */
+		d0 = ((uint32_t)d0 & M26) + (d4 >> 26) * 5;
+		h0 = (uint32_t)d0 & M26;
+		h1 = ((uint32_t)d1 & M26) + (uint32_t)(d0 >> 26);
+		h2 = (uint32_t)d2 & M26;
+		h3 = (uint32_t)d3 & M26;
+		h4 = (uint32_t)d4 & M26;
 
 		src += POLY1305_BLOCK_SIZE;
 	}
-	h[0] = (uint32_t)h0;
-	h[1] = (uint32_t)h1;
-	h[2] = (uint32_t)h2;
-	h[3] = (uint32_t)h3;
-	h[4] = (uint32_t)h4;
+	h[0] = h0;
+	h[1] = h1;
+	h[2] = h2;
+	h[3] = h3;
+	h[4] = h4;
 }
 
 void poly1305_generic_get26(const union poly1305_core_state *core,

@@ -5,10 +5,15 @@
  * offset NHPoly1305 passes for it (the unit where a piece of a chunk
  * starts: the rest of the chunk's key, so offset + length <= 1024),
  * with the message at every alignment 0..15, random keys and messages;
- * and the sums' wrap modulo 2^64 with all-ones words. Built on ARM with
- * the NEON cores only; skips (77) on CPUs without NEON.
+ * the sums' wrap modulo 2^64 with all-ones words; and no read past the
+ * message or past the key words NH needs (4 per unit and 12 more: the
+ * key and the message end where a PROT_NONE page begins, so a read past
+ * them faults). Built on ARM with the NEON cores only; skips (77) on
+ * CPUs without NEON.
  */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "crypto/arch/arm/nh-neon.h"
 #include "crypto/cpu.h"
@@ -27,6 +32,37 @@ static void check(size_t off, size_t len, size_t align)
 	CHECK(!memcmp(want, got, sizeof(want)),
 	      "nh_neon: %zu bytes at key offset %zu, message +%zu differ",
 	      len, off, align);
+}
+
+/* each length with its key and message just before an inaccessible page */
+static void check_reach(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	/* key, guard, message, guard */
+	uint8_t *map = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(map != MAP_FAILED, "mmap");
+	if (map == MAP_FAILED)
+		return;
+	CHECK(mprotect(map + page, page, PROT_NONE) == 0 &&
+	      mprotect(map + 3 * page, page, PROT_NONE) == 0, "mprotect");
+	for (size_t len = NH_MESSAGE_UNIT; len <= NH_MESSAGE_BYTES;
+	     len += NH_MESSAGE_UNIT) {
+		size_t words = 4 * (len / NH_MESSAGE_UNIT) + 12;
+		uint32_t *k = (uint32_t *)(map + page) - words;
+		uint8_t *m = map + 3 * page - len;
+		uint8_t want[NH_HASH_BYTES], got[NH_HASH_BYTES];
+
+		test_random_bytes(k, words * 4);
+		test_random_bytes(m, len);
+		memcpy(key, k, words * 4);
+		nh_generic(key, m, len, want);
+		nh_neon(k, m, len, got); /* a fault here is a read too far */
+		CHECK(!memcmp(want, got, sizeof(want)),
+		      "nh_neon: %zu bytes before the guard page differ", len);
+	}
+	CHECK(munmap(map, 4 * page) == 0, "munmap");
 }
 
 int main(void)
@@ -50,6 +86,7 @@ int main(void)
 		for (size_t align = 0; align < 16; align++)
 			check(0, len, align);
 	}
+	check_reach();
 	/* every term at its largest: the 64-bit sums wrap */
 	memset(key, 0xff, sizeof(key));
 	memset(msg, 0xff, sizeof(msg));

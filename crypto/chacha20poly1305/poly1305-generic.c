@@ -216,6 +216,9 @@ static void poly1305_generic_emit(const union poly1305_core_state *core,
  * terms use s = 5 * r. Products are < 2^27 * 2^29, five sum below 2^59.
  */
 /* layout of core->l26: h[5], then r[5], then s[4] = 5 * r[1..4] */
+#define H(st) (st)
+#define R(st) ((st) + 5)
+#define S(st) ((st) + 10)
 
 /*
  * 32x32 -> 64-bit product: the limbs fit 32 bits, and on 32-bit targets
@@ -223,9 +226,6 @@ static void poly1305_generic_emit(const union poly1305_core_state *core,
  * multiplications where one UMULL does
  */
 #define MUL32(a, b) ((uint64_t)(uint32_t)(a) * (uint32_t)(b))
-#define H(st) (st)
-#define R(st) ((st) + 5)
-#define S(st) ((st) + 10)
 
 static void poly1305_generic_setkey(union poly1305_core_state *core,
 				    const uint8_t r[16])
@@ -268,11 +268,16 @@ static void poly1305_generic_blocks(union poly1305_core_state *core,
 		h3 += ((t2 >> 14) | (t3 << 18)) & M26;
 		h4 += (t3 >> 8) | hibit;
 
-		d0 = MUL32(h0, r0) + MUL32(h1, s4) + MUL32(h2, s3) + MUL32(h3, s2) + MUL32(h4, s1);
-		d1 = MUL32(h0, r1) + MUL32(h1, r0) + MUL32(h2, s4) + MUL32(h3, s3) + MUL32(h4, s2);
-		d2 = MUL32(h0, r2) + MUL32(h1, r1) + MUL32(h2, r0) + MUL32(h3, s4) + MUL32(h4, s3);
-		d3 = MUL32(h0, r3) + MUL32(h1, r2) + MUL32(h2, r1) + MUL32(h3, r0) + MUL32(h4, s4);
-		d4 = MUL32(h0, r4) + MUL32(h1, r3) + MUL32(h2, r2) + MUL32(h3, r1) + MUL32(h4, r0);
+		d0 = MUL32(h0, r0) + MUL32(h1, s4) + MUL32(h2, s3) +
+		     MUL32(h3, s2) + MUL32(h4, s1);
+		d1 = MUL32(h0, r1) + MUL32(h1, r0) + MUL32(h2, s4) +
+		     MUL32(h3, s3) + MUL32(h4, s2);
+		d2 = MUL32(h0, r2) + MUL32(h1, r1) + MUL32(h2, r0) +
+		     MUL32(h3, s4) + MUL32(h4, s3);
+		d3 = MUL32(h0, r3) + MUL32(h1, r2) + MUL32(h2, r1) +
+		     MUL32(h3, r0) + MUL32(h4, s4);
+		d4 = MUL32(h0, r4) + MUL32(h1, r3) + MUL32(h2, r2) +
+		     MUL32(h3, r1) + MUL32(h4, r0);
 
 		d1 += d0 >> 26;
 		d2 += d1 >> 26;

@@ -7,10 +7,10 @@
  * lengths to two blocks and one (poly1305: 17 blocks and one), random
  * lengths to 64 KiB in random pieces (empty pieces too), unaligned data,
  * random keys of every length the algorithm takes, and a transform
- * reused after its final (which must start the next message afresh). A driver this CPU supports that is
- * not exercised is a failure. $TEST_SEED reproduces a run; TEST_QUICK=1
- * (scripts/test.sh under qemu) takes every 5th length past 256 bytes and
- * fewer random lengths.
+ * reused after its final (which must start the next message afresh). A
+ * driver this CPU supports that is not exercised is a failure. $TEST_SEED
+ * reproduces a run; TEST_QUICK=1 (scripts/test.sh under qemu) takes every
+ * 5th length past 256 bytes and fewer random lengths.
  *
  * Also: hmac(sha512) and HKDF take the best sha512 driver through the
  * registry (a planted, correct sha512 driver of the highest priority

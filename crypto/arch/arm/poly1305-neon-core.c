@@ -18,7 +18,8 @@
 #if defined(__aarch64__)
 #define MLAL_HIGH(acc, m, q) vmlal_high_u32((acc), (m), (q))
 #else
-#define MLAL_HIGH(acc, m, q) vmlal_u32((acc), vget_high_u32(m), vget_high_u32(q))
+#define MLAL_HIGH(acc, m, q) \
+	vmlal_u32((acc), vget_high_u32(m), vget_high_u32(q))
 #endif
 
 /*

@@ -26,31 +26,33 @@
 
 /*
  * out = in carried in radix 2^26 (in's limbs below 2^31, in == out
- * allowed): each limb below 2^26 but out[1] at most 2^26
+ * allowed): each limb below 2^26 but out[1] at most 2^26. Straight-line
+ * (the SIMD glues call it twice per run of blocks), on registers.
  */
 static void carry26(const uint32_t in[5], uint32_t out[5])
 {
-	uint32_t h[5], c;
+	uint32_t h0 = in[0], h1 = in[1], h2 = in[2], h3 = in[3], h4 = in[4];
 
-	for (int i = 0; i < 5; i++)
-		h[i] = in[i];
 	/* full carry, twice: the first fold can carry once more */
+#pragma GCC unroll 2
 	for (int k = 0; k < 2; k++) {
-		for (int i = 0; i < 4; i++) {
-			c = h[i] >> 26;
-			h[i] &= M26;
-			h[i + 1] += c;
-		}
-		c = h[4] >> 26;
-		h[4] &= M26;
-		h[0] += c * 5;
+		h1 += h0 >> 26;
+		h0 &= M26;
+		h2 += h1 >> 26;
+		h1 &= M26;
+		h3 += h2 >> 26;
+		h2 &= M26;
+		h4 += h3 >> 26;
+		h3 &= M26;
+		h0 += (h4 >> 26) * 5;
+		h4 &= M26;
 	}
-	c = h[0] >> 26;
-	h[0] &= M26;
-	h[1] += c;
-	for (int i = 0; i < 5; i++)
-		out[i] = h[i];
-	explicit_bzero(h, sizeof(h));
+	h1 += h0 >> 26;
+	out[0] = h0 & M26;
+	out[1] = h1;
+	out[2] = h2;
+	out[3] = h3;
+	out[4] = h4;
 }
 
 #if defined(__SIZEOF_INT128__) && !defined(POLY1305_FORCE_26BIT)
@@ -162,7 +164,7 @@ void poly1305_generic_get26(const union poly1305_core_state *core,
 	h26[3] = (uint32_t)((h[1] >> 34) | (h[2] << 10)) & M26;
 	h26[4] = (uint32_t)(h[2] >> 16);
 	carry26(h26, h26);
-	explicit_bzero(h, sizeof(h));
+	wipe(h, sizeof(h));
 }
 
 void poly1305_generic_set26(union poly1305_core_state *core,
@@ -178,8 +180,7 @@ void poly1305_generic_set26(union poly1305_core_state *core,
 	t = (t >> 44) + ((uint64_t)h[2] << 8) + ((uint64_t)h[3] << 34); /* 44.. */
 	st[H1] = t & M44;
 	st[H2] = (t >> 44) + ((uint64_t)h[4] << 16);          /* 88.. */
-	explicit_bzero(h, sizeof(h));
-	t = 0;
+	wipe(h, sizeof(h));
 }
 
 static void poly1305_generic_emit(const union poly1305_core_state *core,

@@ -81,17 +81,18 @@ step(uint32x2_t h[5], const uint8_t *src, const uint32x4_t q[9],
 		h[i] = vand_u32(vmovn_u64(d[i]), vget_low_u32(mask));
 }
 
-void poly1305_blocks_neon(uint32_t h[5],
-			  const uint32_t pw[POLY1305_NEON_POWER_WORDS],
-			  const uint8_t *src, size_t nblocks, uint32_t padbit)
+void poly1305_blocks_neon(uint32_t h[5], const void *pw, const uint8_t *src,
+			  size_t nblocks, uint32_t padbit)
 {
+	const uint8_t *pwb = pw;
 	const uint32x4_t hibit = vdupq_n_u32(padbit << 24); /* 2^128 = 2^104 2^24 */
 	uint32x4_t last[9], loop[9];
 	uint32x2_t hv[5];
 
 #pragma GCC unroll 9
 	for (int k = 0; k < 9; k++) {
-		last[k] = vld1q_u32(pw + 4 * k);        /* r^4 r^3 r^2 r^1 */
+		/* r^4 r^3 r^2 r^1 */
+		last[k] = vreinterpretq_u32_u8(vld1q_u8(pwb + 16 * k));
 		loop[k] = vtrnq_u32(last[k], last[k]).val[0]; /* r^4 r^4 r^2 r^2 */
 	}
 #pragma GCC unroll 5

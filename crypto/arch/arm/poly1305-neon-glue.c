@@ -28,10 +28,18 @@
 #include "crypto/internal/util.h"
 
 /*
- * Shortest run (in blocks) given to the core: below it the moves of h
- * and of the table cost more than the blocks save (bench/arm-insns.sh).
+ * Shortest run (in blocks) given to the core. A message's first long run
+ * pays for the powers (four generic blocks and their conversions), every
+ * run for the moves of h: below these the generic blocks cost fewer
+ * instructions (bench/arm-insns.sh -a poly1305 -s SIZE, fresh key per
+ * message as in the AEAD). AArch64's generic C, with 64-bit products,
+ * is much closer to the core than ARMv7's.
  */
-#define POLY1305_NEON_MIN_BLOCKS 8
+#if defined(__aarch64__)
+#define POLY1305_NEON_MIN_BLOCKS 48
+#else
+#define POLY1305_NEON_MIN_BLOCKS 20
+#endif
 
 /*
  * Words of union poly1305_core_state.simd after the generic core's
@@ -81,16 +89,14 @@ static void neon_blocks(union poly1305_core_state *core, const uint8_t *src,
 {
 	if (nblocks >= POLY1305_NEON_MIN_BLOCKS) {
 		size_t n = nblocks & ~(size_t)3;
-		uint32_t h[5], pw[POLY1305_NEON_POWER_WORDS];
+		uint32_t h[5];
 
 		if (!core->simd[POWERS_READY])
 			neon_powers(core);
-		memcpy(pw, &core->simd[POWERS], sizeof(pw));
 		poly1305_generic_get26(core, h);
-		poly1305_blocks_neon(h, pw, src, n, padbit);
+		poly1305_blocks_neon(h, &core->simd[POWERS], src, n, padbit);
 		poly1305_generic_set26(core, h);
 		wipe(h, sizeof(h));
-		wipe(pw, sizeof(pw));
 		src += n * POLY1305_BLOCK_SIZE;
 		nblocks -= n;
 	}

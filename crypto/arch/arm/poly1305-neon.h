@@ -19,9 +19,10 @@
  *  - h: the accumulator, radix 2^26, limbs below 2^26 but h[1] at most
  *    2^26 (poly1305_generic_get26()); on return the sum of the lanes,
  *    limbs below 2^28 (for poly1305_generic_set26());
- *  - pw: the table of powers, 36 words: word 4 k + j is, for the power
- *    r^(4 - j), limb k (k = 0..4, radix 2^26, below 2^26 but limb 1 at
- *    most 2^26) or 5 times limb k - 4 (k = 5..8); 4-byte aligned;
+ *  - pw: the table of powers, 36 host-order 32-bit words, read as bytes
+ *    (so it may sit in any object, unaligned): word 4 k + j is, for the
+ *    power r^(4 - j), limb k (k = 0..4, radix 2^26, below 2^26 but limb 1
+ *    at most 2^26) or 5 times limb k - 4 (k = 5..8);
  *  - nblocks a nonzero multiple of 4, 16-byte blocks, unaligned; padbit
  *    (0 or 1) is added at 2^128 of each block (struct poly1305_core_ops).
  * Bounds: limbs a product takes are below 2^27 and 2^28.4, ten products
@@ -36,8 +37,7 @@
 
 #define POLY1305_NEON_POWER_WORDS 36
 
-void poly1305_blocks_neon(uint32_t h[5],
-			  const uint32_t pw[POLY1305_NEON_POWER_WORDS],
-			  const uint8_t *src, size_t nblocks, uint32_t padbit);
+void poly1305_blocks_neon(uint32_t h[5], const void *pw, const uint8_t *src,
+			  size_t nblocks, uint32_t padbit);
 
 #endif

@@ -67,7 +67,8 @@ static void neon_powers(union poly1305_core_state *core)
 	union poly1305_core_state t;
 	uint32_t p[5], pw[POLY1305_NEON_POWER_WORDS];
 
-	memcpy(&t, core, sizeof(t)); /* r in the generic layout */
+	/* r in the generic layout: the words before POWERS_READY */
+	memcpy(&t, core, POWERS_READY * sizeof(t.simd[0]));
 	poly1305_generic_set26(&t, one);
 	for (int k = 1; k <= 4; k++) {
 		poly1305_generic_core.blocks(&t, zero, 1, 0); /* h = r^k */
@@ -79,7 +80,7 @@ static void neon_powers(union poly1305_core_state *core)
 	}
 	memcpy(&core->simd[POWERS], pw, sizeof(pw));
 	core->simd[POWERS_READY] = 1;
-	wipe(&t, sizeof(t));
+	wipe(&t, POWERS_READY * sizeof(t.simd[0]));
 	wipe(p, sizeof(p));
 	wipe(pw, sizeof(pw));
 }

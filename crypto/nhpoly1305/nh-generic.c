@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * NH in portable C (see nh.h for the definition). Four passes share the
- * message words: each unit loads four words and feeds eight products.
+ * NH in portable C (see nh.h for the definition): the four passes read
+ * each 16-byte unit once.
  */
 #include "crypto/nhpoly1305/nh.h"
 #include "crypto/internal/util.h"
@@ -9,26 +9,23 @@
 void nh_generic(const uint32_t *key, const uint8_t *msg, size_t len,
 		uint8_t hash[NH_HASH_BYTES])
 {
-	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	uint64_t sum[NH_NUM_PASSES] = { 0 };
 
 	for (; len >= NH_MESSAGE_UNIT; len -= NH_MESSAGE_UNIT) {
-		uint32_t m0 = load_le32(msg), m1 = load_le32(msg + 4);
-		uint32_t m2 = load_le32(msg + 8), m3 = load_le32(msg + 12);
+		uint32_t w[4];
 
-		/* pass p reads the key 4p words on */
-		s0 += (uint64_t)(m0 + key[0]) * (m2 + key[2]);
-		s1 += (uint64_t)(m0 + key[4]) * (m2 + key[6]);
-		s2 += (uint64_t)(m0 + key[8]) * (m2 + key[10]);
-		s3 += (uint64_t)(m0 + key[12]) * (m2 + key[14]);
-		s0 += (uint64_t)(m1 + key[1]) * (m3 + key[3]);
-		s1 += (uint64_t)(m1 + key[5]) * (m3 + key[7]);
-		s2 += (uint64_t)(m1 + key[9]) * (m3 + key[11]);
-		s3 += (uint64_t)(m1 + key[13]) * (m3 + key[15]);
+		for (unsigned int i = 0; i < 4; i++)
+			w[i] = load_le32(msg + 4 * i);
+		/* pass p keys the same words with the key 4p words on */
+		for (unsigned int p = 0; p < NH_NUM_PASSES; p++) {
+			const uint32_t *k = key + 4 * p;
+
+			sum[p] += (uint64_t)(w[0] + k[0]) * (w[2] + k[2]) +
+				  (uint64_t)(w[1] + k[1]) * (w[3] + k[3]);
+		}
 		key += NH_MESSAGE_UNIT / 4;
 		msg += NH_MESSAGE_UNIT;
 	}
-	store_le64(hash, s0);
-	store_le64(hash + 8, s1);
-	store_le64(hash + 16, s2);
-	store_le64(hash + 24, s3);
+	for (unsigned int p = 0; p < NH_NUM_PASSES; p++)
+		store_le64(hash + 8 * p, sum[p]);
 }

@@ -635,3 +635,14 @@ int crypto_format_driver_line(unsigned int i, char *buf, size_t len)
 		     reason);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
+
+_Static_assert(CRYPTO_MAX_KEYLEN == ALG_MAX_KEYLEN, "crypto.h and alg.h disagree");
+
+int crypto_kat_run(const char *driver,
+		   void (*report)(void *arg, const struct crypto_kat_report *r),
+		   void *arg)
+{
+	if (crypto_init())
+		return -EIO;
+	return testmgr_kat_run(driver, report, arg);
+}

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/crypto.h"
 #include "crypto/hex.h"
 #include "crypto/internal/core.h"
 #include "crypto/internal/ct.h"
+#include "crypto/kat.h"
 #include "crypto/templates/template.h"
 
 #define MAX_SETS 8
@@ -396,7 +396,7 @@ static int test_hash_vs_generic(struct crypto_driver *drv)
 	const struct crypto_driver *ref;
 	struct crypto_tfm *t = NULL, *rt = NULL;
 	size_t len = 2048 + 16 * 3 + 13;
-	uint8_t *buf = malloc(len), key[CRYPTO_MAX_KEYLEN], d1[64], d2[64];
+	uint8_t *buf = malloc(len), key[ALG_MAX_KEYLEN], d1[64], d2[64];
 	uint32_t x = 0x2545f491;
 	char name[96];
 	int ret = -1;
@@ -575,9 +575,9 @@ static size_t kat_len(const struct crypto_testvecs *tv, unsigned int i)
 	return n;
 }
 
-int crypto_kat_run(const char *driver,
-		   void (*report)(void *arg, const struct crypto_kat_report *r),
-		   void *arg)
+int testmgr_kat_run(const char *driver,
+		    void (*report)(void *arg, const struct crypto_kat_report *r),
+		    void *arg)
 {
 	const struct crypto_testvecs *sets[MAX_SETS];
 	const struct crypto_driver *d;
@@ -585,8 +585,6 @@ int crypto_kat_run(const char *driver,
 	unsigned int nsets;
 	int ret = 0;
 
-	if (crypto_init())
-		return -EIO;
 	d = registry_find_driver(driver);
 	if (!d)
 		return -ENOENT;

@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #define CRYPTO_MAX_KEYSIZES 4
+/* the longest key of any algorithm (nhpoly1305); crypto.h says it as CRYPTO_MAX_KEYLEN */
+#define ALG_MAX_KEYLEN 1088
 #define CRYPTO_MAX_BLOCKSIZE 16
 
 /* A single-block cipher: the child of the mode templates. */

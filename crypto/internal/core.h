@@ -41,6 +41,11 @@ int crypto_name_parse(const char *name, struct crypto_name *out);
 
 /* testmgr.c: run the known-answer tests; sets drv->selftest and reason */
 void crypto_selftest_run(struct crypto_driver *drv);
+/* testmgr.c: crypto_kat_run's work, on a started registry */
+struct crypto_kat_report;
+int testmgr_kat_run(const char *driver,
+		    void (*report)(void *arg, const struct crypto_kat_report *r),
+		    void *arg);
 
 /* templates/: fill an skcipher_alg for mode over a cipher child */
 int xts_template_init(struct skcipher_alg *alg, const struct crypto_driver *child);

@@ -1,27 +1,230 @@
 # SPDX-License-Identifier: MIT
 """Several machines, one ciphertext directory, on a real distributed
 filesystem (tests/fs/gluster.py: GlusterFS, a replica-2 volume on
-loopback, two client mounts standing for machines A and B). Every case
-runs on the stack under test and on GlusterFS itself: what the storage
-gets right without encryption, cloakfs must get right too.
+loopback, two client mounts standing for machines A and B).
 
-Stacks: "gluster" (the two client mounts as they are) and "cloakfs" (a
-cloakfs mount on each client, over one ciphertext directory). As an
-ordinary user the module is skipped with the harness's reason.
+Every case runs on every stack:
+  gluster           the two client mounts as they are (the storage itself)
+  cloakfs           cloakfs's default mount on each client, one cipherdir
+  cloakfs-shared    the same with -o shared; skipped with its reason while
+                    the mount rejects the option (found by trying it)
+  gocryptfs         Debian's gocryptfs on each client, one cipherdir
+  gocryptfs-shared  the same with -sharedstorage
+
+Each case records its outcome per stack (a short cell of text, and
+whether it is right by the shared-storage rules: never garbage, no lost
+write, no silent overwrite, bounded staleness) in a JSON file, named by
+$CLOAKFS_SHARED_TABLE (default: shared-table.json in pytest's temporary
+directory); tests/fs/shared-table.py turns it into the markdown table.
+A case asserts only what must hold on a stack today: gluster's and
+cloakfs's results where they are right, the shared-storage rules on
+cloakfs -o shared. Where cloakfs's default mount is known to be wrong the
+cell is a strict xfail naming why, so a fix shows as a failure to
+update. The peers (gocryptfs) are measured, not asserted.
+
+As an ordinary user the module is skipped with the harness's reason.
 """
 import errno
+import json
 import os
+import shutil
 import subprocess
 import threading
 import time
 
 import pytest
 
-from conftest import CLOAKFS, MKVOL, PASSPHRASE, fusermount_u
+from conftest import (CLOAKFS, FSCK, MKVOL, PASSPHRASE, fusermount_u, renameat2,
+                      write_file)
 import gluster
 
 pytestmark = pytest.mark.skipif(gluster.why_not() is not None,
                                 reason=str(gluster.why_not()))
+
+STACKS = ["gluster", "cloakfs", "cloakfs-shared", "gocryptfs", "gocryptfs-shared"]
+CLOAKFS_STACKS = ("cloakfs", "cloakfs-shared")
+# attributes and entries may be one timeout old (1 s on every stack here):
+# wait a little longer before judging what a concurrent case stored
+SETTLE = 1.5
+# staleness that still counts as bounded (one timeout, with room for a
+# busy machine)
+VISIBLE_WITHIN = 3.0
+POLL = 0.01
+
+# ---- the table --------------------------------------------------------
+_table = {"stacks": {}, "cases": {}, "order": []}
+_table_path = [None]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def table_file(tmp_path_factory):
+    """the JSON of this run's table, written as cells come in"""
+    _table_path[0] = os.environ.get("CLOAKFS_SHARED_TABLE") or str(
+        tmp_path_factory.getbasetemp() / "shared-table.json")
+    yield _table_path[0]
+    _write_table()
+
+
+def _write_table():
+    if _table_path[0]:
+        tmp = _table_path[0] + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(_table, f, indent=1, sort_keys=True)
+        os.replace(tmp, _table_path[0])
+
+
+# Known-wrong cells of cloakfs's default mount: strict xfail with the
+# reason, so that the day they hold the test fails and the mark goes.
+KNOWN_WRONG = {
+    "create-same": "each machine writes its own file header: the loser's "
+                   "sectors are read under the other's key (garbage)",
+    "halves": "two headers for one new file: one half is stored under the "
+              "other machine's key (garbage)",
+    "one-sector": "read-modify-write of one sector without a lock: one "
+                  "machine's write is lost",
+    "rename-noreplace": "no RENAME_NOREPLACE on GlusterFS: the fallback is "
+                        "check-then-rename, which can overwrite",
+    "mkdir-same": "no RENAME_NOREPLACE on GlusterFS: the loser of two mkdir "
+                  "gets ENOTEMPTY, not EEXIST",
+    "append": "each machine appends at the end of file it has cached: one "
+              "append overwrites the other (lost)",
+    "fsck-deep": "XTS cannot notice a sector read under the wrong key: "
+                 "fsck --deep says clean where data is garbage",
+}
+# the stacks on which a case must be right today (besides -o shared,
+# on which every case must be right)
+MUST = {
+    "create-same": ("gluster",),
+    "halves": ("gluster",),
+    "one-sector": ("gluster",),
+    "append": ("gluster",),
+    "rename-noreplace": ("gluster",),
+    "mkdir-same": ("gluster",),
+    "visible": ("gluster", "cloakfs"),
+    "held-fd": ("gluster", "cloakfs"),
+    "hard-link": ("gluster", "cloakfs"),
+    "inode": ("gluster", "cloakfs"),
+    "dir-usable": ("gluster", "cloakfs"),
+}
+
+
+def record(request, case, title, cell, ok):
+    """enter one cell, then assert what must hold for it on this stack"""
+    stack = request.node.callspec.params["stack"]
+    _table["cases"].setdefault(case, {"title": title, "cells": {}})
+    if case not in _table["order"]:
+        _table["order"].append(case)
+    rule = "record"
+    family = case.split(":")[0]
+    known = KNOWN_WRONG.get(case) or KNOWN_WRONG.get(family)
+    if stack == "cloakfs" and known:
+        rule = "xfail"
+    elif stack == "cloakfs-shared" or stack in MUST.get(family, ()):
+        rule = "must"
+    _table["cases"][case]["cells"][stack] = {"cell": cell, "ok": bool(ok), "rule": rule}
+    _write_table()
+    if rule == "xfail":
+        request.applymarker(pytest.mark.xfail(reason=known, strict=True))
+    if rule != "record":
+        assert ok, "%s on %s: %s" % (title, stack, cell)
+
+
+# ---- stacks -----------------------------------------------------------
+class Daemon:
+    """one FUSE daemon in the foreground, mounted at mnt"""
+
+    def __init__(self, args, mnt):
+        self.mnt = mnt
+        os.mkdir(mnt)
+        self.log = mnt + ".log"
+        with open(self.log, "w") as err:
+            self.proc = subprocess.Popen(args + [mnt], stdin=subprocess.DEVNULL,
+                                         stdout=err, stderr=err)
+
+    def wait(self):
+        """None once mounted, else what the daemon said when it exited"""
+        deadline = time.monotonic() + 60
+        while not os.path.ismount(self.mnt):
+            if self.proc.poll() is not None:
+                with open(self.log, errors="replace") as f:
+                    return "exit %d: %s" % (self.proc.returncode, f.read().strip())
+            assert time.monotonic() < deadline, "%s did not mount" % self.mnt
+            time.sleep(0.02)
+        return None
+
+    def close(self):
+        if self.proc.poll() is None:
+            for _ in range(50):
+                if fusermount_u(self.mnt) == 0 or not os.path.ismount(self.mnt):
+                    break
+                time.sleep(0.1)  # busy: a thread still closing a file
+            else:
+                fusermount_u(self.mnt, lazy=True)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Stack:
+    """one stack over the shared volume: a and b are what machines A and B
+    see; cipher is the ciphertext directory (on client A), if any"""
+
+    def __init__(self, kind, storage, name):
+        self.kind = kind
+        self.daemons = []
+        self.cipher = None
+        self.garbage_seen = None  # set by the cases that can make garbage
+        if kind == "gluster":
+            self.a, self.b = os.path.join(storage.a, name), os.path.join(storage.b, name)
+            os.mkdir(self.a)
+            return
+        self.cipher = os.path.join(storage.a, name)
+        os.mkdir(self.cipher)
+        self.passfile = os.path.join(storage.top, name + ".pass")
+        with open(self.passfile, "w") as f:
+            f.write(PASSPHRASE + "\n")
+        os.chmod(self.passfile, 0o600)
+        if kind.startswith("cloakfs"):
+            subprocess.run([MKVOL, "aes256-xts", self.cipher, self.passfile], check=True)
+            args = [CLOAKFS, "-f", "--no-cloakfsd", "--passfile", self.passfile]
+            if kind == "cloakfs-shared":
+                args += ["-o", "shared"]
+        else:
+            subprocess.run(["gocryptfs", "-q", "-init", "-scryptn", "10", "-passfile",
+                            self.passfile, self.cipher], check=True)
+            args = ["gocryptfs", "-q", "-fg", "-nosyslog", "-passfile", self.passfile]
+            if kind == "gocryptfs-shared":
+                args += ["-sharedstorage"]
+        for side, client in (("a", storage.a), ("b", storage.b)):
+            d = Daemon(args + [os.path.join(client, name)],
+                       os.path.join(storage.top, name + "-" + side))
+            self.daemons.append(d)
+            why = d.wait()
+            if why is not None:
+                self.close()
+                if kind == "cloakfs-shared" and "shared" in why:
+                    raise Unavailable("cloakfs has no -o shared yet")
+                raise AssertionError("%s did not mount: %s" % (kind, why))
+        self.a, self.b = self.daemons[0].mnt, self.daemons[1].mnt
+
+    def close(self):
+        for d in self.daemons:
+            d.close()
+        self.daemons = []
+
+
+class Unavailable(Exception):
+    pass
+
+
+def why_no_stack(kind):
+    if kind.startswith("gocryptfs") and not shutil.which("gocryptfs"):
+        return "gocryptfs is not installed (scripts/deps.sh installs it)"
+    if kind.startswith("cloakfs") and not (CLOAKFS and MKVOL):
+        return "no cloakfs build"
+    return None
 
 
 @pytest.fixture(scope="module")
@@ -36,133 +239,482 @@ def storage():
     g.stop()
 
 
-class CloakfsOnClient:
-    """cloakfs mounted on one gluster client over the shared cipherdir"""
-
-    def __init__(self, cipherdir, mnt, passfile):
-        self.mnt = mnt
-        os.mkdir(mnt)
-        self.stderr = open(mnt + ".stderr", "w")
-        self.proc = subprocess.Popen(
-            [CLOAKFS, "-f", "--no-cloakfsd", "--passfile", passfile, cipherdir, mnt],
-            stdin=subprocess.DEVNULL, stdout=self.stderr, stderr=self.stderr)
-        deadline = time.monotonic() + 60
-        while not os.path.ismount(mnt):
-            assert self.proc.poll() is None, "cloakfs exited: %d" % self.proc.returncode
-            assert time.monotonic() < deadline, "mount did not appear"
-            time.sleep(0.02)
-
-    def close(self):
-        if fusermount_u(self.mnt) != 0:
-            fusermount_u(self.mnt, lazy=True)
+@pytest.fixture(scope="module", params=STACKS)
+def stack(request, storage):
+    kind = request.param
+    why = why_no_stack(kind)
+    s = None
+    if why is None:
         try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.stderr.close()
+            s = Stack(kind, storage, "vol-" + kind)
+        except Unavailable as e:
+            why = str(e)
+    _table["stacks"][kind] = {"skipped": why} if why else {}
+    _write_table()
+    if why:
+        pytest.skip(why)
+    yield s
+    s.close()
 
 
-@pytest.fixture(params=["gluster", "cloakfs"])
-def machines(request, storage):
-    """(A, B): two directories that show one shared tree from two machines"""
-    n = request.node.name.replace("[", "-").replace("]", "")
-    if request.param == "gluster":
-        a, b = os.path.join(storage.a, n), os.path.join(storage.b, n)
-        os.mkdir(a)
-        yield a, b
-        return
-    cipher_a = os.path.join(storage.a, n)
-    os.mkdir(cipher_a)
-    passfile = os.path.join(storage.top, n + ".pass")
-    with open(passfile, "w") as f:
-        f.write(PASSPHRASE + "\n")
-    os.chmod(passfile, 0o600)
-    subprocess.run([MKVOL, "aes256-xts", cipher_a, passfile], check=True)
-    mounts = []
-    try:
-        for side, client in (("a", storage.a), ("b", storage.b)):
-            mounts.append(CloakfsOnClient(os.path.join(client, n),
-                                          os.path.join(storage.top, n + "-" + side),
-                                          passfile))
-        yield mounts[0].mnt, mounts[1].mnt
-    finally:
-        for m in mounts:
-            m.close()
+_dirs = [0]
 
 
+@pytest.fixture
+def machines(stack):
+    """(A, B): a fresh directory of the shared tree, from either machine"""
+    _dirs[0] += 1
+    n = "t%d" % _dirs[0]
+    os.mkdir(os.path.join(stack.a, n))
+    a, b = os.path.join(stack.a, n), os.path.join(stack.b, n)
+    wait_for("the test's directory shows on B", lambda: os.path.isdir(b))
+    return a, b
+
+
+# ---- helpers ----------------------------------------------------------
 def wait_for(what, cond, timeout=10):
-    """attributes and entries may be a timeout old (1 s by default)"""
     deadline = time.monotonic() + timeout
     while not cond():
         assert time.monotonic() < deadline, what
-        time.sleep(0.05)
+        time.sleep(0.02)
 
 
-def test_directory_made_on_a_is_usable_from_b(machines):
+def delay_until(cond, timeout=10):
+    """seconds until cond() holds (0.0 when it holds at once), or None"""
+    t0 = time.monotonic()
+    while True:
+        try:
+            if cond():
+                return time.monotonic() - t0
+        except OSError:
+            pass
+        if time.monotonic() - t0 > timeout:
+            return None
+        time.sleep(POLL)
+
+
+def race(fa, fb):
+    """run fa and fb at once (one thread each, released together): each
+    result is what the function returned, or the errno it raised"""
+    start = threading.Barrier(2)
+    out = [None, None]
+
+    def run(i, fn):
+        start.wait()
+        try:
+            out[i] = fn()
+        except OSError as e:
+            out[i] = e.errno
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate((fa, fb))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def pwrite_at(path, data, offset, flags=0):
+    def fn():
+        fd = os.open(path, os.O_WRONLY | flags, 0o644)
+        try:
+            n = os.write(fd, data) if flags & os.O_APPEND else os.pwrite(fd, data, offset)
+            assert n == len(data)
+        finally:
+            os.close(fd)
+        return 0
+    return fn
+
+
+def read_fresh(path):
+    """the file as the storage now has it: its pages dropped from the
+    page cache first (a FUSE file's clean pages go with FADV_DONTNEED);
+    an errno name where reading fails"""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        chunks = []
+        while True:
+            c = os.read(fd, 1 << 20)
+            if not c:
+                return b"".join(chunks)
+            chunks.append(c)
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+    finally:
+        os.close(fd)
+
+
+def en(e):
+    return errno.errorcode.get(e, str(e)) if isinstance(e, int) and e else "ok"
+
+
+def garbage_bytes(data, allowed):
+    """bytes of data that no writer wrote"""
+    return sum(1 for x in data if x not in allowed)
+
+
+def judge(data, expected, allowed):
+    """'right', 'garbage', 'lost' or an errno name, for what one side read"""
+    if isinstance(data, str):
+        return data
+    if data == expected:
+        return "right"
+    return "garbage" if garbage_bytes(data, allowed) else "lost"
+
+
+def tally(outcomes):
+    """'right 3/3' or 'garbage 2/3, right 1/3': counts of the outcomes"""
+    n = len(outcomes)
+    counts = {}
+    for o in outcomes:
+        counts[o] = counts.get(o, 0) + 1
+    return ", ".join("%s %d/%d" % (k, v, n) for k, v in
+                     sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def worst(side_a, side_b):
+    """one try's outcome from what A and B read: garbage over lost over
+    errors over right"""
+    for w in ("garbage", "lost"):
+        if w in (side_a, side_b):
+            return w
+    return side_a if side_a != "right" else side_b
+
+
+def looked_up_absent(a, b, name):
+    """both machines look name up first, as a program checks before it
+    creates: each kernel then has it cached as absent and sends its own
+    create (or mkdir, or rename) instead of finding the other's"""
+    assert not os.path.lexists(os.path.join(a, name))
+    assert not os.path.lexists(os.path.join(b, name))
+
+
+def note_garbage(stack, outcomes):
+    stack.garbage_seen = (stack.garbage_seen or 0) + outcomes.count("garbage")
+
+
+# ---- cases ------------------------------------------------------------
+def test_create_same_new_file(machines, stack, request):
+    """both machines create one new file at once and write 4 KiB of their
+    own letter (20 tries): a try is garbage when a reader sees bytes
+    neither side wrote"""
     a, b = machines
-    os.mkdir(os.path.join(a, "dir"))
-    wait_for("the directory shows on B", lambda: os.path.isdir(os.path.join(b, "dir")))
-    with open(os.path.join(b, "dir", "from-b"), "wb") as f:
-        f.write(b"written on B\n")
-    wait_for("B's file shows on A", lambda: os.listdir(os.path.join(a, "dir")) == ["from-b"])
+    tries = 20
+    for i in range(tries):
+        name = "same%d" % i
+        looked_up_absent(a, b, name)
+        race(pwrite_at(os.path.join(a, name), b"A" * 4096, 0, os.O_CREAT),
+             pwrite_at(os.path.join(b, name), b"B" * 4096, 0, os.O_CREAT))
+    time.sleep(SETTLE)
+    outcomes = []
+    for i in range(tries):
+        sides = []
+        for top in (a, b):
+            data = read_fresh(os.path.join(top, "same%d" % i))
+            if isinstance(data, str):
+                sides.append(data)
+            elif garbage_bytes(data, b"AB"):
+                sides.append("garbage")
+            else:
+                sides.append("right" if len(data) == 4096 else "lost")
+        outcomes.append(worst(*sides))
+    note_garbage(stack, outcomes)
+    record(request, "create-same", "both create one new file at once (%d tries)" % tries,
+           tally(outcomes), "garbage" not in outcomes and "lost" not in outcomes)
 
-    def content():
-        with open(os.path.join(a, "dir", "from-b"), "rb") as f:
-            return f.read()
-    # A may have seen the file while it was empty: its size is cached
-    # for the attribute timeout (the default mount is not close-to-open)
-    wait_for("A reads what B wrote", lambda: content() == b"written on B\n")
 
-
-def test_inode_numbers_agree(machines):
+def test_halves_of_one_new_file(machines, stack, request):
+    """A makes an empty file; then A writes its first 8 KiB and B its
+    second 8 KiB at once (3 tries)"""
     a, b = machines
-    os.mkdir(os.path.join(a, "d"))
-    with open(os.path.join(a, "d", "f"), "wb") as f:
-        f.write(b"x" * 5000)
-    wait_for("the file shows on B", lambda: os.path.exists(os.path.join(b, "d", "f")))
-    for rel in ("d", "d/f"):
-        assert os.stat(os.path.join(a, rel)).st_ino == os.stat(os.path.join(b, rel)).st_ino, rel
+    tries = 3
+    for i in range(tries):
+        write_file(os.path.join(a, "half%d" % i), b"")
+    wait_for("the empty files show on B",
+             lambda: all(os.path.exists(os.path.join(b, "half%d" % i)) for i in range(tries)))
+    for i in range(tries):
+        race(pwrite_at(os.path.join(a, "half%d" % i), b"A" * 8192, 0),
+             pwrite_at(os.path.join(b, "half%d" % i), b"B" * 8192, 8192))
+    time.sleep(SETTLE)
+    expected = b"A" * 8192 + b"B" * 8192
+    outcomes = [worst(*(judge(read_fresh(os.path.join(top, "half%d" % i)), expected, b"AB\0")
+                        for top in (a, b))) for i in range(tries)]
+    note_garbage(stack, outcomes)
+    record(request, "halves", "both write different halves of one new empty file (%d tries)" % tries,
+           tally(outcomes), all(o == "right" for o in outcomes))
 
 
-def test_hard_link_made_on_a_reads_on_b(machines):
+def test_two_writers_in_one_sector(machines, stack, request):
+    """a 4 KiB file both machines have read; A writes bytes 0-99 and B
+    bytes 200-299 at once (5 tries): stored are both, one, or garbage"""
     a, b = machines
-    with open(os.path.join(a, "orig"), "wb") as f:
-        f.write(b"linked data " * 1000)
-    os.link(os.path.join(a, "orig"), os.path.join(a, "other"))
-    wait_for("the link shows on B", lambda: os.path.exists(os.path.join(b, "other")))
-    wait_for("B sees two links", lambda: os.stat(os.path.join(b, "orig")).st_nlink == 2)
-    with open(os.path.join(b, "other"), "rb") as f:
-        assert f.read() == b"linked data " * 1000
-    assert os.stat(os.path.join(b, "other")).st_ino == os.stat(os.path.join(b, "orig")).st_ino
+    tries = 5
+    base = b"." * 4096
+    for i in range(tries):
+        write_file(os.path.join(a, "sec%d" % i), base)
+    for i in range(tries):
+        wait_for("B reads the file", lambda: read_fresh(os.path.join(b, "sec%d" % i)) == base)
+    for i in range(tries):
+        race(pwrite_at(os.path.join(a, "sec%d" % i), b"A" * 100, 0),
+             pwrite_at(os.path.join(b, "sec%d" % i), b"B" * 100, 200))
+    time.sleep(SETTLE)
+    both = b"A" * 100 + b"." * 100 + b"B" * 100 + base[300:]
+    outcomes = []
+    for i in range(tries):
+        sides = []
+        for top in (a, b):
+            data = read_fresh(os.path.join(top, "sec%d" % i))
+            if isinstance(data, str) or data == both:
+                sides.append("both" if data == both else data)
+            elif garbage_bytes(data, b"AB."):
+                sides.append("garbage")
+            else:
+                sides.append("one")
+        outcomes.append("garbage" if "garbage" in sides else
+                        "one" if "one" in sides else sides[0] if sides[0] != "both" else sides[1])
+    note_garbage(stack, outcomes)
+    record(request, "one-sector", "two writers in one sector (%d tries): what is stored" % tries,
+           tally(outcomes), all(o == "both" for o in outcomes))
+
+
+def test_append_from_each_side(machines, stack, request):
+    """A and B append 1000 bytes each to one file at once (15 tries): both
+    kept, or a clean error on one side; never a lost append or garbage"""
+    a, b = machines
+    tries = 15
+    for i in range(tries):
+        write_file(os.path.join(a, "app%d" % i), b"start\n")
+    for i in range(tries):
+        wait_for("B reads the file", lambda: read_fresh(os.path.join(b, "app%d" % i)) == b"start\n")
+    results = []
+    for i in range(tries):
+        results.append(race(pwrite_at(os.path.join(a, "app%d" % i), b"A" * 1000, 0, os.O_APPEND),
+                            pwrite_at(os.path.join(b, "app%d" % i), b"B" * 1000, 0, os.O_APPEND)))
+    time.sleep(SETTLE)
+    outcomes = []
+    for i, (ra, rb) in enumerate(results):
+        want = [b"start\n"]
+        want += [b"A" * 1000] if ra == 0 else []
+        want += [b"B" * 1000] if rb == 0 else []
+        okset = {b"".join(want), want[0] + b"".join(reversed(want[1:]))}
+        sides = []
+        for top in (a, b):
+            data = read_fresh(os.path.join(top, "app%d" % i))
+            if isinstance(data, str):
+                sides.append(data)
+            elif data in okset:
+                sides.append("both kept" if len(want) == 3 else
+                             "one kept, other %s" % en(ra or rb))
+            elif garbage_bytes(data, b"startAB\n"):
+                sides.append("garbage")
+            else:
+                sides.append("lost")
+        outcomes.append(worst(*sides) if sides[0] != sides[1] else sides[0])
+    note_garbage(stack, outcomes)
+    record(request, "append", "append from each side (%d tries)" % tries, tally(outcomes),
+           all(o == "both kept" or o.startswith("one kept") for o in outcomes))
+
+
+def test_rename_noreplace_race(machines, stack, request):
+    """A and B rename their own file to one new name with RENAME_NOREPLACE
+    at once (20 tries): the loser must get EEXIST, never overwrite"""
+    a, b = machines
+    tries = 20
+    for i in range(tries):
+        write_file(os.path.join(a, "ra%d" % i), b"from A")
+        write_file(os.path.join(a, "rb%d" % i), b"from B")
+    wait_for("the sources show on B",
+             lambda: all(os.path.exists(os.path.join(b, "rb%d" % i)) for i in range(tries)))
+    outcomes = []
+    for i in range(tries):
+        looked_up_absent(a, b, "to%d" % i)
+        ra, rb = race(lambda: renameat2(os.path.join(a, "ra%d" % i), os.path.join(a, "to%d" % i), 1),
+                      lambda: renameat2(os.path.join(b, "rb%d" % i), os.path.join(b, "to%d" % i), 1))
+        ra, rb = ra or 0, rb or 0
+        if ra == 0 and rb == 0:
+            outcomes.append("both renamed (overwrite)")
+        elif sorted([ra, rb]) == [0, errno.EEXIST]:
+            outcomes.append("one EEXIST")
+        else:
+            outcomes.append("%s/%s" % (en(ra), en(rb)))
+    record(request, "rename-noreplace", "concurrent no-replace rename of files (%d tries)" % tries,
+           tally(outcomes), not any("overwrite" in o for o in outcomes))
 
 
 def test_concurrent_mkdir_of_one_name(machines, request):
-    """both machines make the same directory at once, ten times: one wins,
+    """both machines make the same directory at once (20 tries): one wins,
     the other gets EEXIST, and both then list the same entries"""
-    if request.node.callspec.params["machines"] == "cloakfs":
-        pytest.skip("cloakfs's default mount: the loser of two mkdir may get "
-                    "ENOTEMPTY (gluster lacks RENAME_NOREPLACE and the fallback "
-                    "is check-then-rename); the shared-storage mode's case")
     a, b = machines
-    for i in range(10):
+    tries = 20
+    outcomes = []
+    for i in range(tries):
         name = "race%d" % i
-        results = {}
-        start = threading.Barrier(2)
+        looked_up_absent(a, b, name)
+        ra, rb = race(lambda: os.mkdir(os.path.join(a, name)),
+                      lambda: os.mkdir(os.path.join(b, name)))
+        ra, rb = ra or 0, rb or 0
+        outcomes.append("one EEXIST" if sorted([ra, rb]) == [0, errno.EEXIST]
+                        else "%s/%s" % (en(ra), en(rb)))
+    want = sorted("race%d" % i for i in range(tries))
+    same = delay_until(lambda: sorted(os.listdir(a)) == sorted(os.listdir(b)) == want) is not None
+    cell = tally(outcomes) + ("" if same else "; the listings differ")
+    record(request, "mkdir-same", "concurrent mkdir of one name (%d tries)" % tries, cell,
+           same and all(o == "one EEXIST" for o in outcomes))
 
-        def mk(side, top):
-            start.wait()
-            try:
-                os.mkdir(os.path.join(top, name))
-                results[side] = 0
-            except OSError as e:
-                results[side] = e.errno
 
-        threads = [threading.Thread(target=mk, args=s) for s in (("a", a), ("b", b))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(results.values()) == [0, errno.EEXIST], (name, results)
-    wait_for("both list the same", lambda: sorted(os.listdir(a)) == sorted(os.listdir(b)))
-    assert sorted(os.listdir(a)) == ["race%d" % i for i in range(10)]
+VISIBILITY = ["new", "negative", "overwrite", "append", "rename", "delete"]
+
+
+@pytest.mark.parametrize("what", VISIBILITY)
+def test_visibility_delay(machines, stack, request, what):
+    """how long a change on A takes to show on B (polled every 10 ms by
+    a fresh lookup or open, as an application would)"""
+    a, b = machines
+    pa, pb = os.path.join(a, "f"), os.path.join(b, "f")
+    if what in ("overwrite", "append", "rename", "delete"):
+        write_file(pa, b"old!" * 256)
+        wait_for("B reads the file", lambda: os.path.exists(pb) and open(pb, "rb").read() == b"old!" * 256)
+    if what == "negative":
+        assert not os.path.exists(pb)  # B now caches that f is absent
+
+    def reads(want):
+        def cond():
+            with open(pb, "rb") as f:
+                return f.read() == want
+        return cond
+
+    if what in ("new", "negative"):
+        write_file(pa, b"new")
+        cond = reads(b"new")
+    elif what == "overwrite":
+        write_file(pa, b"NEW!" * 256)
+        cond = reads(b"NEW!" * 256)
+    elif what == "append":
+        with open(pa, "ab") as f:
+            f.write(b"more")
+        cond = reads(b"old!" * 256 + b"more")
+    elif what == "rename":
+        os.rename(pa, os.path.join(a, "g"))
+        cond = lambda: os.path.exists(os.path.join(b, "g"))  # noqa: E731
+    else:
+        os.unlink(pa)
+        cond = lambda: not os.path.exists(pb)  # noqa: E731
+    delay = delay_until(cond)
+    if delay is None:
+        cell, ok = "not seen in 10 s", False
+    else:
+        cell = "at once" if delay < POLL * 2 else "%.2f s" % delay
+        ok = delay <= VISIBLE_WITHIN
+        # close-to-open: an open on B after a close on A sees A's data
+        if stack.kind == "cloakfs-shared" and what in ("overwrite", "append"):
+            ok = delay < POLL * 2
+        # GlusterFS's own client at times keeps resolving the old name of
+        # a file renamed on the other machine (seen for over 10 s, while
+        # readdir shows the new name): a fact of the storage, recorded
+        if what == "rename" and delay_until(lambda: not os.path.exists(pb),
+                                            timeout=VISIBLE_WITHIN) is None:
+            cell += "; the old name still resolves %g s later" % VISIBLE_WITHIN
+    titles = {"new": "visible on B: a new file", "overwrite": "visible on B: an overwrite",
+              "negative": "visible on B: a new file B looked up before (negative lookup)",
+              "append": "visible on B: an append", "rename": "visible on B: a rename",
+              "delete": "visible on B: a delete"}
+    record(request, "visible:" + what, titles[what], cell, ok)
+
+
+def test_held_descriptor_to_deleted_file(machines, stack, request):
+    """B holds a descriptor to a 1 MiB file (and has read its first 4 KiB);
+    A deletes the file: B's reads give the old data or a clear errno"""
+    a, b = machines
+    data = bytes(range(256)) * 4096
+    write_file(os.path.join(a, "held"), data)
+    wait_for("the file shows on B", lambda: os.path.exists(os.path.join(b, "held")))
+    fd = os.open(os.path.join(b, "held"), os.O_RDONLY)
+    try:
+        assert os.pread(fd, 4096, 0) == data[:4096]
+        os.unlink(os.path.join(a, "held"))
+        time.sleep(SETTLE)
+        try:
+            got = b"".join(os.pread(fd, 1 << 16, off) for off in range(0, len(data), 1 << 16))
+            cell = ("old data" if got == data else "short read (%d bytes)" % len(got)
+                    if data.startswith(got) else "garbage")
+        except OSError as e:
+            cell = en(e.errno)
+    finally:
+        os.close(fd)
+    record(request, "held-fd", "a descriptor held on B to a file A deleted", cell,
+           cell != "garbage" and not cell.startswith("short"))
+
+
+def test_hard_link_made_on_a_reads_on_b(machines, request):
+    a, b = machines
+    write_file(os.path.join(a, "orig"), b"linked data " * 1000)
+    try:
+        os.link(os.path.join(a, "orig"), os.path.join(a, "other"))
+    except OSError as e:
+        record(request, "hard-link", "hard links", "link: " + en(e.errno), False)
+        return
+    wait_for("the link shows on B", lambda: os.path.exists(os.path.join(b, "other")))
+    seen = delay_until(lambda: os.stat(os.path.join(b, "orig")).st_nlink == 2) is not None
+    same = (read_fresh(os.path.join(b, "other")) == b"linked data " * 1000 and
+            os.stat(os.path.join(b, "other")).st_ino == os.stat(os.path.join(b, "orig")).st_ino)
+    cell = "work" if seen and same else "B: %s" % ("nlink != 2" if not seen else "differ")
+    record(request, "hard-link", "hard links", cell, seen and same)
+
+
+def test_inode_numbers_agree(machines, request):
+    a, b = machines
+    os.mkdir(os.path.join(a, "d"))
+    write_file(os.path.join(a, "d", "f"), b"x" * 5000)
+    wait_for("the file shows on B", lambda: os.path.exists(os.path.join(b, "d", "f")))
+    differ = [rel for rel in ("d", "d/f")
+              if os.stat(os.path.join(a, rel)).st_ino != os.stat(os.path.join(b, rel)).st_ino]
+    record(request, "inode", "inode numbers agree on A and B",
+           "agree" if not differ else "differ: " + ", ".join(differ), not differ)
+
+
+def test_directory_made_on_a_is_usable_from_b(machines, request):
+    a, b = machines
+    os.mkdir(os.path.join(a, "dir"))
+    wait_for("the directory shows on B", lambda: os.path.isdir(os.path.join(b, "dir")))
+    try:
+        write_file(os.path.join(b, "dir", "from-b"), b"written on B\n")
+    except OSError as e:
+        record(request, "dir-usable", "a directory made on A is usable from B",
+               "B: " + en(e.errno), False)
+        return
+    listed = delay_until(lambda: os.listdir(os.path.join(a, "dir")) == ["from-b"]) is not None
+    # A may have seen the file while it was empty: its size is cached for
+    # the attribute timeout
+    read = delay_until(lambda: read_fresh(os.path.join(a, "dir", "from-b")) == b"written on B\n")
+    ok = listed and read is not None
+    record(request, "dir-usable", "a directory made on A is usable from B",
+           "usable" if ok else "A does not see B's file", ok)
+
+
+def test_fsck_deep_after_garbage_cases(stack, storage, request):
+    """after the garbage cases, the volume unmounted: does the deep check
+    find the damaged files? (it must not call a volume clean whose files
+    read as garbage)"""
+    if stack.kind == "gluster":
+        pytest.skip("plain storage: no ciphertext to check")
+    if stack.kind.startswith("cloakfs") and not FSCK:
+        pytest.skip("no cloakfs-fsck in this build")
+    if stack.garbage_seen is None:
+        pytest.skip("run with the garbage cases (create-same, halves)")
+    stack.close()
+    if stack.kind.startswith("cloakfs"):
+        cmd = [FSCK, "--deep", "--no-cloakfsd", "--passfile", stack.passfile, stack.cipher]
+    else:
+        cmd = ["gocryptfs", "-fsck", "-q", "-passfile", stack.passfile, stack.cipher]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=300)
+    clean = r.returncode == 0
+    cell = "%s (exit %d)%s" % ("clean" if clean else "finds damage", r.returncode,
+                               "; %d garbage reads in the cases" % stack.garbage_seen
+                               if stack.garbage_seen else "")
+    record(request, "fsck-deep", "fsck --deep after the garbage cases", cell,
+           not (clean and stack.garbage_seen))

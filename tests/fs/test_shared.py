@@ -631,7 +631,8 @@ def test_held_descriptor_to_deleted_file(machines, stack, request):
     a, b = machines
     data = bytes(range(256)) * 4096
     write_file(os.path.join(a, "held"), data)
-    wait_for("the file shows on B", lambda: os.path.exists(os.path.join(b, "held")))
+    # B may see the file before its size (attributes a timeout old)
+    wait_for("B reads the file", lambda: read_fresh(os.path.join(b, "held")) == data)
     fd = os.open(os.path.join(b, "held"), os.O_RDONLY)
     try:
         assert os.pread(fd, 4096, 0) == data[:4096]
@@ -659,8 +660,8 @@ def test_hard_link_made_on_a_reads_on_b(machines, request):
         return
     wait_for("the link shows on B", lambda: os.path.exists(os.path.join(b, "other")))
     seen = delay_until(lambda: os.stat(os.path.join(b, "orig")).st_nlink == 2) is not None
-    same = (read_fresh(os.path.join(b, "other")) == b"linked data " * 1000 and
-            os.stat(os.path.join(b, "other")).st_ino == os.stat(os.path.join(b, "orig")).st_ino)
+    same = (delay_until(lambda: read_fresh(os.path.join(b, "other")) == b"linked data " * 1000)
+            is not None and os.stat(os.path.join(b, "other")).st_ino == os.stat(os.path.join(b, "orig")).st_ino)
     cell = "work" if seen and same else "B: %s" % ("nlink != 2" if not seen else "differ")
     record(request, "hard-link", "hard links", cell, seen and same)
 

@@ -49,7 +49,9 @@
 # REQUIREMENTS
 #   root (glusterd, mounts, drop_caches), /dev/fuse, Debian 12; missing
 #   glusterfs-server, glusterfs-client and gocryptfs are installed with
-#   apt-get. Took 21 minutes on a busy 2-vCPU Zen 4 VM (2026-12-05).
+#   apt-get. Took 36 minutes on a busy 2-vCPU Zen 4 VM (2026-12-05,
+#   load average 9, other engineers' builds and tests running); --quick
+#   4 minutes.
 #
 # NOTES
 #   Wall times on a shared or busy machine swing by 2x and more; compare

@@ -19,8 +19,8 @@ directory); tests/fs/shared-table.py turns it into the markdown table.
 A case asserts only what must hold on a stack today: gluster's and
 cloakfs's results where they are right, the shared-storage rules on
 cloakfs -o shared. Where cloakfs's default mount is known to be wrong the
-cell is a strict xfail naming why, so a fix shows as a failure to
-update. The peers (gocryptfs) are measured, not asserted.
+cell is an xfail naming why (not strict: a race can come out right by
+chance in all its tries, and the table records each run's counts). The peers (gocryptfs) are measured, not asserted.
 
 As an ordinary user the module is skipped with the harness's reason.
 """
@@ -73,8 +73,10 @@ def _write_table():
         os.replace(tmp, _table_path[0])
 
 
-# Known-wrong cells of cloakfs's default mount: strict xfail with the
-# reason, so that the day they hold the test fails and the mark goes.
+# Known-wrong cells of cloakfs's default mount: xfail with the reason;
+# not strict, since a race may lose no try in a run (the garbage rate of
+# create-same went from 2 to 10 in 20 between runs), and an XPASS must
+# not fail CI by luck. -o shared's cells are asserted.
 KNOWN_WRONG = {
     "create-same": "each machine writes its own file header: the loser's "
                    "sectors are read under the other's key (garbage)",
@@ -124,7 +126,7 @@ def record(request, case, title, cell, ok):
     _table["cases"][case]["cells"][stack] = {"cell": cell, "ok": bool(ok), "rule": rule}
     _write_table()
     if rule == "xfail":
-        request.applymarker(pytest.mark.xfail(reason=known, strict=True))
+        request.applymarker(pytest.mark.xfail(reason=known, strict=False))
     if rule != "record":
         assert ok, "%s on %s: %s" % (title, stack, cell)
 

@@ -26,7 +26,7 @@ uint64_t attr_file_size(struct cloakfs *fs, struct fs_inode *in, int pathfd,
 	if (in->file && in->file->loaded &&
 	    fileio_size(&in->file->cf, &plain) == 0)
 		return plain;
-	err = fileio_plain_size(fd, pathfd, &fs->geom, csize, &plain);
+	err = fileio_plain_size(fd, pathfd, &fs->vol.geom, csize, &plain);
 	if (err) {
 		/* under in->lock: the ciphertext path only (where.h) */
 		where_inode(fs, in, pathfd >= 0 ? pathfd : fd, 0, where,

@@ -654,14 +654,8 @@ int main(int argc, char **argv)
 	rc = open_root(&fs, absdir);
 	if (!rc)
 		rc = unlock(&fs, &o, &from_daemon);
-	if (!rc) {
-		/* views of the volume for fs/ (fs.h) */
-		fs.cfg = fs.vol.cfg;
-		fs.cipher = fs.vol.cipher;
-		fs.geom = fs.vol.geom;
-		fs.keyring = fs.vol.keyring;
+	if (!rc)
 		rc = serve(&fs, &o, absmnt, from_daemon);
-	}
 	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
 		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
 	inode_table_destroy(&fs.inodes);

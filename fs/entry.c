@@ -39,7 +39,7 @@ static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	pthread_mutex_unlock(&dir->lock);
 	if (!err)
 		return 0;
-	err = dirnonce_load(dfd, fs->keyring, nonce, &st);
+	err = dirnonce_load(dfd, fs->vol.keyring, nonce, &st);
 	warn = dirnonce_describe(&st, why, sizeof(why));
 	explicit_bzero(&st, sizeof(st));
 	pthread_mutex_lock(&dir->lock);
@@ -119,8 +119,8 @@ int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	err = dir_nonce(fs, dir, dfd, nonce);
 	return err ? err
 		   : direntry_name_encrypt(&(struct direntry_key){
-						   fs->keyring, nonce, NULL },
-					   fs->cfg.name_max, name, out);
+						   fs->vol.keyring, nonce, NULL },
+					   fs->vol.cfg.name_max, name, out);
 }
 
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
@@ -135,7 +135,7 @@ int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	err = dir_nonce(fs, dir, dfd, nonce);
 	return err ? err
 		   : direntry_name_decrypt(&(struct direntry_key){
-						   fs->keyring, nonce, NULL },
+						   fs->vol.keyring, nonce, NULL },
 					   dfd, cname, kind, out, NULL);
 }
 

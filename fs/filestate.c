@@ -144,8 +144,8 @@ int filestate_load(struct cloakfs *fs, struct fs_inode *in)
 		abort(); /* content use without a user */
 	if (st->loaded)
 		return 0;
-	err = fileio_open(&st->cf, st->fd, fs->keyring, fs->cfg.cipher,
-			  fs->cfg.sector_size);
+	err = fileio_open(&st->cf, st->fd, fs->vol.keyring, fs->vol.cfg.cipher,
+			  fs->vol.cfg.sector_size);
 	if (!err)
 		st->loaded = 1;
 	return err;

@@ -11,7 +11,7 @@
  *      for changes of its content; filestate.h), never two at once
  *   2. an inode's lock (fs_inode.lock); two at once only for rename and
  *      link, in address order
- *   3. a key section of fs->keyring (volume/keys/keyring.h): CPU work only,
+ *   3. a key section of fs->vol.keyring (volume/keys/keyring.h): CPU work only,
  *      never nested, never around I/O on the backing store, so a lock or
  *      expiry of the volume waits for no disk
  *   4. fs->inodes.lock (the table; held only for short table updates)
@@ -36,11 +36,6 @@ struct cloakfs {
 	/* the volume (volume/volume.h): config, keys, root, lock; the mount
 	 * opens, unlocks and closes it */
 	struct volume vol;
-	/* views of vol's, set once it is unlocked, for the code that does
-	 * not take the volume yet; vol owns (keyring below too) */
-	struct volume_config cfg;
-	const struct volume_cipher_info *cipher;
-	struct content_geom geom;
 	const char *cipherdir;     /* as given (messages) */
 	const char *cipherdir_view; /* as given, lexically absolute; or NULL */
 	const char *mountpoint;    /* absolute */
@@ -52,9 +47,6 @@ struct cloakfs {
 
 	struct inode_table inodes;
 	struct fs_inode *root;
-	/* vol.keyring: the volume's keys and every key derived from them,
-	 * wiped at lock in one call (volume/keys/keyring.h) */
-	struct keyring *keyring;
 
 	double timeout;            /* entry and attribute cache, seconds */
 	int show_undecodable;      /* --show-undecodable (fs/entry.h) */

@@ -61,7 +61,7 @@ static int set_size(struct request *r, uint64_t size)
 
 	if (in->type != S_IFREG)
 		return in->type == S_IFDIR ? -EISDIR : -EINVAL;
-	if (!keyring_unlocked(r->fs->keyring))
+	if (!keyring_unlocked(r->fs->vol.keyring))
 		return -EACCES; /* content changes wait for the key */
 	filestate_lock(in);
 	err = filestate_get(in, 1, -1, r->fd);

@@ -368,7 +368,7 @@ void fs_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 		if (!in->file || fstat(in->file->fd, &st) != 0)
 			err = in->file ? -errno : -EBADF;
 		else
-			err = fileio_seek(in->file->fd, &r.fs->geom,
+			err = fileio_seek(in->file->fd, &r.fs->vol.geom,
 					  attr_file_size(r.fs, in, -1,
 							 (uint64_t)st.st_size),
 					  off, whence, &pos);

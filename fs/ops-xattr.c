@@ -108,7 +108,7 @@ static int list_name(struct request *r, const char *path, const char *stored,
 	int len;
 
 	if (!xattr_is_long(stored)) {
-		len = xattr_name_decrypt(r->fs->keyring, stored, plain);
+		len = xattr_name_decrypt(r->fs->vol.keyring, stored, plain);
 	} else {
 		/* the long form's name is in its value */
 		n = getxattr(path, stored, NULL, 0);
@@ -118,7 +118,7 @@ static int list_name(struct request *r, const char *path, const char *stored,
 			return -ENOMEM;
 		n = getxattr(path, stored, val, (size_t)n);
 		len = n < 0 ? -errno
-			    : xattr_long_name_decrypt(r->fs->keyring, stored,
+			    : xattr_long_name_decrypt(r->fs->vol.keyring, stored,
 						      (const uint8_t *)val,
 						      (size_t)n, plain);
 		free(val); /* the value stays sealed: nothing to wipe */

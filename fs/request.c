@@ -36,7 +36,7 @@ int request_begin(struct request *r, fuse_req_t req, fuse_ino_t ino,
 	if (!(flags & REQ_QUIET) &&
 	    !((flags & REQ_POLL) && ino == FUSE_ROOT_ID))
 		fs_touch(r->fs);
-	if ((flags & REQ_KEYS) && !keyring_unlocked(r->fs->keyring))
+	if ((flags & REQ_KEYS) && !keyring_unlocked(r->fs->vol.keyring))
 		return -EACCES;
 	if (flags & REQ_FD) {
 		r->fd = request_hold(r, r->in);

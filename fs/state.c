@@ -14,7 +14,7 @@ int fs_state_is_name(const char *name)
 void fs_state_reply(fuse_req_t req, struct cloakfs *fs, size_t size)
 {
 	/* whether the keys are there right now; nothing is touched */
-	const char *state = keyring_unlocked(fs->keyring) ? "unlocked" : "locked";
+	const char *state = keyring_unlocked(fs->vol.keyring) ? "unlocked" : "locked";
 	size_t len = strlen(state);
 
 	if (size == 0)

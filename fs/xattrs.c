@@ -45,7 +45,7 @@ static int stored_form(struct cloakfs *fs, const char *name,
 		*xn = hot[i].xn;
 		return 0;
 	}
-	err = xattr_name_store(fs->keyring, name, xn);
+	err = xattr_name_store(fs->vol.keyring, name, xn);
 	if (!err && i < HOT_COUNT) {
 		pthread_mutex_lock(&hot_lock);
 		if (!atomic_load(&hot[i].fs)) {
@@ -86,7 +86,7 @@ int xattrs_get(struct cloakfs *fs, const char *path, const char *name,
 	n = getxattr(path, xn.stored, v->buf, (size_t)n);
 	if (n < 0)
 		return errno == ERANGE ? -EAGAIN : -errno; /* it grew */
-	return xattr_load(fs->keyring, &xn, fs->cipher->blocksize, v->buf,
+	return xattr_load(fs->vol.keyring, &xn, fs->vol.cipher->blocksize, v->buf,
 			  (size_t)n, &v->value, &v->len);
 }
 
@@ -99,10 +99,10 @@ int xattrs_set(struct cloakfs *fs, const char *path, const char *name,
 	int err = stored_form(fs, name, &xn);
 
 	if (!err) {
-		slen = xattr_stored_size(&xn, fs->cipher->blocksize, size);
+		slen = xattr_stored_size(&xn, fs->vol.cipher->blocksize, size);
 		stored = malloc(slen);
-		err = stored ? xattr_store(fs->keyring, &xn,
-					   fs->cipher->blocksize, value, size,
+		err = stored ? xattr_store(fs->vol.keyring, &xn,
+					   fs->vol.cipher->blocksize, value, size,
 					   stored)
 			     : -ENOMEM;
 	}

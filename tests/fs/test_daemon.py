@@ -274,6 +274,9 @@ def test_lock_by_path_on_a_stopped_backing_store(env):
         write_file(vol.path("f"), b"plaintext" * 500)
         fd = os.open(vol.path("f"), os.O_RDONLY)
         assert os.pread(fd, 9, 0) == b"plaintext"
+        # past the store's entry and attribute timeout (1 s), so that the
+        # kernel answers nothing about not-a-volume from its caches
+        time.sleep(1.5)
 
         os.kill(store.proc.pid, signal.SIGSTOP)
         stopped = True

@@ -28,26 +28,35 @@
  * Whole 16-block groups, then the rest through the narrowest core that
  * takes it in one pass (on a stack copy when it is not a whole group).
  */
-void chacha20_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-		       size_t len)
+void chacha_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		     size_t len, unsigned int nrounds)
 {
 	for (; len >= 1024; len -= 1024, dst += 1024, src += 1024) {
-		chacha_16blocks_ymm(state, dst, src);
+		chacha_16blocks_ymm(state, dst, src, nrounds);
 		state[12] += 16;
 	}
 	if (len > 512) {
-		chacha_partial_group(chacha_16blocks_ymm, 1024, state, dst, src, len);
+		chacha_partial_group(chacha_16blocks_ymm, 1024, state, dst, src,
+				     len, nrounds);
 	} else if (len == 512) {
-		chacha_8blocks_ymm(state, dst, src);
+		chacha_8blocks_ymm(state, dst, src, nrounds);
 		state[12] += 8;
 	} else if (len > 128) {
-		chacha_partial_group(chacha_8blocks_ymm, 512, state, dst, src, len);
+		chacha_partial_group(chacha_8blocks_ymm, 512, state, dst, src, len,
+				     nrounds);
 	} else if (len == 128) {
-		chacha_2blocks_ymm(state, dst, src);
+		chacha_2blocks_ymm(state, dst, src, nrounds);
 		state[12] += 2;
 	} else if (len) {
-		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len);
+		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len,
+				     nrounds);
 	}
+}
+
+void chacha20_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		       size_t len)
+{
+	chacha_xor_avx2(state, dst, src, len, CHACHA20_ROUNDS);
 }
 
 /*
@@ -70,7 +79,7 @@ static void chacha_16blocks_prev_ymm(const uint32_t st[16], uint8_t *dst,
 	CHACHA_VERTICAL_INIT(Y, x, st, Y_LANES0);
 	CHACHA_VERTICAL_INIT(Y, y, st, Y_LANES1);
 
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < CHACHA20_ROUNDS; i += 2) {
 		CHACHA_DOUBLEROUND_VERTICAL(Y, x);
 		CHACHA_DOUBLEROUND_ROWS(Y, a, b, c, d);
 		CHACHA_DOUBLEROUND_VERTICAL(Y, y);
@@ -95,7 +104,7 @@ void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
 		/* one row-wise pass; the second block is not used */
 		_Alignas(32) uint8_t pair[128] = { 0 };
 
-		chacha_2blocks_ymm(state, pair, pair);
+		chacha_2blocks_ymm(state, pair, pair, CHACHA20_ROUNDS);
 		memcpy(block0, pair, 64);
 		explicit_bzero(pair, sizeof(pair));
 		state[12] += 1;

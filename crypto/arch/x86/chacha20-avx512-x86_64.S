@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ChaCha20, 32 blocks (2 KiB) per call with AVX-512F: the widest core of
- * the chacha20-avx512 driver (the rest is chacha20-avx512.c).
+ * ChaCha, 32 blocks (2 KiB) per call with AVX-512F, the round count a
+ * parameter: the widest core of the chacha20-avx512 driver and of the
+ * ChaCha12 drivers over the same code (the rest is chacha20-avx512.c).
  *
  * Variants and the CPUs they are for:
- *   chacha20_32blocks_avx512   AVX-512F (Skylake-SP, Ice Lake, Zen 4, Zen 5)
+ *   chacha_32blocks_avx512     AVX-512F (Skylake-SP, Ice Lake, Zen 4, Zen 5)
  *
  * C prototype (chacha20-x86.h has the contract):
- *   void chacha20_32blocks_avx512(const uint32_t state[16], uint8_t *dst,
- *                                 const uint8_t *src);
- * dst = src ^ the keystream of blocks state[12] .. state[12] + 31 (block
- * counter modulo 2^32); state is not changed; dst == src allowed; no
- * alignment needed.
+ *   void chacha_32blocks_avx512(const uint32_t state[16], uint8_t *dst,
+ *                               const uint8_t *src, unsigned int nrounds);
+ * dst = src ^ the keystream of nrounds rounds (even, at least 2) of
+ * blocks state[12] .. state[12] + 31 (block counter modulo 2^32); state
+ * is not changed; dst == src allowed; no alignment needed.
  *
  * Technique: the vertical layout of chacha20-x86-core.h (after M. Willi's
  * kernel chacha-avx512vl-x86_64.S, read for ideas only): zmm k holds
@@ -30,6 +31,7 @@
 #define STATE	%rdi	/* const uint32_t state[16] */
 #define DST	%rsi	/* uint8_t *dst */
 #define SRC	%rdx	/* const uint8_t *src */
+#define NROUNDS	%ecx	/* unsigned int nrounds (even) */
 #define ROUNDS	%eax	/* double rounds left */
 
 	.section .rodata
@@ -169,10 +171,10 @@
 	LANES_STORE %zmm3, %zmm7, %zmm11, %zmm15, (\off + 3 * 64), %zmm16, %zmm17, %zmm18, %zmm19
 .endm
 
-	.globl	chacha20_32blocks_avx512
-	.type	chacha20_32blocks_avx512, @function
+	.globl	chacha_32blocks_avx512
+	.type	chacha_32blocks_avx512, @function
 	.balign	32
-chacha20_32blocks_avx512:
+chacha_32blocks_avx512:
 	.cfi_startproc
 	push	%rbp
 	.cfi_def_cfa_offset 16
@@ -189,7 +191,8 @@ chacha20_32blocks_avx512:
 	vpaddd	.Llanes_x(%rip), %zmm12, %zmm12
 	vpaddd	.Llanes_y(%rip), %zmm28, %zmm28
 
-	mov	$10, ROUNDS
+	mov	NROUNDS, ROUNDS
+	shr	$1, ROUNDS
 .Ldoubleround:
 	/* column round */
 	QR2 %zmm0, %zmm4, %zmm8, %zmm12, %zmm16, %zmm20, %zmm24, %zmm28
@@ -253,6 +256,6 @@ chacha20_32blocks_avx512:
 	.cfi_def_cfa %rsp, 8
 	ret
 	.cfi_endproc
-	.size	chacha20_32blocks_avx512, .-chacha20_32blocks_avx512
+	.size	chacha_32blocks_avx512, .-chacha_32blocks_avx512
 
 	.section .note.GNU-stack, "", @progbits

@@ -2,7 +2,7 @@
 /*
  * ChaCha20 with AVX-512F and VL (built with -mavx512f -mavx512vl):
  *  - 32 blocks as two interleaved 16-block groups: the assembly core
- *    chacha20_32blocks_avx512 (chacha20-avx512-x86_64.S), which keeps all
+ *    chacha_32blocks_avx512 (chacha20-avx512-x86_64.S), which keeps all
  *    32 state vectors in registers;
  *  - 16 blocks in the vertical layout (chacha20-x86-core.h) for a rest of
  *    up to 1 KiB: VPROLD rotates in one instruction;
@@ -90,11 +90,11 @@ typedef __m512i Zvec;
 
 /* 16 blocks (1024 bytes), vertical */
 static void chacha_16blocks_zmm(const uint32_t st[16], uint8_t *dst,
-				const uint8_t *src)
+				const uint8_t *src, unsigned int nrounds)
 {
 	CHACHA_VERTICAL_INIT(Z, x, st, Z_LANES0);
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		CHACHA_DOUBLEROUND_VERTICAL(Z, x);
 	Z_FINISH16(x, st, Z_LANES0, 0);
 }
@@ -150,7 +150,7 @@ typedef __m256i Rvec;
 
 /* 2 blocks (128 bytes), rows: block k in 128-bit lane k of a ymm */
 static void chacha_2blocks_ymm(const uint32_t st[16], uint8_t *dst,
-			       const uint8_t *src)
+			       const uint8_t *src, unsigned int nrounds)
 {
 	const Rvec r0 = R_BCAST_ROW(st), r1 = R_BCAST_ROW(st + 4);
 	const Rvec r2 = R_BCAST_ROW(st + 8);
@@ -158,7 +158,7 @@ static void chacha_2blocks_ymm(const uint32_t st[16], uint8_t *dst,
 			      _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
 	Rvec a = r0, b = r1, c = r2, d = r3;
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		RX_DOUBLEROUND(R, a, b, c, d);
 
 	a = R_ADD(a, r0);
@@ -196,7 +196,7 @@ static void chacha_16blocks_prev_zmm(const uint32_t st[16], uint8_t *dst,
 	Xvec a = r0, b = r1, c = r2, d = r3;
 	CHACHA_VERTICAL_INIT(Z, x, st, Z_LANES0);
 
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < CHACHA20_ROUNDS; i += 2) {
 		CHACHA_DOUBLEROUND_VERTICAL(Z, x);
 		CHACHA_DOUBLEROUND_ROWS(X, a, b, c, d);
 	}
@@ -215,7 +215,7 @@ void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 	if (len < 1024) {
 		_Alignas(32) uint8_t pair[128];
 
-		chacha_2blocks_ymm(state, pair, pair_zero);
+		chacha_2blocks_ymm(state, pair, pair_zero, CHACHA20_ROUNDS);
 		memcpy(block0, pair, 64);
 		explicit_bzero(pair, sizeof(pair));
 		state[12] += 1;
@@ -230,7 +230,7 @@ void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 
 /* 4 blocks (256 bytes), rows: block k in 128-bit lane k */
 static void chacha_4blocks_zmm(const uint32_t st[16], uint8_t *dst,
-			       const uint8_t *src)
+			       const uint8_t *src, unsigned int nrounds)
 {
 	const Zvec r0 = Z_BCAST_ROW(st), r1 = Z_BCAST_ROW(st + 4);
 	const Zvec r2 = Z_BCAST_ROW(st + 8);
@@ -239,7 +239,7 @@ static void chacha_4blocks_zmm(const uint32_t st[16], uint8_t *dst,
 						3, 0, 0, 0));
 	Zvec a = r0, b = r1, c = r2, d = r3;
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		CHACHA_DOUBLEROUND_ROWS(Z, a, b, c, d);
 
 	a = Z_ADD(a, r0);
@@ -254,31 +254,41 @@ static void chacha_4blocks_zmm(const uint32_t st[16], uint8_t *dst,
  * takes it in one pass (on a stack copy when it is not a whole group):
  * each pass costs about the same, the rounds being latency bound.
  */
-void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			 size_t len)
+void chacha_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		       size_t len, unsigned int nrounds)
 {
 	for (; len >= 2048; len -= 2048, dst += 2048, src += 2048) {
-		chacha20_32blocks_avx512(state, dst, src);
+		chacha_32blocks_avx512(state, dst, src, nrounds);
 		state[12] += 32;
 	}
 	if (len > 1024) {
-		chacha_partial_group(chacha20_32blocks_avx512, 2048, state, dst, src, len);
+		chacha_partial_group(chacha_32blocks_avx512, 2048, state, dst, src,
+				     len, nrounds);
 	} else if (len == 1024) {
-		chacha_16blocks_zmm(state, dst, src);
+		chacha_16blocks_zmm(state, dst, src, nrounds);
 		state[12] += 16;
 	} else if (len > 256) {
-		chacha_partial_group(chacha_16blocks_zmm, 1024, state, dst, src, len);
+		chacha_partial_group(chacha_16blocks_zmm, 1024, state, dst, src, len,
+				     nrounds);
 	} else if (len == 256) {
-		chacha_4blocks_zmm(state, dst, src);
+		chacha_4blocks_zmm(state, dst, src, nrounds);
 		state[12] += 4;
 	} else if (len > 128) {
-		chacha_partial_group(chacha_4blocks_zmm, 256, state, dst, src, len);
+		chacha_partial_group(chacha_4blocks_zmm, 256, state, dst, src, len,
+				     nrounds);
 	} else if (len == 128) {
-		chacha_2blocks_ymm(state, dst, src);
+		chacha_2blocks_ymm(state, dst, src, nrounds);
 		state[12] += 2;
 	} else if (len) {
-		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len);
+		chacha_partial_group(chacha_2blocks_ymm, 128, state, dst, src, len,
+				     nrounds);
 	}
+}
+
+void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			 size_t len)
+{
+	chacha_xor_avx512(state, dst, src, len, CHACHA20_ROUNDS);
 }
 
 int chacha20_crypt_avx512(const struct crypto_tfm *tfm, uint8_t *iv,

@@ -61,24 +61,26 @@ typedef __m128i Xvec;
 	} while (0)
 
 /* 4 blocks (256 bytes), vertical */
-static void chacha_4blocks(const uint32_t st[16], uint8_t *dst, const uint8_t *src)
+static void chacha_4blocks(const uint32_t st[16], uint8_t *dst,
+			   const uint8_t *src, unsigned int nrounds)
 {
 	X_MASKS;
 	CHACHA_VERTICAL_INIT(X, x, st, X_LANES0);
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		CHACHA_DOUBLEROUND_VERTICAL(X, x);
 	X_FINISH4(x, st, X_LANES0, 0);
 }
 
 /* 8 blocks (512 bytes): two 4-block groups interleaved */
-static void chacha_8blocks(const uint32_t st[16], uint8_t *dst, const uint8_t *src)
+static void chacha_8blocks(const uint32_t st[16], uint8_t *dst,
+			   const uint8_t *src, unsigned int nrounds)
 {
 	X_MASKS;
 	CHACHA_VERTICAL_INIT(X, x, st, X_LANES0);
 	CHACHA_VERTICAL_INIT(X, y, st, X_LANES1);
 
-	for (int i = 0; i < 10; i++) {
+	for (unsigned int i = 0; i < nrounds; i += 2) {
 		CHACHA_DOUBLEROUND_VERTICAL(X, x);
 		CHACHA_DOUBLEROUND_VERTICAL(X, y);
 	}
@@ -87,14 +89,15 @@ static void chacha_8blocks(const uint32_t st[16], uint8_t *dst, const uint8_t *s
 }
 
 /* 1 block (64 bytes), rows */
-static void chacha_1block(const uint32_t st[16], uint8_t *dst, const uint8_t *src)
+static void chacha_1block(const uint32_t st[16], uint8_t *dst,
+			  const uint8_t *src, unsigned int nrounds)
 {
 	X_MASKS;
 	const Xvec r0 = X_LOAD(st), r1 = X_LOAD(st + 4);
 	const Xvec r2 = X_LOAD(st + 8), r3 = X_LOAD(st + 12);
 	Xvec a = r0, b = r1, c = r2, d = r3;
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		CHACHA_DOUBLEROUND_ROWS(X, a, b, c, d);
 
 	X_XOR_STORE(0, X_ADD(a, r0));
@@ -107,26 +110,35 @@ static void chacha_1block(const uint32_t st[16], uint8_t *dst, const uint8_t *sr
  * Whole 8-block groups, then the rest through the narrowest core that
  * takes it in one pass (on a stack copy when it is not a whole group).
  */
-void chacha20_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
-			size_t len)
+void chacha_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		      size_t len, unsigned int nrounds)
 {
 	for (; len >= 512; len -= 512, dst += 512, src += 512) {
-		chacha_8blocks(state, dst, src);
+		chacha_8blocks(state, dst, src, nrounds);
 		state[12] += 8;
 	}
 	if (len > 256) {
-		chacha_partial_group(chacha_8blocks, 512, state, dst, src, len);
+		chacha_partial_group(chacha_8blocks, 512, state, dst, src, len,
+				     nrounds);
 	} else if (len == 256) {
-		chacha_4blocks(state, dst, src);
+		chacha_4blocks(state, dst, src, nrounds);
 		state[12] += 4;
 	} else if (len > 64) {
-		chacha_partial_group(chacha_4blocks, 256, state, dst, src, len);
+		chacha_partial_group(chacha_4blocks, 256, state, dst, src, len,
+				     nrounds);
 	} else if (len == 64) {
-		chacha_1block(state, dst, src);
+		chacha_1block(state, dst, src, nrounds);
 		state[12] += 1;
 	} else if (len) {
-		chacha_partial_group(chacha_1block, 64, state, dst, src, len);
+		chacha_partial_group(chacha_1block, 64, state, dst, src, len,
+				     nrounds);
 	}
+}
+
+void chacha20_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+			size_t len)
+{
+	chacha_xor_ssse3(state, dst, src, len, CHACHA20_ROUNDS);
 }
 
 int chacha20_crypt_ssse3(const struct crypto_tfm *tfm, uint8_t *iv,

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ChaCha20 round structure shared by chacha20-{ssse3,avx2,avx512}.c
- * (internal to those files; entry points in chacha20-x86.h).
+ * ChaCha round structure shared by chacha20-{ssse3,avx2,avx512}.c
+ * (internal to those files; entry points in chacha20-x86.h). The cores
+ * take the round count (even) and loop over double rounds, so ChaCha12
+ * runs the code ChaCha20 does: the loop counter costs nothing next to a
+ * double round (ChaCha20 measured unchanged, docs/performance.md).
  *
  * Technique (M. Willi's kernel design, arch/x86/crypto/chacha-avx2-x86_64.S
  * and chacha-avx512vl-x86_64.S, 2018; read for ideas only):
@@ -120,9 +123,12 @@ static inline const uint32_t *chacha_launder(const uint32_t *p)
 		d = P##_SHUF(d, 0x39);                    \
 	} while (0)
 
-/* a core: group_bytes of keystream from st's counter XORed in; st unchanged */
+/*
+ * A core: group_bytes of keystream of nrounds rounds (even) from st's
+ * counter XORed in; st unchanged.
+ */
 typedef void chacha_group_fn(const uint32_t st[16], uint8_t *dst,
-			     const uint8_t *src);
+			     const uint8_t *src, unsigned int nrounds);
 
 #define CHACHA_MAX_GROUP_BYTES 2048
 
@@ -133,13 +139,14 @@ typedef void chacha_group_fn(const uint32_t st[16], uint8_t *dst,
  */
 static inline void chacha_partial_group(chacha_group_fn *fn, size_t group_bytes,
 					uint32_t st[16], uint8_t *dst,
-					const uint8_t *src, size_t len)
+					const uint8_t *src, size_t len,
+					unsigned int nrounds)
 {
 	_Alignas(64) uint8_t buf[CHACHA_MAX_GROUP_BYTES];
 
 	memcpy(buf, src, len);
 	memset(buf + len, 0, group_bytes - len);
-	fn(st, buf, buf);
+	fn(st, buf, buf, nrounds);
 	memcpy(dst, buf, len);
 	explicit_bzero(buf, group_bytes);
 	st[12] += (uint32_t)((len + 63) / 64);
@@ -244,12 +251,12 @@ typedef __m256i Yvec;
 
 /* 8 blocks (512 bytes), vertical */
 static void chacha_8blocks_ymm(const uint32_t st[16], uint8_t *dst,
-			       const uint8_t *src)
+			       const uint8_t *src, unsigned int nrounds)
 {
 	CHACHA_YMM_MASKS
 	CHACHA_VERTICAL_INIT(Y, x, st, Y_LANES0);
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		CHACHA_DOUBLEROUND_VERTICAL(Y, x);
 	Y_FINISH8(x, st, Y_LANES0, 0);
 }
@@ -259,13 +266,13 @@ static void chacha_8blocks_ymm(const uint32_t st[16], uint8_t *dst,
  * rounds of one fill the latency of the other's dependency chains.
  */
 static void chacha_16blocks_ymm(const uint32_t st[16], uint8_t *dst,
-				const uint8_t *src)
+				const uint8_t *src, unsigned int nrounds)
 {
 	CHACHA_YMM_MASKS
 	CHACHA_VERTICAL_INIT(Y, x, st, Y_LANES0);
 	CHACHA_VERTICAL_INIT(Y, y, st, Y_LANES1);
 
-	for (int i = 0; i < 10; i++) {
+	for (unsigned int i = 0; i < nrounds; i += 2) {
 		CHACHA_DOUBLEROUND_VERTICAL(Y, x);
 		CHACHA_DOUBLEROUND_VERTICAL(Y, y);
 	}
@@ -276,7 +283,7 @@ static void chacha_16blocks_ymm(const uint32_t st[16], uint8_t *dst,
 #ifdef CHACHA_WANT_YMM_ROWS
 /* 2 blocks (128 bytes), rows: block 0 in the low lanes, block 1 high */
 static void chacha_2blocks_ymm(const uint32_t st[16], uint8_t *dst,
-			       const uint8_t *src)
+			       const uint8_t *src, unsigned int nrounds)
 {
 	CHACHA_YMM_MASKS
 	const Yvec r0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)st));
@@ -286,7 +293,7 @@ static void chacha_2blocks_ymm(const uint32_t st[16], uint8_t *dst,
 			      _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
 	Yvec a = r0, b = r1, c = r2, d = r3;
 
-	for (int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < nrounds; i += 2)
 		CHACHA_DOUBLEROUND_ROWS(Y, a, b, c, d);
 
 	a = Y_ADD(a, r0);

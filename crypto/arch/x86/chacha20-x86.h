@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86-64 SIMD cores for ChaCha20 (RFC 8439), internal; the glue is
- * chacha20-x86-glue.c.
+ * x86-64 SIMD cores for ChaCha20 (RFC 8439) and the other round counts
+ * of the ChaCha family (ChaCha12 for XChaCha12 and Adiantum), internal;
+ * the glue is chacha20-x86-glue.c. The rounds are a parameter of each
+ * core, not a copy of it.
  *
  * Variants and the CPUs they are for:
  *   *_ssse3   SSSE3 (Core 2 and later), 128-bit vectors: 8 blocks as two
@@ -13,10 +15,12 @@
  *             4 row-wise in zmm and 2 row-wise in ymm for the tail
  *
  * Contract of every entry point (the same as chacha20_crypt() in
- * crypto/chacha20poly1305/chacha20.h):
- *  - state is the 16-word ChaCha20 matrix; dst = src ^ keystream from
- *    state[12]'s block on, and state[12] advances by one per 64-byte
- *    block started, modulo 2^32 (the nonce words never change);
+ * crypto/chacha20poly1305/chacha20.h, with the round count added):
+ *  - state is the 16-word ChaCha matrix; dst = src ^ keystream of
+ *    nrounds rounds (even and at least 2: 20, 12 or 8; the chacha20_*
+ *    names: 20) from state[12]'s block on, and state[12] advances by one
+ *    per 64-byte block started, modulo 2^32 (the nonce words never
+ *    change);
  *  - any len (0 included); dst == src is allowed, partial overlap is not;
  *    no alignment needed. A partial last block goes through a stack copy
  *    that is wiped afterwards.
@@ -46,9 +50,19 @@ int chacha20_crypt_avx2(const struct crypto_tfm *tfm, uint8_t *iv,
 int chacha20_crypt_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
 			  uint8_t *dst, const uint8_t *src, size_t len);
 
+#define CHACHA20_ROUNDS 20
+
+/* The whole-message functions under those, on a ChaCha state: */
+void chacha_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		      size_t len, unsigned int nrounds);
+void chacha_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		     size_t len, unsigned int nrounds);
+void chacha_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
+		       size_t len, unsigned int nrounds);
+
 /*
- * The whole-message functions under those, on a ChaCha20 state (the
- * AEAD's, which goes on from block 1 after its block 0):
+ * They with 20 rounds, the AEAD's chacha20_xor_fn (on its state, which
+ * goes on from block 1 after its block 0):
  */
 void chacha20_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 			size_t len);
@@ -76,11 +90,12 @@ void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 				uint8_t *dst, const uint8_t *src, size_t len);
 
 /*
- * The 32-block core of chacha20_xor_avx512 (chacha20-avx512-x86_64.S):
- * dst = src ^ 2 KiB of keystream from state[12]; state is not changed.
+ * The 32-block core of chacha_xor_avx512 (chacha20-avx512-x86_64.S):
+ * dst = src ^ 2 KiB of keystream of nrounds rounds from state[12]; state
+ * is not changed.
  */
-void chacha20_32blocks_avx512(const uint32_t state[16], uint8_t *dst,
-			      const uint8_t *src);
+void chacha_32blocks_avx512(const uint32_t state[16], uint8_t *dst,
+			    const uint8_t *src, unsigned int nrounds);
 
 /*
  * The longest input a variant covers in a single pass of one core: a pass

@@ -116,10 +116,3 @@ void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
 	state[12] += 16;
 	chacha20_xor_avx2(state, dst + 1024, src + 1024, len - 1024);
 }
-
-int chacha20_crypt_avx2(const struct crypto_tfm *tfm, uint8_t *iv,
-			uint8_t *dst, const uint8_t *src, size_t len)
-{
-	chacha_skcipher_crypt(chacha20_xor_avx2, tfm, iv, dst, src, len);
-	return 0;
-}

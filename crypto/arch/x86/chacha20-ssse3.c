@@ -140,10 +140,3 @@ void chacha20_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 {
 	chacha_xor_ssse3(state, dst, src, len, CHACHA20_ROUNDS);
 }
-
-int chacha20_crypt_ssse3(const struct crypto_tfm *tfm, uint8_t *iv,
-			 uint8_t *dst, const uint8_t *src, size_t len)
-{
-	chacha_skcipher_crypt(chacha20_xor_ssse3, tfm, iv, dst, src, len);
-	return 0;
-}

@@ -32,9 +32,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "crypto/chacha20poly1305/chacha20.h"
-#include "crypto/crypto.h"
-#include "crypto/internal/util.h"
 
 #define CHACHA_QR(P, a, b, c, d)                     \
 	do {                                         \
@@ -150,33 +147,6 @@ static inline void chacha_partial_group(chacha_group_fn *fn, size_t group_bytes,
 	memcpy(dst, buf, len);
 	explicit_bzero(buf, group_bytes);
 	st[12] += (uint32_t)((len + 63) / 64);
-}
-
-/*
- * The body of a core's "chacha20" skcipher entry (chacha20_crypt_<isa>,
- * chacha20-x86.h): the state from the driver context (struct
- * chacha20_key) and the IV as chacha20-generic builds it, the message
- * through the core's xor_fn, the advanced counter written back to the IV.
- * Up to one block goes to the scalar chacha20_crypt(): a vector pass is
- * latency bound, so a lone block is quicker in C.
- */
-static inline void chacha_skcipher_crypt(void (*xor_fn)(uint32_t st[16],
-							uint8_t *dst,
-							const uint8_t *src,
-							size_t len),
-					 const struct crypto_tfm *tfm,
-					 uint8_t *iv, uint8_t *dst,
-					 const uint8_t *src, size_t len)
-{
-	uint32_t state[CHACHA20_STATE_WORDS];
-
-	chacha20_init_state(state, tfm->ctx, iv);
-	if (len <= CHACHA20_BLOCK_SIZE)
-		chacha20_crypt(state, dst, src, len);
-	else
-		xor_fn(state, dst, src, len);
-	store_le32(iv, state[12]);
-	explicit_bzero(state, sizeof(state));
 }
 
 #ifdef CHACHA_WANT_YMM

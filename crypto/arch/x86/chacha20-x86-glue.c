@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * The "chacha20" skcipher drivers over the x86-64 SIMD cores
- * (chacha20-x86.h): chacha20-ssse3, chacha20-avx2 and
- * chacha20-avx512. Same key context, IV format and IV update as
- * chacha20-generic (chacha20.h): the 16-byte IV is the 32-bit
- * little-endian block counter then the 96-bit nonce, and the counter
- * written back has advanced by one per 64-byte block started. The cores
- * take any length: whole groups of blocks in the widest layout, the rest
- * in the narrowest one that covers it in one pass; up to one block goes
- * to the generic chacha20_crypt() instead. The cores' entry points
- * (chacha20_crypt_<isa>) are the skcipher_alg's encrypt and decrypt.
+ * The ChaCha skcipher drivers over the x86-64 SIMD cores
+ * (chacha20-x86.h), one per core and algorithm: chacha20-, chacha12-,
+ * xchacha12- and xchacha20-{ssse3,avx2,avx512}. Same key context, IV
+ * formats and IV update as the generic drivers (chacha20.h, chacha.h):
+ * for chacha20 and chacha12 the 16-byte IV is the 32-bit little-endian
+ * block counter then the 96-bit nonce, for XChaCha 32 bytes (nonce, then
+ * the stream position), and the counter written back has advanced by one
+ * per 64-byte block started. The cores take any length: whole groups of
+ * blocks in the widest layout, the rest in the narrowest one that covers
+ * it in one pass. The round count is a parameter of the cores, so the
+ * four algorithms run the same code.
  */
 #include "crypto/arch/x86/chacha20poly1305-x86-glue.h"
 
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "crypto/arch/x86/chacha20-x86.h"
+#include "crypto/chacha20poly1305/chacha.h"
 #include "crypto/chacha20poly1305/chacha20.h"
 #include "crypto/internal/alg.h"
 #include "crypto/internal/util.h"
@@ -140,7 +142,39 @@ static int chacha20_ks0_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
 	return chacha20_ks0(&chacha20_ks0_avx512_impl, tfm, iv, ks0, dst, src, len);
 }
 
-/* one skcipher_alg per core, its entry point encryption and decryption */
+/*
+ * The skcipher encrypt (= decrypt) of chacha20, chacha12, xchacha12 and
+ * xchacha20 over one core: the shared bodies of chacha.h over its
+ * chacha_xor_<isa>, whatever the length. Short messages too go to the
+ * core: its narrowest pass (SSSE3 one block, AVX2 and AVX-512 two blocks
+ * row-wise) beats the generic C on a single block (Zen 4, 16 and 64
+ * bytes: SSSE3 and AVX-512 5-13% faster, AVX2 about equal;
+ * docs/performance.md).
+ */
+#define CHACHA_X86_ENTRY(alg, body, nrounds, isa)                           \
+	static int alg##_crypt_##isa(const struct crypto_tfm *tfm,           \
+				     uint8_t *iv, uint8_t *dst,              \
+				     const uint8_t *src, size_t len)         \
+	{                                                                    \
+		return body(chacha_xor_##isa, nrounds, tfm, iv, dst, src, len); \
+	}
+#define CHACHA_X86_ENTRIES(isa)                                              \
+	CHACHA_X86_ENTRY(chacha20, chacha_skcipher_crypt, 20, isa)           \
+	CHACHA_X86_ENTRY(chacha12, chacha_skcipher_crypt, 12, isa)           \
+	CHACHA_X86_ENTRY(xchacha12, xchacha_skcipher_crypt, 12, isa)         \
+	CHACHA_X86_ENTRY(xchacha20, xchacha_skcipher_crypt, 20, isa)         \
+	static const struct skcipher_alg chacha12_##isa##_alg =              \
+		CHACHA12_SKCIPHER_ALG(chacha12_crypt_##isa);                 \
+	static const struct skcipher_alg xchacha12_##isa##_alg =             \
+		XCHACHA_SKCIPHER_ALG(xchacha12_crypt_##isa);                 \
+	static const struct skcipher_alg xchacha20_##isa##_alg =             \
+		XCHACHA_SKCIPHER_ALG(xchacha20_crypt_##isa)
+
+CHACHA_X86_ENTRIES(ssse3);
+CHACHA_X86_ENTRIES(avx2);
+CHACHA_X86_ENTRIES(avx512);
+
+/* chacha20's skcipher_algs: the AVX2 and AVX-512 ones with crypt_ks0 */
 static const struct skcipher_alg chacha20_ssse3_alg =
 	CHACHA20_SKCIPHER_ALG(chacha20_crypt_ssse3);
 static const struct skcipher_alg chacha20_avx2_alg =
@@ -148,24 +182,30 @@ static const struct skcipher_alg chacha20_avx2_alg =
 static const struct skcipher_alg chacha20_avx512_alg =
 	CHACHA20_SKCIPHER_ALG_KS0(chacha20_crypt_avx512, chacha20_ks0_avx512);
 
+/*
+ * The four algorithms over one core: the same priority and CPU features
+ * for each (a ChaCha12 pass is a ChaCha20 pass with fewer rounds).
+ */
+#define CHACHA_X86_DRIVER(alg, name, isa, prio, feat)                       \
+	{ .alg_name = (alg), .driver_name = #name "-" #isa,                 \
+	  .priority = (prio), .features = (feat),                            \
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,        \
+	  .u.skcipher = &name##_##isa##_alg }
+#define CHACHA_X86_DRIVERS(isa, prio, feat)                                  \
+	CHACHA_X86_DRIVER("chacha20", chacha20, isa, prio, feat),            \
+	CHACHA_X86_DRIVER(CHACHA12_ALG_NAME, chacha12, isa, prio, feat),     \
+	CHACHA_X86_DRIVER(XCHACHA12_ALG_NAME, xchacha12, isa, prio, feat),   \
+	CHACHA_X86_DRIVER(XCHACHA20_ALG_NAME, xchacha20, isa, prio, feat)
+
 static const struct crypto_driver chacha20_x86_drivers[] = {
-	{ .alg_name = "chacha20", .driver_name = "chacha20-ssse3",
-	  .priority = 300, .features = CPU_FEAT_SSSE3,
-	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
-	  .u.skcipher = &chacha20_ssse3_alg },
-	{ .alg_name = "chacha20", .driver_name = "chacha20-avx2",
-	  .priority = 600, .features = CPU_FEAT_AVX2,
-	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
-	  .u.skcipher = &chacha20_avx2_alg },
+	CHACHA_X86_DRIVERS(ssse3, 300, CPU_FEAT_SSSE3),
+	CHACHA_X86_DRIVERS(avx2, 600, CPU_FEAT_AVX2),
 	/*
 	 * AVX2 too: the compiler may use it in the -mavx512f core;
 	 * AVX-512VL for the 256-bit row-wise pass (VPROLD, VPTERNLOGD on ymm)
 	 */
-	{ .alg_name = "chacha20", .driver_name = "chacha20-avx512",
-	  .priority = 800,
-	  .features = CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX2,
-	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_SKCIPHER,
-	  .u.skcipher = &chacha20_avx512_alg },
+	CHACHA_X86_DRIVERS(avx512, 800,
+			   CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX2),
 };
 
 int chacha20_x86_register(struct crypto_registry *reg)

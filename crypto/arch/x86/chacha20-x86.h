@@ -34,25 +34,12 @@
 
 struct crypto_tfm;
 
-/*
- * The "chacha20" skcipher entry points (skcipher_alg.encrypt and
- * .decrypt, the same XOR), what chacha20-generic's are: tfm->ctx is the
- * struct chacha20_key of chacha20_setkey(), iv the 16-byte IV (le32
- * counter | 96-bit nonce) whose counter is written back advanced by one
- * per 64-byte block started. Each builds the state and runs the core's
- * chacha20_xor_<isa> (one block or less: the scalar chacha20_crypt()).
- * Return 0.
- */
-int chacha20_crypt_ssse3(const struct crypto_tfm *tfm, uint8_t *iv,
-			 uint8_t *dst, const uint8_t *src, size_t len);
-int chacha20_crypt_avx2(const struct crypto_tfm *tfm, uint8_t *iv,
-			uint8_t *dst, const uint8_t *src, size_t len);
-int chacha20_crypt_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
-			  uint8_t *dst, const uint8_t *src, size_t len);
-
 #define CHACHA20_ROUNDS 20
 
-/* The whole-message functions under those, on a ChaCha state: */
+/*
+ * The whole-message functions, on a ChaCha state (the skcipher entry
+ * points are in the glue):
+ */
 void chacha_xor_ssse3(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 		      size_t len, unsigned int nrounds);
 void chacha_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,

@@ -21,6 +21,7 @@
 #include "crypto/arch/x86/poly1305-x86-glue.h"
 #include "crypto/nhpoly1305/nhpoly1305.h"
 #include "crypto/arch/arm/nhpoly1305-neon-glue.h"
+#include "crypto/arch/x86/nhpoly1305-x86-glue.h"
 #include "crypto/polyval/polyval.h"
 #include "crypto/sha512/sha512.h"
 #include "crypto/arch/arm/sm4-ce-glue.h"
@@ -51,6 +52,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	chacha20poly1305_x86_register,
 	poly1305_neon_register,
 	nhpoly1305_neon_register,
+	nhpoly1305_x86_register,
 	chacha_neon_register,
 	speck_neon_register,
 	aes_ce_register,

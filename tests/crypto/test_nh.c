@@ -10,20 +10,36 @@
  *    16-byte boundary;
  *  - the key is read at most 4 * (len / 16) + 12 words on (a 1024-byte
  *    message reads the whole 268-word key, a shorter one no further).
- * Each nh_fn in impls[] is checked (nh_generic; a SIMD NH is added there).
+ * Each nh_fn in impls[] is checked (nh_generic, and the x86 SIMD NH
+ * cores where built and this CPU runs them), and each SIMD one against
+ * nh_generic: every length 16 to 1024 bytes step 16, random keys and
+ * messages, the message unaligned, the key advanced as NHPoly1305
+ * advances it within a chunk, and all-ones words (the largest products
+ * and carries out of every 64-bit sum).
  */
 #include <string.h>
 
+#include "crypto/cpu.h"
+#include "crypto/crypto.h"
 #include "crypto/hex.h"
 #include "crypto/internal/util.h"
 #include "crypto/nhpoly1305/nh.h"
 #include "testutil.h"
 
+#if defined(CLOAKFS_NH_X86_CORES)
+#include "crypto/arch/x86/nh-x86.h"
+#endif
+
 static const struct {
 	const char *name;
 	nh_fn *fn;
+	uint64_t features; /* CPU_FEAT_* it needs */
 } impls[] = {
-	{ "nh_generic", nh_generic },
+	{ "nh_generic", nh_generic, 0 },
+#if defined(CLOAKFS_NH_X86_CORES)
+	{ "nh_sse2", nh_sse2, CPU_FEAT_SSE2 },
+	{ "nh_avx2", nh_avx2, CPU_FEAT_AVX2 },
+#endif
 };
 
 static const char nh_key_hex[] =
@@ -123,18 +139,63 @@ static void check_key_reach(const char *name, nh_fn *fn, const uint32_t *key,
 	}
 }
 
+/* fn and nh_generic agree on every length, key words at offset koff */
+static void check_lengths(const char *name, nh_fn *fn, const uint32_t *key,
+			  const uint8_t *msg, size_t koff)
+{
+	uint8_t want[NH_HASH_BYTES], got[NH_HASH_BYTES];
+
+	for (size_t len = NH_MESSAGE_UNIT; len + 4 * koff <= NH_MESSAGE_BYTES;
+	     len += NH_MESSAGE_UNIT) {
+		nh_generic(key + koff, msg, len, want);
+		fn(key + koff, msg, len, got);
+		CHECK(!memcmp(got, want, sizeof(want)), "%s: %zu bytes (key +%zu "
+		      "words, message at %p) differ from nh_generic", name, len,
+		      koff, (const void *)msg);
+	}
+}
+
+static void check_vs_generic(const char *name, nh_fn *fn)
+{
+	uint32_t key[NH_KEY_WORDS];
+	uint8_t buf[NH_MESSAGE_BYTES + 16];
+
+	for (int r = 0; r < 16; r++) {
+		/* an unaligned message every other round */
+		uint8_t *msg = buf + (r & 1 ? 1 + test_rand_below(15) : 0);
+		/* the key advanced by 0 or by a random number of units */
+		size_t koff = r < 8 ? 0 : 4 * test_rand_below(NH_MESSAGE_BYTES / 16);
+
+		test_random_bytes(key, sizeof(key));
+		test_random_bytes(msg, NH_MESSAGE_BYTES);
+		check_lengths(name, fn, key, msg, koff);
+	}
+	memset(key, 0xff, sizeof(key));
+	memset(buf, 0xff, sizeof(buf));
+	check_lengths(name, fn, key, buf, 0);
+}
+
 int main(void)
 {
 	uint8_t kb[NH_KEY_BYTES], msg[NH_MESSAGE_BYTES];
 	uint32_t key[NH_KEY_WORDS];
 
 	test_seed();
+	/* the CPU features (and a test's mask of them) */
+	CHECK(crypto_init() == 0, "crypto_init: %s", crypto_init_error());
 	CHECK(hex_decode_str(nh_key_hex, kb, sizeof(kb), NULL) == sizeof(kb),
 	      "key hex");
 	for (size_t i = 0; i < NH_KEY_WORDS; i++)
 		key[i] = load_le32(kb + 4 * i);
 	test_random_bytes(msg, sizeof(msg));
 	for (size_t i = 0; i < sizeof(impls) / sizeof(impls[0]); i++) {
+		if (!cpu_has(impls[i].features)) {
+			printf("%s: this CPU lacks its features, skipped\n",
+			       impls[i].name);
+			continue;
+		}
+		if (impls[i].fn != nh_generic)
+			check_vs_generic(impls[i].name, impls[i].fn);
 		check_vector(impls[i].name, impls[i].fn, key);
 		check_pieces(impls[i].name, impls[i].fn, key, msg);
 		check_key_reach(impls[i].name, impls[i].fn, key, msg);

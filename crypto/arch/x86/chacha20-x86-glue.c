@@ -87,22 +87,10 @@ static size_t onepass_round_avx2(size_t total)
 }
 
 /*
- * The avx512 driver's one pass: the core that is fastest for the total
- * on Zen 4 (measured, 80 to 1024 bytes): the AVX-512 row-wise passes up
- * to 4 blocks, the AVX2 8-block pass for 5 to 8 (the AVX-512 one is a
- * 16-block pass: ~830-970 cycles there against ~640-870), AVX-512 16
- * blocks above.
+ * chacha20_xor_avx512's passes up to its one-pass size: 2 or 4 blocks
+ * row-wise, 8 (its AVX2 pass, the fastest for 5 to 8 blocks on Zen 4) or
+ * 16
  */
-static void chacha20_onepass_avx512(uint32_t state[16], uint8_t *dst,
-				    const uint8_t *src, size_t len)
-{
-	if (len > 4 * CHACHA20_BLOCK_SIZE && len <= CHACHA20_AVX2_ONEPASS_BYTES)
-		chacha20_xor_avx2(state, dst, src, len);
-	else
-		chacha20_xor_avx512(state, dst, src, len);
-}
-
-/* the groups of those passes: 2, 4, 8 (AVX2), 16 blocks */
 static size_t onepass_round_avx512(size_t total)
 {
 	if (total <= 2 * CHACHA20_BLOCK_SIZE)
@@ -122,7 +110,7 @@ static const struct chacha20_ks0_impl chacha20_ks0_avx2_impl = {
 };
 
 static const struct chacha20_ks0_impl chacha20_ks0_avx512_impl = {
-	.onepass = chacha20_onepass_avx512,
+	.onepass = chacha20_xor_avx512,
 	.onepass_round = onepass_round_avx512,
 	.onepass_bytes = CHACHA20_AVX512_ONEPASS_BYTES,
 	.block0 = chacha20_xor_block0_avx512,

@@ -22,7 +22,13 @@
 #include "cli/passphrase.h"
 #include "crypto/crypto.h"
 #include "crypto/secmem.h"
-#include "tools/fsck.h"
+#include "tools/fsck-config.h"
+#include "tools/fsck-files.h"
+#include "tools/fsck-progress.h"
+#include "tools/fsck-report.h"
+#include "tools/fsck-targets.h"
+#include "tools/fsck-walk.h"
+#include "tools/fsck-keys.h"
 
 static const char usage_text[] =
 	"Usage: " FSCK_PROG " [OPTIONS] CIPHERDIR\n"

@@ -13,7 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tools/fsck.h"
+#include "tools/fsck-files.h"
+#include "tools/fsck-progress.h"
+#include "tools/fsck-report.h"
+#include "tools/fsck-targets.h"
+#include "tools/fsck-keys.h"
 #include "volume/fdio.h"
 #include "volume/content/fileio.h"
 #include "volume/content/header.h"

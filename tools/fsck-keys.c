@@ -3,9 +3,9 @@
  * cloakfs-fsck: the keys of a run once unlocked, and their keyring.
  * Apart from fsck-config.c (which unlocks and reports) so the repair
  * note and the file checks reach the keys without a way back to the
- * report. See fsck.h.
+ * report.
  */
-#include "tools/fsck.h"
+#include "tools/fsck-keys.h"
 #include "volume/keys/keys.h"
 #include "volume/volume.h"
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tools/fsck.h"
+#include "tools/fsck-progress.h"
 
 /* redraws a second; "at least once a second" with room to spare */
 #define REFRESH_SECONDS 0.25

@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tools/fsck.h"
+#include "tools/fsck-progress.h"
+#include "tools/fsck-repair.h"
+#include "tools/fsck-keys.h"
 #include "volume/dirops.h"
 #include "volume/names/direntry.h"
 #include "volume/names/dirnonce.h"

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/fsck.h"
+#include "tools/fsck-progress.h"
+#include "tools/fsck-repair.h"
+#include "tools/fsck-report.h"
 
 static const struct {
 	const char *name;

@@ -29,7 +29,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/fsck.h"
+#include "tools/fsck-progress.h"
+#include "tools/fsck-repair.h"
+#include "tools/fsck-report.h"
+#include "tools/fsck-targets.h"
 #include "volume/fdio.h"
 #include "volume/names/symlink.h"
 

@@ -30,7 +30,14 @@
 #include <unistd.h>
 
 #include "crypto/hex.h"
-#include "tools/fsck.h"
+#include "tools/fsck-files.h"
+#include "tools/fsck-progress.h"
+#include "tools/fsck-repair.h"
+#include "tools/fsck-report.h"
+#include "tools/fsck-targets.h"
+#include "tools/fsck-walk.h"
+#include "tools/fsck-xattr.h"
+#include "tools/fsck-keys.h"
 #include "volume/fdio.h"
 #include "volume/names/direntry.h"
 #include "volume/names/dirnonce.h"

@@ -15,7 +15,9 @@
 
 #include "base/procfd.h"
 #include "crypto/secmem.h"
-#include "tools/fsck.h"
+#include "tools/fsck-report.h"
+#include "tools/fsck-xattr.h"
+#include "tools/fsck-keys.h"
 #include "volume/names/dirnonce.h"
 #include "volume/names/xattr.h"
 

@@ -135,6 +135,11 @@ static int run_init(const struct kt_args *a)
 	else if (cipher_by_name(a->cipher, &p.cipher))
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown cipher '%s' "
 				"(one of %s)", a->cipher, volume_cipher_list());
+	/* their names are to be wide-block: not offered until they are */
+	if (volume_cipher_info(p.cipher)->aead_alg)
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --cipher %s: "
+				"authenticated volumes need wide-block names: "
+				"not yet available", a->cipher);
 	if (a->sector_size && (a->sector_size < CONTENT_MIN_SECTOR ||
 			       a->sector_size > CONTENT_MAX_SECTOR ||
 			       (a->sector_size & (a->sector_size - 1))))

@@ -22,7 +22,23 @@ static const struct volume_cipher_info ciphers[VOLUME_CIPHER_COUNT] = {
 				    16, 32, 16 },
 	[VOLUME_CIPHER_CAMELLIA256_XTS] = { "camellia256-xts", "xts(camellia)",
 					    "cts(cbc(camellia))", 16, 64, 32 },
+	[VOLUME_CIPHER_AES256_GCM] = { "aes256-gcm", "xts(aes)",
+				       "cts(cbc(aes))", 16, 64, 32,
+				       "gcm(aes)", 32 },
+	[VOLUME_CIPHER_XCHACHA20_POLY1305] = { "xchacha20-poly1305", "xts(aes)",
+					       "cts(cbc(aes))", 16, 64, 32,
+					       "xchacha20poly1305", 32 },
 };
+
+const char *volume_cipher_contents_alg(const struct volume_cipher_info *ci)
+{
+	return ci->aead_alg ? ci->aead_alg : ci->xts_alg;
+}
+
+unsigned int volume_cipher_contents_keysize(const struct volume_cipher_info *ci)
+{
+	return ci->aead_alg ? ci->aead_keysize : ci->xts_keysize;
+}
 
 const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c)
 {
@@ -47,5 +63,6 @@ int cipher_by_name(const char *name, enum volume_cipher *c)
 
 const char *volume_cipher_list(void)
 {
-	return "speck128-xts, speck64-xts, aes256-xts, sm4-xts, camellia256-xts";
+	return "speck128-xts, speck64-xts, aes256-xts, sm4-xts, camellia256-xts, "
+	       "aes256-gcm, xchacha20-poly1305";
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The volume ciphers of format version 1: the config name of each and
- * what it means for the crypto layer (algorithm names, block and key
- * sizes). Everything in volume/ that depends on the cipher asks here.
+ * The volume ciphers: the config name of each and what it means for the
+ * crypto layer (algorithm names, block and key sizes). Everything in
+ * volume/ that depends on the cipher asks here. The authenticated ones
+ * (aead_alg set) encrypt contents with an AEAD per sector
+ * (volume/content/sealed.h) and keep the AES-256 rules of aes256-xts for
+ * names and extended attributes (docs/format.md section 3).
  */
 #ifndef CLOAKFS_VOLUME_CIPHER_H
 #define CLOAKFS_VOLUME_CIPHER_H
@@ -15,6 +18,8 @@ enum volume_cipher {
 	VOLUME_CIPHER_AES256_XTS,
 	VOLUME_CIPHER_SM4_XTS,
 	VOLUME_CIPHER_CAMELLIA256_XTS,
+	VOLUME_CIPHER_AES256_GCM,          /* authenticated: feature needed */
+	VOLUME_CIPHER_XCHACHA20_POLY1305,  /* authenticated: feature needed */
 	VOLUME_CIPHER_COUNT
 };
 
@@ -25,12 +30,18 @@ struct volume_cipher_info {
 	unsigned int blocksize; /* 16, or 8 for Speck64 */
 	unsigned int xts_keysize;  /* K1 || K2 */
 	unsigned int name_keysize; /* the block cipher's key */
+	const char *aead_alg;  /* contents of authenticated volumes, else NULL */
+	unsigned int aead_keysize;
 };
+
+/* the contents algorithm and its key size: the AEAD's if any, else XTS */
+const char *volume_cipher_contents_alg(const struct volume_cipher_info *ci);
+unsigned int volume_cipher_contents_keysize(const struct volume_cipher_info *ci);
 
 /* never NULL for a valid enum value; abort()s otherwise */
 const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c);
 
-/* 0 and *c set, or -ENOENT for a name that is not a v1 cipher */
+/* 0 and *c set, or -ENOENT for a name that is not a volume cipher */
 int cipher_by_name(const char *name, enum volume_cipher *c);
 
 /* "speck128-xts, speck64-xts, ..." for messages */

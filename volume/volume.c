@@ -433,7 +433,7 @@ static int set_params(struct volume *v, char *err, size_t errlen)
 {
 	v->cipher = volume_cipher_info(v->cfg.cipher);
 	v->version = v->cfg.version;
-	if (content_geom_init(&v->geom, v->cfg.sector_size, v->cipher->blocksize))
+	if (content_geom_of(&v->geom, v->cipher, v->cfg.sector_size))
 		return seterr(err, errlen, -EINVAL, "%s: bad sector size",
 			      v->confpath);
 	return 0;

@@ -19,7 +19,40 @@ int content_geom_init(struct content_geom *g, uint32_t sector_size,
 		return -EINVAL;
 	g->sector_size = sector_size;
 	g->blocksize = blocksize;
+	g->overhead = 0;
+	g->nonce_size = 0;
 	return 0;
+}
+
+int content_geom_sealed(struct content_geom *g, uint32_t sector_size,
+			uint32_t nonce_size)
+{
+	int err = content_geom_init(g, sector_size, 16);
+
+	if (err)
+		return err;
+	if (nonce_size != 12 && nonce_size != 24)
+		return -EINVAL;
+	/* a block of 1: no unit is ever padded or joined to another */
+	g->blocksize = 1;
+	g->overhead = CONTENT_SEALED_OVERHEAD;
+	g->nonce_size = nonce_size;
+	return 0;
+}
+
+int content_geom_of(struct content_geom *g, const struct volume_cipher_info *ci,
+		    uint32_t sector_size)
+{
+	if (ci->aead_alg)
+		return content_geom_sealed(g, sector_size,
+					   strcmp(ci->aead_alg, "gcm(aes)") == 0
+						   ? 12 : 24);
+	return content_geom_init(g, sector_size, ci->blocksize);
+}
+
+uint64_t content_unit_pos(const struct content_geom *g, uint64_t index)
+{
+	return HEADER_SIZE + index * ((uint64_t)g->sector_size + g->overhead);
 }
 
 int content_is_tiny(const struct content_geom *g, uint64_t plain)
@@ -33,12 +66,26 @@ uint64_t content_cipher_size(const struct content_geom *g, uint64_t plain)
 		return 0;
 	if (plain < g->blocksize)
 		return HEADER_SIZE + g->blocksize;
-	return HEADER_SIZE + plain;
+	return HEADER_SIZE + plain + content_unit_count(g, plain) * g->overhead;
 }
 
 int content_size_needs_header(const struct content_geom *g, uint64_t cipher)
 {
-	return cipher == HEADER_SIZE + (uint64_t)g->blocksize;
+	return !g->overhead && cipher == HEADER_SIZE + (uint64_t)g->blocksize;
+}
+
+/* sealed: every unit but the last is S + overhead bytes, the last 1 to S
+ * data bytes + overhead */
+static int sealed_plain_size(const struct content_geom *g, uint64_t cipher,
+			     uint64_t *plain)
+{
+	uint64_t stride = (uint64_t)g->sector_size + g->overhead;
+	uint64_t body = cipher - HEADER_SIZE, rest = body % stride;
+
+	if (rest && rest <= g->overhead)
+		return -EBADMSG;
+	*plain = body / stride * g->sector_size + (rest ? rest - g->overhead : 0);
+	return 0;
 }
 
 int content_plain_size(const struct content_geom *g, uint64_t cipher,
@@ -54,6 +101,9 @@ int content_plain_size(const struct content_geom *g, uint64_t cipher,
 	}
 	if (cipher < one_block)
 		return -EBADMSG;
+	if (g->overhead)
+		return h && (h->flags & HEADER_FLAG_PADDED)
+			       ? -EBADMSG : sealed_plain_size(g, cipher, plain);
 	if (h && (h->flags & HEADER_FLAG_PADDED) && cipher != one_block)
 		return -EBADMSG;
 	if (cipher > one_block) {
@@ -100,14 +150,15 @@ void content_unit(const struct content_geom *g, uint64_t plain, uint64_t index,
 	}
 	u->index = index;
 	u->plain_off = index * s;
-	u->cipher_off = HEADER_SIZE + index * s;
+	u->cipher_off = content_unit_pos(g, index);
 	if (index + 1 < n) {
 		u->plain_len = (uint32_t)s;
-		u->len = (uint32_t)s;
+		u->len = (uint32_t)s + g->overhead;
 		return;
 	}
 	u->plain_len = (uint32_t)(plain - index * s);
-	u->len = u->plain_len < g->blocksize ? g->blocksize : u->plain_len;
+	u->len = (u->plain_len < g->blocksize ? g->blocksize : u->plain_len) +
+		 g->overhead;
 }
 
 uint64_t content_unit_of(const struct content_geom *g, uint64_t plain,
@@ -136,7 +187,7 @@ void content_explode_range(const struct content_geom *g, uint64_t plain,
 	content_unit(g, plain, content_unit_of(g, plain, end - 1), &last);
 	r->nunits = last.index - r->first_unit + 1;
 	r->plain_off = r->first_unit * g->sector_size;
-	r->cipher_off = HEADER_SIZE + r->plain_off;
+	r->cipher_off = content_unit_pos(g, r->first_unit);
 	r->cipher_len = last.cipher_off + last.len - r->cipher_off;
 	r->skip = off - r->plain_off;
 	r->len = end - off;
@@ -148,7 +199,16 @@ uint64_t content_units_len(const struct content_geom *g, uint64_t plain,
 	struct content_unit last;
 
 	content_unit(g, plain, first + n - 1, &last);
-	return last.cipher_off + last.len - (HEADER_SIZE + first * g->sector_size);
+	return last.cipher_off + last.len - content_unit_pos(g, first);
+}
+
+uint64_t content_units_plain(const struct content_geom *g, uint64_t plain,
+			     uint64_t first, uint64_t n)
+{
+	struct content_unit last;
+
+	content_unit(g, plain, first + n - 1, &last);
+	return last.plain_off + last.plain_len - first * g->sector_size;
 }
 
 uint64_t content_whole_units(const struct content_geom *g, uint64_t plain,
@@ -157,6 +217,8 @@ uint64_t content_whole_units(const struct content_geom *g, uint64_t plain,
 {
 	uint64_t n = room / g->sector_size, start = u * g->sector_size, b;
 
+	if (g->overhead)
+		return 0;
 	if (n > last - u + 1)
 		n = last - u + 1;
 	if (n == 0 && last == u)
@@ -211,6 +273,12 @@ void content_change_write(const struct content_geom *g, uint64_t old_size,
 		content_unit(g, old_size, content_unit_count(g, old_size) - 1, &t);
 		sp[0] = span_of(g, new_size, t.plain_off, old_size - t.plain_off);
 	}
+	if (g->overhead && new_size > old_size) {
+		/* sealed: no holes, so every unit from the old last one (its
+		 * "last" flag goes) to the new end is written */
+		sp[0].first = old_size ? content_unit_count(g, old_size) - 1 : 0;
+		sp[0].last = content_unit_count(g, new_size) - 1;
+	}
 	sp[1] = span_of(g, new_size, off, len);
 	if (!span_empty(sp[0]) && !span_empty(sp[1]) &&
 	    sp[1].first <= sp[0].last + 1 && sp[0].first <= sp[1].last + 1) {
@@ -246,7 +314,7 @@ void content_fill_of(const struct content_geom *g,
 	memset(fl, 0, sizeof(*fl));
 	fl->start = s;
 	fl->bytes = content_units_len(g, c->new_size, first, n);
-	e = s + fl->bytes;
+	e = s + fl->bytes - n * g->overhead;
 	if (c->len && s >= c->off && e <= new_end && e <= c->new_size) {
 		fl->direct = 1;
 		return;

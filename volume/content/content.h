@@ -18,6 +18,12 @@
  *   - a file with 0 < P < bs is one unit of bs bytes, zero-padded, and the
  *     header holds P (HEADER_FLAG_PADDED).
  * A unit whose ciphertext is all zero bytes is a hole: plaintext zeros.
+ *
+ * Authenticated volumes (content_geom_sealed) use the same units with a
+ * block size of 1 (no padding, no joined tails) and overhead bytes
+ * stored with each: unit i is at ciphertext offset 32 + i*(S + overhead)
+ * and has plain_len + overhead bytes (sealed.h says what they hold).
+ * They have no holes: every unit up to the end is written.
  */
 #ifndef CLOAKFS_VOLUME_CONTENT_CONTENT_H
 #define CLOAKFS_VOLUME_CONTENT_CONTENT_H
@@ -26,6 +32,7 @@
 #include <stdint.h>
 
 #include "crypto/crypto.h"
+#include "volume/cipher.h"
 #include "volume/content/header.h"
 
 #define CONTENT_MIN_SECTOR 512u
@@ -36,8 +43,14 @@
 
 struct content_geom {
 	uint32_t sector_size; /* power of two, 512..65536 */
-	uint32_t blocksize;   /* the cipher's block: 16, or 8 */
+	uint32_t blocksize;   /* the cipher's block: 16, or 8; 1 if sealed */
+	uint32_t overhead;    /* bytes stored per unit beyond its data:
+			       * 0 for XTS, CONTENT_SEALED_OVERHEAD if sealed */
+	uint32_t nonce_size;  /* sealed: the AEAD's nonce (12 or 24) */
 };
+
+/* random nonce field (16) and tag (16) of each sealed unit */
+#define CONTENT_SEALED_OVERHEAD 32u
 
 struct content_unit {
 	uint64_t index;      /* also the XTS tweak */
@@ -61,6 +74,20 @@ struct content_range {
 /* 0, or -EINVAL unless sector_size is a power of two in range and bs 8/16 */
 int content_geom_init(struct content_geom *g, uint32_t sector_size,
 		      uint32_t blocksize);
+
+/*
+ * The geometry of an authenticated volume whose AEAD takes nonce_size
+ * byte nonces (12: gcm(aes), 24: xchacha20poly1305). 0 or -EINVAL.
+ */
+int content_geom_sealed(struct content_geom *g, uint32_t sector_size,
+			uint32_t nonce_size);
+
+/* the geometry of a volume of this cipher: either of the above */
+int content_geom_of(struct content_geom *g, const struct volume_cipher_info *ci,
+		    uint32_t sector_size);
+
+/* ciphertext offset of unit index (a unit's place in any layout) */
+uint64_t content_unit_pos(const struct content_geom *g, uint64_t index);
 
 /* 0 < plain < bs: stored padded with the header flag */
 int content_is_tiny(const struct content_geom *g, uint64_t plain);
@@ -101,12 +128,16 @@ void content_explode_range(const struct content_geom *g, uint64_t plain,
  * plain */
 uint64_t content_units_len(const struct content_geom *g, uint64_t plain,
 			   uint64_t first, uint64_t n);
+/* plaintext bytes (file data) of those units */
+uint64_t content_units_plain(const struct content_geom *g, uint64_t plain,
+			     uint64_t first, uint64_t n);
 
 /*
  * Of units [u, last] of a file of size plain, read from u's start into
  * a buffer of room bytes: how many lie wholly inside it and the file
  * (not a joined or padded last unit that would spill over), so they can
- * be decrypted in the caller's buffer; 0 when none. *bytes: their
+ * be decrypted in the caller's buffer; 0 when none (always when sealed:
+ * the ciphertext is longer than the plaintext). *bytes: their
  * ciphertext bytes.
  */
 uint64_t content_whole_units(const struct content_geom *g, uint64_t plain,
@@ -123,7 +154,8 @@ struct content_span {
  * data on [off, off + len), in units of the new layout: which units it
  * encrypts anew, in the order they are written (the old tail unit
  * changes shape when the size changes; units wholly in a gap stay
- * holes), and whether the new size needs a step of its own.
+ * holes, or when sealed are written: every unit from the old last one
+ * to the new end), and whether the new size needs a step of its own.
  */
 struct content_change {
 	uint64_t old_size, new_size;

@@ -13,6 +13,7 @@
 #include "base/procfd.h"
 #include "crypto/secmem.h"
 #include "volume/cipher.h"
+#include "volume/content/sealed.h"
 #include "volume/content/sparse.h"
 #include "volume/content/steps.h"
 #include "volume/fdio.h"
@@ -75,13 +76,19 @@ static int encrypt_units(const struct content_file *f, uint64_t plain,
 
 	if (!tfm)
 		return err;
-	err = content_encrypt_units(tfm, &f->geom, plain, first, n, dst, src);
+	if (f->geom.overhead)
+		err = sealed_encrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
+					   first, n, dst, src);
+	else
+		err = content_encrypt_units(tfm, &f->geom, plain, first, n, dst,
+					    src);
 	key_leave(f, slot);
 	return err;
 }
 
+/* in place; a sealed unit that does not verify: -EBADMSG and *bad */
 static int decrypt_units(const struct content_file *f, uint64_t plain,
-			 uint64_t first, uint64_t n, uint8_t *buf)
+			 uint64_t first, uint64_t n, uint8_t *buf, uint64_t *bad)
 {
 	unsigned int slot;
 	int err;
@@ -89,7 +96,12 @@ static int decrypt_units(const struct content_file *f, uint64_t plain,
 
 	if (!tfm)
 		return err;
-	err = content_decrypt_units(tfm, &f->geom, plain, first, n, buf, buf);
+	if (f->geom.overhead)
+		err = sealed_decrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
+					   first, n, buf, buf, bad);
+	else
+		err = content_decrypt_units(tfm, &f->geom, plain, first, n, buf,
+					    buf);
 	key_leave(f, slot);
 	return err;
 }
@@ -176,7 +188,7 @@ int fileio_open(struct content_file *f, int fd, struct keyring *kr,
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
 	f->kr = kr;
-	err = content_geom_init(&f->geom, sector_size, ci->blocksize);
+	err = content_geom_of(&f->geom, ci, sector_size);
 	if (!err)
 		err = cipher_size_of(fd, &csize);
 	if (!err && csize)
@@ -224,14 +236,15 @@ static uint8_t *batch_alloc(const struct content_geom *g, size_t *size)
 	uint64_t n = FILEIO_BATCH / g->sector_size;
 
 	/* + one sector and a block: the joined tail unit */
-	*size = (size_t)((n ? n : 1) * g->sector_size + g->sector_size +
+	*size = (size_t)(((n ? n : 1) + 1) * (g->sector_size + g->overhead) +
 			 g->blocksize);
 	return malloc(*size);
 }
 
-/* read plaintext [off, off+len) of the layout of size plain (in range) */
+/* read plaintext [off, off+len) of the layout of size plain (in range);
+ * *bad_off (may be NULL): the first byte of a sealed unit that fails */
 static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out,
-		      uint64_t off, uint64_t len)
+		      uint64_t off, uint64_t len, uint64_t *bad_off)
 {
 	struct content_range r;
 	uint64_t u, last, done = 0;
@@ -245,7 +258,7 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 	last = r.first_unit + r.nunits - 1;
 	for (u = r.first_unit; !err && u <= last;) {
 		uint64_t start = u * f->geom.sector_size, skip = off + done - start;
-		uint64_t n = 0, take;
+		uint64_t n = 0, take, bad = u;
 		uint64_t bytes = 0;
 		uint8_t *dst;
 
@@ -264,14 +277,18 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 			used = bytes > used ? (size_t)bytes : used;
 			dst = buf;
 		}
-		err = pread_units(f->fd, dst, (size_t)bytes, HEADER_SIZE + start);
+		err = pread_units(f->fd, dst, (size_t)bytes,
+				  content_unit_pos(&f->geom, u));
 		if (!err)
-			err = decrypt_units(f, plain, u, n, dst);
-		if (err)
+			err = decrypt_units(f, plain, u, n, dst, &bad);
+		if (err) {
+			if (err == -EBADMSG && f->geom.overhead && bad_off)
+				*bad_off = bad * f->geom.sector_size;
 			break;
-		/* the plaintext of these units is dst[0 .. bytes) from start,
-		 * clipped to the file (a padded unit is longer) */
-		take = bytes - skip;
+		}
+		/* the plaintext of these units is dst from start, clipped to
+		 * the file (a padded unit is longer) */
+		take = content_units_plain(&f->geom, plain, u, n) - skip;
 		if (take > len - done)
 			take = len - done;
 		if (dst == buf)
@@ -294,6 +311,13 @@ ssize_t fileio_read(struct content_file *f, void *buf, size_t len, uint64_t off)
 ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
 			  void *buf, size_t len, uint64_t off)
 {
+	return fileio_read_checked(f, plain, buf, len, off, NULL);
+}
+
+ssize_t fileio_read_checked(const struct content_file *f, uint64_t plain,
+			    void *buf, size_t len, uint64_t off,
+			    uint64_t *bad_off)
+{
 	int err;
 
 	if (off >= plain || len == 0)
@@ -302,7 +326,7 @@ ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
 		len = (size_t)(plain - off);
 	if (len > SSIZE_MAX)
 		len = SSIZE_MAX;
-	err = read_plain(f, plain, buf, off, len);
+	err = read_plain(f, plain, buf, off, len, bad_off);
 	return err ? err : (ssize_t)len;
 }
 
@@ -341,7 +365,7 @@ static int fill_units(const struct content_file *f,
 		if (fl->old[i].len)
 			err = read_plain(f, c->old_size,
 					 buf + (fl->old[i].off - fl->start),
-					 fl->old[i].off, fl->old[i].len);
+					 fl->old[i].off, fl->old[i].len, NULL);
 	if (!err && fl->new_len)
 		memcpy(buf + (fl->new_off - fl->start),
 		       data + (fl->new_off - c->off), (size_t)fl->new_len);
@@ -354,10 +378,10 @@ static int add_span(struct content_file *f, const struct content_change *c,
 		    struct steps *st)
 {
 	const struct content_geom *g = &f->geom;
-	uint64_t base = sp.first * g->sector_size;
+	uint64_t base = content_unit_pos(g, sp.first);
 	size_t bytes = (size_t)content_units_len(g, c->new_size, sp.first,
 						 sp.last - sp.first + 1);
-	uint8_t *region = steps_region(st, HEADER_SIZE + base, bytes);
+	uint8_t *region = steps_region(st, base, bytes);
 	int err = 0;
 
 	if (!region)
@@ -369,7 +393,7 @@ static int add_span(struct content_file *f, const struct content_change *c,
 		uint8_t *dst;
 
 		content_fill_of(g, c, u, n, &fl);
-		dst = region + (fl.start - base);
+		dst = region + (content_unit_pos(g, u) - base);
 		/* wholly new data is encrypted straight from the caller's
 		 * buffer, no copy */
 		src = data + (fl.start - c->off);
@@ -435,6 +459,27 @@ static int rewrite(struct content_file *f, uint64_t old_size,
  */
 #define FILEIO_WRITE_MAX (4u << 20)
 
+/*
+ * Sealed files have no holes: grow one of size *plain to target with
+ * zeros written, in changes of at most FILEIO_WRITE_MAX bytes, each one
+ * old or new (a failure leaves the file grown by the pieces done). A
+ * gap up to that size is written with the change that makes it, whole.
+ */
+static int grow_sealed(struct content_file *f, uint64_t *plain,
+		       uint64_t target)
+{
+	while (*plain < target) {
+		uint64_t next = target - *plain > FILEIO_WRITE_MAX
+					? *plain + FILEIO_WRITE_MAX : target;
+		int err = rewrite(f, *plain, next, next, NULL, 0);
+
+		if (err)
+			return err;
+		*plain = next;
+	}
+	return 0;
+}
+
 ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		     uint64_t off)
 {
@@ -455,6 +500,9 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		if (n > FILEIO_WRITE_MAX) /* pieces end on a multiple of it */
 			n = FILEIO_WRITE_MAX - (size_t)(at % FILEIO_WRITE_MAX);
 		err = fileio_size(f, &plain);
+		if (!err && f->geom.overhead && at - plain > FILEIO_WRITE_MAX &&
+		    at > plain)
+			err = grow_sealed(f, &plain, at);
 		end = at + n;
 		if (!err)
 			err = rewrite(f, plain, end > plain ? end : plain, at,
@@ -499,6 +547,8 @@ int fileio_truncate(struct content_file *f, uint64_t size)
 	}
 	if (size < plain)
 		return shrink(f, plain, size);
+	if (f->geom.overhead)
+		return grow_sealed(f, &plain, size);
 	return rewrite(f, plain, size, size, NULL, 0);
 }
 

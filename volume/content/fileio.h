@@ -17,8 +17,8 @@
  * new. Against crashes they are not atomic: a torn write can leave one
  * unit garbage (as in gocryptfs), never other units or other files.
  *
- * Errors: -errno of the syscalls, -EBADMSG (damaged header or unit;
- * fs/ reports EIO), -EILSEQ (see content_encrypt_units), crypto errors.
+ * Errors: -errno of the syscalls, -EBADMSG (damaged header or unit, or
+ * in an authenticated volume a unit that fails its tag; fs/ reports EIO), -EILSEQ (see content_encrypt_units), crypto errors.
  */
 #ifndef CLOAKFS_VOLUME_CONTENT_FILEIO_H
 #define CLOAKFS_VOLUME_CONTENT_FILEIO_H
@@ -121,6 +121,15 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
  */
 ssize_t fileio_read_sized(const struct content_file *f, uint64_t plain,
 			  void *buf, size_t len, uint64_t off);
+/*
+ * fileio_read_sized that also says where a sealed unit failed its tag
+ * (-EBADMSG): *bad_off, the plaintext offset of that unit's first byte
+ * (bad_off may be NULL). The units before and after it read normally
+ * in reads of their own.
+ */
+ssize_t fileio_read_checked(const struct content_file *f, uint64_t plain,
+			    void *buf, size_t len, uint64_t off,
+			    uint64_t *bad_off);
 
 /* set the plaintext size; growing leaves holes (read as zeros) */
 int fileio_truncate(struct content_file *f, uint64_t size);

@@ -97,6 +97,11 @@ int sparse_seek(const struct content_geom *g, uint64_t plain,
 		return -ENXIO;
 	if (whence != SEEK_DATA && whence != SEEK_HOLE)
 		return -EINVAL;
+	if (g->overhead) {
+		/* sealed: no holes, and a zeroed unit is damage, not one */
+		*out = whence == SEEK_DATA ? off : plain;
+		return 0;
+	}
 	for (i = content_unit_of(g, plain, off); i < n; i = next) {
 		struct content_unit u;
 		uint64_t c0, c1, at;

@@ -15,7 +15,8 @@
  * blocks). A data unit's read stops at its first bytes; units wholly
  * allocated are read up to a bound per call (sparse.c), past which they
  * count as data (reporting zeros as data is allowed). A store that
- * cannot tell (its lseek refuses SEEK_DATA) has data everywhere. Pure
+ * cannot tell (its lseek refuses SEEK_DATA) has data everywhere, and so
+ * has a sealed file (authenticated volumes store no holes). Pure
  * offset logic over the store's callbacks, so it is tested without
  * files.
  */

@@ -145,6 +145,7 @@ static const char *alg_of(const struct keyring *kr, enum vkey_kind kind)
 	return kind == VKEY_NAMES || kind == VKEY_XATTR_NAMES ||
 			       kind == VKEY_SYMLINKS
 		       ? kr->ci->cts_alg
+	       : kind == VKEY_CONTENTS ? volume_cipher_contents_alg(kr->ci)
 		       : kr->ci->xts_alg;
 }
 

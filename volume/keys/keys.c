@@ -95,7 +95,8 @@ int keys_set_contents_key(const struct volume_keys *k,
 {
 	const struct volume_cipher_info *ci = volume_cipher_info(k->cipher);
 
-	return set_subkey(k, "contents", file_nonce, ci->xts_keysize, xts);
+	return set_subkey(k, "contents", file_nonce,
+			  volume_cipher_contents_keysize(ci), xts);
 }
 
 int keys_set_names_key(const struct volume_keys *k,
@@ -129,7 +130,7 @@ struct crypto_tfm *keys_contents_tfm(const struct volume_keys *k,
 				     const uint8_t file_nonce[KEYS_NONCE_SIZE],
 				     int *err)
 {
-	return alloc_keyed(k, volume_cipher_info(k->cipher)->xts_alg,
+	return alloc_keyed(k, volume_cipher_contents_alg(volume_cipher_info(k->cipher)),
 			   keys_set_contents_key, file_nonce, err);
 }
 

@@ -28,7 +28,15 @@
 static int (*write_hook)(enum volconf_write_step, void *);
 static void *write_hook_arg;
 
-static const char *const known_features[] = { NULL };
+/* bit k of features is known_features[k] */
+static const char *const known_features[] = { "authenticated", NULL };
+
+/* the feature an authenticated cipher needs, and no other cipher takes */
+static uint32_t features_of_cipher(enum volume_cipher cipher)
+{
+	return volume_cipher_info(cipher)->aead_alg
+		       ? VOLCONF_FEATURE_AUTHENTICATED : 0;
+}
 
 /* ---- uuid and hex ------------------------------------------------- */
 
@@ -107,6 +115,7 @@ int volconf_new(struct volume_config *c, enum volume_cipher cipher,
 	c->names = VOLUME_NAMES_CTS;
 	c->sector_size = sector_size;
 	c->name_max = name_max;
+	c->features = features_of_cipher(cipher);
 	return 0;
 }
 
@@ -154,6 +163,13 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 			      c->name_max);
 	if (c->features & ~VOLCONF_KNOWN_FEATURES)
 		return seterr(err, errlen, -ENOTSUP, "features: unknown bits");
+	if (c->features != features_of_cipher(c->cipher))
+		return seterr(err, errlen, -EINVAL, "features: \"authenticated\" "
+			      "goes with exactly the ciphers aes256-gcm and "
+			      "xchacha20-poly1305");
+	if (c->features && c->version < 2)
+		return seterr(err, errlen, -EINVAL, "features: version 1 "
+			      "defines none");
 	for (unsigned int i = 0; i < VOLCONF_MAX_KEYSLOTS; i++) {
 		const struct volconf_keyslot *s = &c->slots[i];
 
@@ -530,6 +546,16 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 	rc = parse_features(p, root, c);
 	if (rc)
 		return rc;
+	if (c->features != features_of_cipher(c->cipher) ||
+	    (c->features && c->version < 2))
+		return field_err(p, config_setting_get_member(root, "features"),
+				 "features", -EINVAL, "cipher \"%s\" %s",
+				 volume_cipher_info(c->cipher)->name,
+				 c->version < 2 && c->features
+					 ? "needs version 2"
+				 : c->features ? "needs the feature \"authenticated\""
+					       : "does not take the feature "
+						 "\"authenticated\"");
 	return parse_keyslots(p, root, c);
 }
 

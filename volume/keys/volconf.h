@@ -73,12 +73,18 @@ struct volume_config {
 	struct volconf_keyslot slots[VOLCONF_MAX_KEYSLOTS];
 };
 
-/* version 1 knows no optional features: every name in features is refused */
-#define VOLCONF_KNOWN_FEATURES 0u
+/*
+ * "authenticated": the contents are sealed per sector with the cipher's
+ * AEAD (docs/format.md section 6.2). Exactly the ciphers with an
+ * aead_alg carry it, version 2 only; cloakfs before it refuses the
+ * volume as an unknown feature.
+ */
+#define VOLCONF_FEATURE_AUTHENTICATED (1u << 0)
+#define VOLCONF_KNOWN_FEATURES VOLCONF_FEATURE_AUTHENTICATED
 
 /*
  * A new config of version VOLCONF_VERSION: random uuid, the given cipher, sector size and
- * name_max, names "cts", no features, no keyslots, key_id zero (the caller
+ * name_max, names "cts", the features the cipher needs, no keyslots, key_id zero (the caller
  * sets it from keys_key_id()). 0, -EINVAL (bad sector_size or name_max),
  * or -errno of getrandom.
  */

@@ -343,9 +343,5 @@ int main(void)
 		keyring_free(c.kr);
 		tested++;
 	}
-	voltest_rmtree(dir);
-	free(dir);
-	if (!tested)
-		return TEST_SKIP;
-	return test_finish("test_fileio_steps");
+	return voltest_done(dir, tested, "test_fileio_steps");
 }

@@ -733,6 +733,52 @@ static void test_fuzz(void)
 		accepted);
 }
 
+/*
+ * The authenticated ciphers: volconf_new gives them the feature, it is
+ * written and read back, and a config that pairs a cipher with the
+ * wrong features, or the feature with version 1, is refused naming the
+ * field.
+ */
+static void test_authenticated(void)
+{
+	static const struct {
+		const char *key, *repl, *also;
+	} cases[] = {
+		{ "features", "features = [ ];", "needs the feature" },
+		{ "cipher", "cipher = \"aes256-xts\";", "does not take" },
+		{ "version", "version = 1;", "needs version 2" },
+	};
+	struct volume_config c, d;
+	char text[8192], bad[8192], err[512];
+	int n, line;
+
+	fake_config(&c, 1);
+	CHECK(volconf_new(&d, VOLUME_CIPHER_XCHACHA20_POLY1305, 4096, 255) == 0 &&
+		      d.features == VOLCONF_FEATURE_AUTHENTICATED &&
+		      c.features == 0, "volconf_new: the cipher's features");
+	c.cipher = VOLUME_CIPHER_AES256_GCM;
+	c.features = VOLCONF_FEATURE_AUTHENTICATED;
+	n = volconf_format(&c, text, sizeof(text));
+	CHECK(n > 0 && strstr(text, "features = [ \"authenticated\" ];\n") &&
+		      strstr(text, "cipher = \"aes256-gcm\";"),
+	      "authenticated written:\n%s", text);
+	CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err, sizeof(err)) == 0 &&
+		      memcmp(&c, &d, sizeof(c)) == 0,
+	      "authenticated round trip: %s", err);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK(mutate(text, cases[i].key, cases[i].repl, bad, sizeof(bad),
+			     &line), "no line %s", cases[i].key);
+		*err = '\0';
+		CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+				    sizeof(err)) == -EINVAL &&
+			      strstr(err, "features") && strstr(err, cases[i].also),
+		      "%s: %s", cases[i].repl, err);
+	}
+	c.features = 0;
+	CHECK(volconf_validate(&c, err, sizeof(err)) == -EINVAL,
+	      "aes256-gcm without the feature valid");
+}
+
 int main(void)
 {
 	test_seed();
@@ -740,6 +786,7 @@ int main(void)
 	test_roundtrip();
 	test_slot_gaps();
 	test_errors();
+	test_authenticated();
 	test_versions();
 	test_crash();
 	test_wide_integers();

@@ -553,9 +553,9 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 				 volume_cipher_info(c->cipher)->name,
 				 c->version < 2 && c->features
 					 ? "needs version 2"
-				 : c->features ? "needs the feature \"authenticated\""
-					       : "does not take the feature "
-						 "\"authenticated\"");
+				 : c->features ? "does not take the feature "
+						 "\"authenticated\""
+					       : "needs the feature \"authenticated\"");
 	return parse_keyslots(p, root, c);
 }
 

@@ -213,15 +213,22 @@ int first_warning(struct fs_inode *in)
 }
 
 /* damage found in a file's header or sectors: say so once per inode,
- * naming it (no inode lock is held here: where.h) */
-static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what)
+ * naming it and, in an authenticated volume, the sector that failed its
+ * tag (bad_off; UINT64_MAX: none known) (no inode lock is held here:
+ * where.h) */
+static void log_damage(struct cloakfs *fs, struct fs_inode *in, const char *what,
+		       uint64_t bad_off)
 {
-	char where[WHERE_MAX];
+	char where[WHERE_MAX], sector[96] = "";
 
 	if (!first_warning(in))
 		return;
 	where_inode(fs, in, -1, 1, where, sizeof(where));
-	log_warn("%s is damaged (%s gave EIO; run cloakfs-fsck)", where, what);
+	if (bad_off != UINT64_MAX)
+		snprintf(sector, sizeof(sector), ": the sector at offset %llu "
+			 "fails its tag", (unsigned long long)bad_off);
+	log_warn("%s is damaged (%s gave EIO%s; run cloakfs-fsck)", where, what,
+		 sector);
 }
 
 void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -230,7 +237,7 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct request r;
 	char *buf = NULL;
 	ssize_t n = request_begin(&r, req, ino, 0);
-	uint64_t plain = 0;
+	uint64_t plain = 0, bad_off = UINT64_MAX;
 
 	(void)fi;
 	if (!n && !(buf = malloc(size ? size : 1)))
@@ -239,12 +246,12 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		/* shared: other READs of this file decrypt at the same time */
 		n = filestate_read_begin(r.fs, r.in, &plain);
 		if (!n)
-			n = fileio_read_sized(&r.in->file->cf, plain, buf, size,
-					      (uint64_t)off);
+			n = fileio_read_checked(&r.in->file->cf, plain, buf,
+						size, (uint64_t)off, &bad_off);
 		filestate_read_end(r.in);
 	}
 	if (n == -EBADMSG)
-		log_damage(r.fs, r.in, "read");
+		log_damage(r.fs, r.in, "read", bad_off);
 	if (request_done(&r, n < 0 ? (int)n : 0))
 		fuse_reply_buf(req, buf, (size_t)n);
 	wipe_free(buf, size); /* plaintext */
@@ -279,7 +286,7 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 	 * only partly overwrite */
 	explicit_bzero((char *)buf, size);
 	if (n == -EBADMSG)
-		log_damage(r.fs, in, "write");
+		log_damage(r.fs, in, "write", UINT64_MAX);
 	if (request_done(&r, n < 0 ? (int)n : 0))
 		fuse_reply_write(req, (size_t)n);
 }

@@ -173,11 +173,17 @@ static uint64_t next_data(const struct fsck *f, int fd, uint64_t off,
 	return unit < size ? unit : size;
 }
 
-/* --deep: decrypt every unit that holds data; 0 or the first error */
-static int read_all(struct fsck *f, int fd, uint64_t *done)
+/*
+ * --deep: decrypt every unit that holds data; 0 or the first error. In
+ * an authenticated volume every unit is checked: each that fails its
+ * tag is reported (e: by path and plaintext offset) and the check goes
+ * on after it.
+ */
+static int read_all(struct fsck *f, const struct fsck_entry *e, int fd,
+		    uint64_t *done)
 {
 	struct content_file cf;
-	uint64_t size = 0, off = 0;
+	uint64_t size = 0, off = 0, s = f->geom.sector_size;
 	int rc;
 
 	*done = 0;
@@ -192,7 +198,9 @@ static int read_all(struct fsck *f, int fd, uint64_t *done)
 	if (!rc) {
 		rc = fileio_size(&cf, &size);
 		while (!rc && off < size) {
-			uint64_t next = next_data(f, fd, off, size);
+			uint64_t next = f->geom.overhead ? off
+					: next_data(f, fd, off, size);
+			uint64_t bad_off = UINT64_MAX;
 			ssize_t n;
 
 			if (next > off) {
@@ -200,9 +208,23 @@ static int read_all(struct fsck *f, int fd, uint64_t *done)
 				off = next;
 				continue;
 			}
-			n = fileio_read(&cf, f->deep_buf, DEEP_BUF, off);
+			n = fileio_read_checked(&cf, size, f->deep_buf, DEEP_BUF,
+						off, &bad_off);
 
-			if (n < 0) {
+			if (n == -EBADMSG && bad_off != UINT64_MAX) {
+				uint64_t end = bad_off + s < size ? bad_off + s
+								  : size;
+
+				fsck_report(f, FC_CONTENT_UNREADABLE, e->in_lf,
+					    e->path, e->cpath, FA_NONE, NULL,
+					    "sector at offset %llu (bytes %llu to "
+					    "%llu) fails its tag",
+					    (unsigned long long)bad_off,
+					    (unsigned long long)bad_off,
+					    (unsigned long long)end - 1);
+				fsck_progress_bytes(end - off);
+				off = end;
+			} else if (n < 0) {
 				rc = (int)n;
 			} else if (n == 0) {
 				break;
@@ -285,7 +307,7 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 		return FC_COUNT;
 	}
 	if (f->deep) {
-		rc = read_all(f, fd, &done);
+		rc = read_all(f, e, fd, &done);
 		f->bytes_checked += done;
 		if (rc)
 			fsck_report(f, FC_CONTENT_UNREADABLE, e->in_lf, e->path,

@@ -33,8 +33,10 @@ assert all(c in ALL_CIPHERS for c in _only), \
     "CLOAKFS_TEST_CIPHERS: unknown cipher in %r (known: %s)" % (
         _only, ", ".join(ALL_CIPHERS))
 CIPHERS = [c for c in ALL_CIPHERS if c in _only] if _only else ALL_CIPHERS
+# authenticated volumes (feature "authenticated"): no padding, a block of 1
+AEAD_CIPHERS = ["aes256-gcm", "xchacha20-poly1305"]
 BLOCK = {"speck128-xts": 16, "speck64-xts": 8, "aes256-xts": 16, "sm4-xts": 16,
-         "camellia256-xts": 16}
+         "camellia256-xts": 16, "aes256-gcm": 1, "xchacha20-poly1305": 1}
 HEADER = 32
 PASSPHRASE = "correct horse battery staple"
 

@@ -23,18 +23,22 @@ import pytest
 
 ALL_CIPHERS = ["speck128-xts", "speck64-xts", "aes256-xts", "sm4-xts",
                "camellia256-xts"]
+# authenticated volumes (feature "authenticated"): no padding, no holes
+AEAD_CIPHERS = ["aes256-gcm", "xchacha20-poly1305"]
 # $CLOAKFS_TEST_CIPHERS (a comma list) narrows the per-cipher cases: the
 # sanitizer runs keep the ciphers whose generic C is fast when instrumented
 # (the fs and volume code is the same for every cipher of a block size;
 # every cipher runs in the plain suite). An unknown name is an error, so a
 # typo cannot turn the cases off.
 _only = [c for c in os.environ.get("CLOAKFS_TEST_CIPHERS", "").split(",") if c]
-assert all(c in ALL_CIPHERS for c in _only), \
+assert all(c in ALL_CIPHERS + AEAD_CIPHERS for c in _only), \
     "CLOAKFS_TEST_CIPHERS: unknown cipher in %r (known: %s)" % (
-        _only, ", ".join(ALL_CIPHERS))
+        _only, ", ".join(ALL_CIPHERS + AEAD_CIPHERS))
 CIPHERS = [c for c in ALL_CIPHERS if c in _only] if _only else ALL_CIPHERS
-# authenticated volumes (feature "authenticated"): no padding, a block of 1
-AEAD_CIPHERS = ["aes256-gcm", "xchacha20-poly1305"]
+# the XTS ciphers and the authenticated ones: for the tests of file
+# contents (the cvol fixture, fsx), where both kinds must hold
+CONTENT_CIPHERS = CIPHERS + ([c for c in AEAD_CIPHERS if c in _only]
+                             if _only else AEAD_CIPHERS)
 BLOCK = {"speck128-xts": 16, "speck64-xts": 8, "aes256-xts": 16, "sm4-xts": 16,
          "camellia256-xts": 16, "aes256-gcm": 1, "xchacha20-poly1305": 1}
 HEADER = 32
@@ -209,6 +213,10 @@ class Volume:
                if BAD_STDERR.search(l) and not any(re.search(a, l) for a in self.allowed_stderr)]
         assert not bad, "cloakfs complained:\n" + "\n".join(bad)
 
+    def sealed(self):
+        """an authenticated volume: sectors sealed, no holes"""
+        return self.cipher in AEAD_CIPHERS
+
     def path(self, *parts):
         return os.path.join(self.mnt, *parts)
 
@@ -258,7 +266,7 @@ def volume_factory():
     assert not errs, "\n".join(errs)
 
 
-@pytest.fixture(scope="module", params=CIPHERS)
+@pytest.fixture(scope="module", params=CONTENT_CIPHERS)
 def cvol(request):
     """one mounted volume per cipher, shared by a module's tests"""
     v = Volume(request.param, tag=request.param)

@@ -12,7 +12,7 @@ import os
 import subprocess
 import time
 
-from conftest import CIPHERS, FSX, Volume
+from conftest import CONTENT_CIPHERS, FSX, Volume
 
 DEFAULT_OPS = 200000
 
@@ -22,7 +22,7 @@ def test_fsx_every_cipher():
     seed = int(os.environ.get("CLOAKFS_FSX_SEED", 1))
     vols, procs = [], []
     try:
-        for i, c in enumerate(CIPHERS):
+        for i, c in enumerate(CONTENT_CIPHERS):
             # one volume with the smallest sector, where rules change most
             v = Volume(c, sector=512 if c == "speck64-xts" else None, tag="fsx")
             vols.append(v)

@@ -197,3 +197,81 @@ def test_fresh_nonces_and_no_holes(volume_factory, cipher):
     r = subprocess.run([FSCK, "--deep", "--passfile", v.passfile, v.cipherdir],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert r.returncode == 0, r.stdout
+
+
+def hchacha20(key, nonce16):
+    """HChaCha20 (draft-irtf-cfrg-xchacha section 2.2), written from the
+    draft: the subkey of XChaCha20"""
+    import struct
+
+    def rotl(x, n):
+        return ((x << n) | (x >> (32 - n))) & 0xffffffff
+
+    def qr(s, a, b, c, d):
+        s[a] = (s[a] + s[b]) & 0xffffffff; s[d] = rotl(s[d] ^ s[a], 16)
+        s[c] = (s[c] + s[d]) & 0xffffffff; s[b] = rotl(s[b] ^ s[c], 12)
+        s[a] = (s[a] + s[b]) & 0xffffffff; s[d] = rotl(s[d] ^ s[a], 8)
+        s[c] = (s[c] + s[d]) & 0xffffffff; s[b] = rotl(s[b] ^ s[c], 7)
+
+    s = list(struct.unpack("<4I", b"expand 32-byte k") + struct.unpack("<8I", key) +
+             struct.unpack("<4I", nonce16))
+    for _ in range(10):
+        qr(s, 0, 4, 8, 12); qr(s, 1, 5, 9, 13); qr(s, 2, 6, 10, 14); qr(s, 3, 7, 11, 15)
+        qr(s, 0, 5, 10, 15); qr(s, 1, 6, 11, 12); qr(s, 2, 7, 8, 13); qr(s, 3, 4, 9, 14)
+    return struct.pack("<8I", *(s[0:4] + s[12:16]))
+
+
+@pytest.mark.parametrize("cipher", AEAD)
+def test_independent_reader(volume_factory, cipher):
+    """a file decrypted and verified from docs/format.md (sections 3 and
+    6.2) alone, with python3-cryptography's AES-GCM and ChaCha20-Poly1305:
+    the VMK from fs_keydump, the rest from the document"""
+    import hashlib
+    import hmac
+    aead = pytest.importorskip("cryptography.hazmat.primitives.ciphers.aead")
+    from test_secrets import KEYDUMP, hkdf_expand
+    if not KEYDUMP:
+        pytest.skip("fs_keydump not built")
+    size = 2 * S + 1000
+    v, plain, c = make(volume_factory, cipher, names=("a",), size=size)
+    vmk = bytes.fromhex(subprocess.run([KEYDUMP, v.cipherdir, v.passfile], check=True,
+                                       stdout=subprocess.PIPE).stdout.decode().strip())
+    prk = hmac.new(b"cloakfs v1", vmk, hashlib.sha512).digest()
+    with open(c["a"], "rb") as f:
+        ct = f.read()
+    assert ct[:4] == b"CLKF" and len(ct) == 32 + size + 32 * 3
+    file_nonce = ct[16:32]
+    key = hkdf_expand(prk, b"contents\0" + file_nonce, 32)
+    out, units = b"", 3
+    for i in range(units):
+        unit = ct[pos(i):pos(i + 1)]
+        field, body = unit[:16], unit[16:]
+        ad = file_nonce + i.to_bytes(8, "little") + bytes([i == units - 1])
+        if cipher == "aes256-gcm":
+            assert field[12:] == bytes(4)
+            out += aead.AESGCM(key).decrypt(field[:12], body, ad)
+        else:
+            sub = hchacha20(key, field)
+            nonce = bytes(4) + i.to_bytes(8, "little")
+            out += aead.ChaCha20Poly1305(sub).decrypt(nonce, body, ad)
+    assert out == plain["a"]
+
+
+@pytest.mark.parametrize("cipher", AEAD)
+def test_keytool_init_refuses(tmp_path, cipher):
+    """not offered to users until names are wide-block: refused, nothing made"""
+    from conftest import KEYTOOL, PASSPHRASE
+    if not KEYTOOL:
+        pytest.skip("built without cloakfs-keytool")
+    pf, cdir = tmp_path / "pass", tmp_path / "c"
+    pf.write_text(PASSPHRASE + "\n")
+    pf.chmod(0o600)
+    r = subprocess.run([KEYTOOL, "init", "--cipher", cipher, "--kdf-time", "0.05",
+                        "--kdf-memory", "8", "--new-passfile", str(pf), str(cdir)],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, env=dict(
+                           os.environ, XDG_RUNTIME_DIR=str(tmp_path),
+                           XDG_CONFIG_HOME=str(tmp_path)))
+    assert r.returncode == 3, r.stdout
+    assert "authenticated volumes need wide-block names: not yet available" in r.stdout
+    assert not cdir.exists() or not os.listdir(cdir)

@@ -290,9 +290,16 @@ enum fsck_class fsck_check_file(struct fsck *f, const struct fsck_entry *e,
 			snprintf(why, whylen, "%s", header_strerror(bad.herr));
 			return header_class(bad.herr);
 		case FILEIO_GAP:
-			snprintf(why, whylen, "%lld bytes: no file of this cipher "
-				 "has 33 to %u bytes", (long long)st->st_size,
-				 HEADER_SIZE + f->geom.blocksize - 1);
+			if (f->geom.overhead)
+				snprintf(why, whylen, "%lld bytes: no file of this "
+					 "cipher has this size (its last sector "
+					 "is cut inside its nonce or tag)",
+					 (long long)st->st_size);
+			else
+				snprintf(why, whylen, "%lld bytes: no file of this "
+					 "cipher has 33 to %u bytes",
+					 (long long)st->st_size,
+					 HEADER_SIZE + f->geom.blocksize - 1);
 			return FC_CONTENT_TRUNCATED;
 		default:
 			snprintf(why, whylen, "tiny-file length %u does not fit "

@@ -275,3 +275,26 @@ def test_keytool_init_refuses(tmp_path, cipher):
     assert r.returncode == 3, r.stdout
     assert "authenticated volumes need wide-block names: not yet available" in r.stdout
     assert not cdir.exists() or not os.listdir(cdir)
+
+
+@pytest.mark.parametrize("cipher", AEAD)
+def test_cut_inside_a_sector(volume_factory, cipher):
+    """a cut inside the last sector's nonce or tag leaves a size no file
+    has: reads give EIO, fsck names it without --deep (exit 4)"""
+    v, plain, c = make(volume_factory, cipher, names=("a",))
+    os.truncate(c["a"], pos(4) + 20)
+    v.allowed_stderr.append(r"size %d does not decode" % (pos(4) + 20))
+    v.mount()
+    fd = os.open(v.path("a"), os.O_RDONLY)
+    try:
+        with pytest.raises(OSError) as e:
+            os.pread(fd, S, 0)
+        assert e.value.errno == errno.EIO
+    finally:
+        os.close(fd)
+    v.umount()
+    r = subprocess.run([FSCK, "--passfile", v.passfile, v.cipherdir],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert r.returncode == 4, r.stdout
+    assert "last sector is cut inside its nonce or tag" in r.stdout, r.stdout

@@ -129,7 +129,10 @@ int fileio_read_header(int fd, const struct content_geom *g, uint64_t csize,
 	b.what = FILEIO_HEADER;
 	if (!err) {
 		err = content_plain_size(g, csize, h, plain);
-		b.what = csize < HEADER_SIZE + (uint64_t)g->blocksize
+		/* sealed files have no tiny length: a size of theirs that
+		 * no file has is a gap too */
+		b.what = g->overhead ||
+				 csize < HEADER_SIZE + (uint64_t)g->blocksize
 				 ? FILEIO_GAP : FILEIO_TINY_LEN;
 	}
 out:

@@ -61,7 +61,8 @@ int fileio_size(struct content_file *f, uint64_t *plain);
 enum fileio_damage {
 	FILEIO_SHORT,    /* 1 to 31 bytes: shorter than the header */
 	FILEIO_HEADER,   /* the header does not decode: herr says why */
-	FILEIO_GAP,      /* 33 to 32 + bs - 1 bytes: no file has this size */
+	FILEIO_GAP,      /* 33 to 32 + bs - 1 bytes, or a sealed file whose
+			  * last unit has 1 to 32 bytes: no file has this size */
 	FILEIO_TINY_LEN, /* the header's tiny length does not fit the size */
 };
 struct fileio_bad {

@@ -503,8 +503,8 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		if (n > FILEIO_WRITE_MAX) /* pieces end on a multiple of it */
 			n = FILEIO_WRITE_MAX - (size_t)(at % FILEIO_WRITE_MAX);
 		err = fileio_size(f, &plain);
-		if (!err && f->geom.overhead && at - plain > FILEIO_WRITE_MAX &&
-		    at > plain)
+		if (!err && f->geom.overhead && at > plain &&
+		    at - plain > FILEIO_WRITE_MAX)
 			err = grow_sealed(f, &plain, at);
 		end = at + n;
 		if (!err)

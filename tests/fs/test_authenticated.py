@@ -107,7 +107,8 @@ TAMPER = {"flip": flip, "copy-from-other": copy_from_other, "move": move,
 
 def check(v, plain, bad, size):
     """through a mount: EIO for sector bad only; the log names it; then
-    fsck --deep lists it (exit 4)"""
+    fsck --deep lists it (exit 4), and --repair leaves it as it is"""
+    before = {p: raw(p, 0, 1 << 30) for p in data_files(v)}
     v.mount()
     got = sectors(v, "a", size)
     for i, g in enumerate(got):
@@ -139,6 +140,13 @@ def check(v, plain, bad, size):
     assert len(lines) == 1, r.stdout
     assert "/a" in lines[0] or " a" in lines[0], r.stdout
     assert "sector at offset %d " % (bad * S) in lines[0], r.stdout
+    # no silent repair: --repair reports it and changes no file (it may
+    # add its own note of what it did)
+    r = subprocess.run([FSCK, "--deep", "--repair", "--passfile", v.passfile,
+                        v.cipherdir], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert r.returncode != 0 and "fails its tag" in r.stdout, r.stdout
+    assert {p: raw(p, 0, 1 << 30) for p in before} == before
     # without --deep the damage is not looked for, and nothing is changed
     r = subprocess.run([FSCK, "--passfile", v.passfile, v.cipherdir],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -398,9 +398,11 @@ static int add_span(struct content_file *f, const struct content_change *c,
 		content_fill_of(g, c, u, n, &fl);
 		dst = region + (content_unit_pos(g, u) - base);
 		/* wholly new data is encrypted straight from the caller's
-		 * buffer, no copy */
-		src = data + (fl.start - c->off);
-		if (!fl.direct) {
+		 * buffer, no copy (a truncate has no buffer: data is NULL
+		 * and nothing of it is direct) */
+		if (fl.direct) {
+			src = data + (fl.start - c->off);
+		} else {
 			err = fill_units(f, c, &fl, data, dst);
 			src = dst;
 		}

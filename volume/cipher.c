@@ -12,22 +12,43 @@
  * Camellia with 256-bit keys (docs/format.md section 3)
  */
 static const struct volume_cipher_info ciphers[VOLUME_CIPHER_COUNT] = {
-	[VOLUME_CIPHER_SPECK128_XTS] = { "speck128-xts", "xts(speck128)",
-					 "cts(cbc(speck128))", 16, 64, 32 },
-	[VOLUME_CIPHER_SPECK64_XTS] = { "speck64-xts", "xts(speck64)",
-					"cts(cbc(speck64))", 8, 32, 16 },
-	[VOLUME_CIPHER_AES256_XTS] = { "aes256-xts", "xts(aes)",
-				       "cts(cbc(aes))", 16, 64, 32 },
-	[VOLUME_CIPHER_SM4_XTS] = { "sm4-xts", "xts(sm4)", "cts(cbc(sm4))",
-				    16, 32, 16 },
-	[VOLUME_CIPHER_CAMELLIA256_XTS] = { "camellia256-xts", "xts(camellia)",
-					    "cts(cbc(camellia))", 16, 64, 32 },
-	[VOLUME_CIPHER_AES256_GCM] = { "aes256-gcm", "xts(aes)",
-				       "cts(cbc(aes))", 16, 64, 32,
-				       "gcm(aes)", 32 },
-	[VOLUME_CIPHER_XCHACHA20_POLY1305] = { "xchacha20-poly1305", "xts(aes)",
-					       "cts(cbc(aes))", 16, 64, 32,
-					       "xchacha20poly1305", 32 },
+	[VOLUME_CIPHER_SPECK128_XTS] = {
+		.name = "speck128-xts", .xts_alg = "xts(speck128)",
+		.cts_alg = "cts(cbc(speck128))", .blocksize = 16,
+		.xts_keysize = 64, .name_keysize = 32,
+	},
+	[VOLUME_CIPHER_SPECK64_XTS] = {
+		.name = "speck64-xts", .xts_alg = "xts(speck64)",
+		.cts_alg = "cts(cbc(speck64))", .blocksize = 8,
+		.xts_keysize = 32, .name_keysize = 16,
+	},
+	[VOLUME_CIPHER_AES256_XTS] = {
+		.name = "aes256-xts", .xts_alg = "xts(aes)",
+		.cts_alg = "cts(cbc(aes))", .blocksize = 16,
+		.xts_keysize = 64, .name_keysize = 32,
+	},
+	[VOLUME_CIPHER_SM4_XTS] = {
+		.name = "sm4-xts", .xts_alg = "xts(sm4)",
+		.cts_alg = "cts(cbc(sm4))", .blocksize = 16,
+		.xts_keysize = 32, .name_keysize = 16,
+	},
+	[VOLUME_CIPHER_CAMELLIA256_XTS] = {
+		.name = "camellia256-xts", .xts_alg = "xts(camellia)",
+		.cts_alg = "cts(cbc(camellia))", .blocksize = 16,
+		.xts_keysize = 64, .name_keysize = 32,
+	},
+	[VOLUME_CIPHER_AES256_GCM] = {
+		.name = "aes256-gcm", .xts_alg = "xts(aes)",
+		.cts_alg = "cts(cbc(aes))", .blocksize = 16,
+		.xts_keysize = 64, .name_keysize = 32,
+		.aead_alg = "gcm(aes)", .aead_keysize = 32,
+	},
+	[VOLUME_CIPHER_XCHACHA20_POLY1305] = {
+		.name = "xchacha20-poly1305", .xts_alg = "xts(aes)",
+		.cts_alg = "cts(cbc(aes))", .blocksize = 16,
+		.xts_keysize = 64, .name_keysize = 32,
+		.aead_alg = "xchacha20poly1305", .aead_keysize = 32,
+	},
 };
 
 const char *volume_cipher_contents_alg(const struct volume_cipher_info *ci)

@@ -41,6 +41,9 @@ static int unit_nonce(const struct content_geom *g, const uint8_t *field,
 	return 0;
 }
 
+/* units whose nonce fields one getrandom(2) call fills */
+#define SEALED_RANDOM_BATCH 64
+
 static int check_tfm(struct crypto_tfm *tfm, const struct content_geom *g)
 {
 	if (g->overhead != SEALED_NONCE_FIELD + SEALED_TAG ||
@@ -56,6 +59,10 @@ int sealed_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 			 uint8_t *dst, const uint8_t *src)
 {
 	int err = check_tfm(tfm, g);
+	/* the units' random nonce fields, drawn SEALED_RANDOM_BATCH at a
+	 * time: one getrandom(2) per batch, not per unit */
+	uint8_t rnd[SEALED_RANDOM_BATCH * SEALED_NONCE_FIELD];
+	uint64_t left = 0;
 
 	/*
 	 * Last unit first: in place, unit i's sealed bytes start at or
@@ -71,8 +78,14 @@ int sealed_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 		out = dst + (u.cipher_off - content_unit_pos(g, first));
 		memmove(out + SEALED_NONCE_FIELD, src + at, u.plain_len);
 		memset(out, 0, SEALED_NONCE_FIELD);
-		err = random_bytes(out, g->nonce_size == 12 ? 12
-							    : SEALED_NONCE_FIELD);
+		if (!left) {
+			left = i - first + 1 < SEALED_RANDOM_BATCH ?
+				       i - first + 1 : SEALED_RANDOM_BATCH;
+			err = random_bytes(rnd, (size_t)left * SEALED_NONCE_FIELD);
+		}
+		left--;
+		memcpy(out, rnd + left * SEALED_NONCE_FIELD,
+		       g->nonce_size == 12 ? 12 : SEALED_NONCE_FIELD);
 		if (!err)
 			err = unit_nonce(g, out, i, nonce);
 		unit_aad(aad, file_nonce, g, plain, i);

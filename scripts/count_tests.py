@@ -13,7 +13,8 @@ A meson test counts once, by its result; its skip reason is the last
 line it printed. A pytest module that wrote a JUnit XML report
 (--junitxml=PATH in its command, written during this run) counts per
 test case instead: each passed, failed (or errored) and skipped case with
-pytest's reason. A module that failed while its report shows no failure
+pytest's reason, and each failed case by name with the first line of
+its message. A module that failed while its report shows no failure
 (it crashed, or its own checks after the tests failed) counts one more
 failure. An unreadable or empty log counts as one failure.
 """
@@ -45,17 +46,21 @@ def junit_counts(path, since):
     except (OSError, ET.ParseError):
         return None
     passed = failed = 0
-    skipped = []
+    skipped, failures = [], []
     for case in root.iter("testcase"):
         name = case.get("name", "?")
-        if case.find("failure") is not None or case.find("error") is not None:
+        bad = case.find("failure")
+        if bad is None:
+            bad = case.find("error")
+        if bad is not None:
             failed += 1
+            failures.append((name, (bad.get("message") or last_line(bad.text)).splitlines()[0][:200]))
         elif case.find("skipped") is not None:
             s = case.find("skipped")
             skipped.append((name, s.get("message") or last_line(s.text)))
         else:
             passed += 1
-    return passed, failed, skipped
+    return passed, failed, skipped, failures
 
 
 def count(logs, prefix):
@@ -77,12 +82,13 @@ def count(logs, prefix):
             j = junit_path(r.get("command"))
             jc = junit_counts(j, r.get("starttime", 0)) if j else None
             if jc and result != "SKIP":
-                p, f, s = jc
+                p, f, s, bad = jc
                 passed += p
                 failed += f
                 skips += [("%s::%s" % (name, c), why) for c, why in s]
                 if f:
                     fails.append("%s (%d test%s)" % (name, f, "s" if f > 1 else ""))
+                    fails += ["%s::%s: %s" % (name, c, why) for c, why in bad]
                 elif result not in ("OK", "EXPECTEDFAIL"):
                     failed += 1
                     fails.append("%s (%s after its tests)" % (name, result))
@@ -95,7 +101,7 @@ def count(logs, prefix):
                 fails.append("%s (%s)" % (name, result))
     if not entries and not fails:
         fails.append(prefix + "no test ran")
-    failed = max(failed, len(fails))
+    failed = max(failed, len([f for f in fails if "::" not in f]))
     return passed, failed, skips, fails
 
 

@@ -152,14 +152,32 @@ static void round_trip(struct ctx *c)
 	close(fd);
 }
 
-/* the same data written twice over: every unit's bytes differ */
+/* the nonce fields of units [0, n) of the ciphertext in buf */
+static void nonce_fields(struct ctx *c, const uint8_t *buf, uint64_t n,
+			 uint8_t *out)
+{
+	for (uint64_t i = 0; i < n; i++)
+		memcpy(out + i * SEALED_NONCE_FIELD,
+		       buf + content_unit_pos(&c->g, i), SEALED_NONCE_FIELD);
+}
+
+/*
+ * The same data written twice over, each time in one call of many units
+ * (more than one batch of drawn nonces): no two units of either version
+ * share a nonce field, and every unit's bytes differ between them.
+ */
 static void fresh_nonces(struct ctx *c)
 {
-	uint64_t s = c->g.sector_size, size = 2 * s, clen;
-	uint8_t *first = malloc(MAX_FILE + 512);
+	uint64_t s = c->g.sector_size, n = MAX_FILE / s - 1, size, clen;
+	uint8_t *first = malloc(MAX_FILE + 512), *seen;
 	struct content_file f;
 	int fd;
 
+	if (n > 70)
+		n = 70;
+	size = n * s;
+	seen = malloc((size_t)(2 * n * SEALED_NONCE_FIELD));
+	CHECK(first && seen, "malloc");
 	test_random_bytes(model, (size_t)size);
 	fd = make(c, c->path, size);
 	clen = content_cipher_size(&c->g, size);
@@ -170,17 +188,28 @@ static void fresh_nonces(struct ctx *c)
 	      "rewrite");
 	fileio_close(&f);
 	raw_read(fd, tmp, (size_t)clen, 0);
-	for (uint64_t i = 0; i < 2; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		uint64_t p = content_unit_pos(&c->g, i);
 
-		CHECK(memcmp(first + p, tmp + p, SEALED_NONCE_FIELD) != 0 &&
-			      memcmp(first + p + SEALED_NONCE_FIELD,
-				     tmp + p + SEALED_NONCE_FIELD, 64) != 0,
+		CHECK(memcmp(first + p + SEALED_NONCE_FIELD,
+			     tmp + p + SEALED_NONCE_FIELD, 64) != 0,
 		      "%s S=%u: unit %llu rewritten with the same data is the "
 		      "same ciphertext", c->name, c->g.sector_size,
 		      (unsigned long long)i);
 	}
-	expect(c, fd, 2, UINT64_MAX, "rewritten");
+	nonce_fields(c, first, n, seen);
+	nonce_fields(c, tmp, n, seen + n * SEALED_NONCE_FIELD);
+	for (uint64_t i = 0; i < 2 * n; i++)
+		for (uint64_t j = i + 1; j < 2 * n; j++)
+			CHECK(memcmp(seen + i * SEALED_NONCE_FIELD,
+				     seen + j * SEALED_NONCE_FIELD,
+				     SEALED_NONCE_FIELD) != 0,
+			      "%s S=%u: units %llu and %llu of %llu (two writes) "
+			      "share a nonce", c->name, c->g.sector_size,
+			      (unsigned long long)i, (unsigned long long)j,
+			      (unsigned long long)(2 * n));
+	expect(c, fd, n, UINT64_MAX, "rewritten");
+	free(seen);
 	free(first);
 	close(fd);
 }

@@ -17,37 +17,19 @@
 #include "volume/keys/volrec.h"
 #include "volume/volume.h"
 
-/*
- * aes256-xts where a hardware, constant-time xts(aes) driver runs (AES-NI,
- * ARMv8 CE: priority 300 and up by our convention), else speck128-xts,
- * which is fast and constant-time in portable C.
- */
-static enum volume_cipher default_cipher(void)
-{
-	const char *best = crypto_best_driver("xts(aes)");
-	struct crypto_driver_info info;
-	unsigned int n = crypto_driver_count();
-
-	for (unsigned int i = 0; best && i < n; i++) {
-		if (crypto_driver_info(i, &info) == 0 &&
-		    strcmp(info.driver_name, best) == 0)
-			return info.priority >= 300 && info.const_time
-				       ? VOLUME_CIPHER_AES256_XTS
-				       : VOLUME_CIPHER_SPECK128_XTS;
-	}
-	return VOLUME_CIPHER_SPECK128_XTS;
-}
-
 /* a volume needs both its contents and its names algorithm */
 static int check_cipher_usable(enum volume_cipher c)
 {
 	const struct volume_cipher_info *ci = volume_cipher_info(c);
+	const char *contents = volume_cipher_contents_alg(ci);
 
-	if (!crypto_best_driver(ci->xts_alg) || !crypto_best_driver(ci->cts_alg))
-		return kt_error(CLOAKFS_EXIT_ERROR, "%s: no usable driver for %s "
-				"or %s on this machine under the crypto policy "
-				"(see cloakfs-enc --list)", ci->name, ci->xts_alg,
-				ci->cts_alg);
+	/* xts_alg too: it encrypts extended attribute values */
+	if (!crypto_best_driver(contents) || !crypto_best_driver(ci->xts_alg) ||
+	    !crypto_best_driver(ci->cts_alg))
+		return kt_error(CLOAKFS_EXIT_ERROR, "%s: no usable driver for %s, "
+				"%s or %s on this machine under the crypto policy "
+				"(see cloakfs-enc --list)", ci->name, contents,
+				ci->xts_alg, ci->cts_alg);
 	return 0;
 }
 
@@ -119,6 +101,7 @@ static int run_init(const struct kt_args *a)
 	struct volume_config cfg;
 	struct passphrase pass = { 0 };
 	char path[PATH_MAX], err[512], id[2 * VOLCONF_KEY_ID_SIZE + 1], cost[64];
+	char why[128] = "";
 	bool absent, created = false;
 	char *reckey = NULL;
 	int rc;
@@ -131,7 +114,7 @@ static int run_init(const struct kt_args *a)
 	if (a->newpass.file || a->newpass.extpass)
 		src = &a->newpass;
 	if (!a->cipher)
-		p.cipher = default_cipher();
+		p.cipher = kt_default_cipher(why, sizeof(why));
 	else if (cipher_by_name(a->cipher, &p.cipher))
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown cipher '%s' "
 				"(one of %s)", a->cipher, volume_cipher_list());
@@ -201,7 +184,8 @@ static int run_init(const struct kt_args *a)
 	kt_format_cost(cfg.slots[0].opslimit, cfg.slots[0].memlimit, cost,
 		       sizeof(cost));
 	printf("created cloakfs volume %s\n", dir);
-	printf("cipher:      %s\n", volume_cipher_info(cfg.cipher)->name);
+	printf("cipher:      %s%s%s%s\n", volume_cipher_info(cfg.cipher)->name,
+	       why[0] ? " (default: " : "", why, why[0] ? ")" : "");
 	printf("sector size: %u\n", cfg.sector_size);
 	printf("keyslot 0:   %s\n", cost);
 	printf("key id:      %s\n", id);

@@ -74,6 +74,12 @@ extern const struct kt_command kt_cmd_recovery_key, kt_cmd_recover; /* keytool-r
 extern const struct kt_command kt_cmd_unlock, kt_cmd_lock, kt_cmd_status; /* keytool-daemon.c */
 extern const struct kt_command kt_cmd_upgrade;                      /* keytool-upgrade.c */
 
+/*
+ * The cipher of a new volume without --cipher (keytool-default.c says
+ * the rule); why: one line saying how it was chosen, for the output.
+ */
+enum volume_cipher kt_default_cipher(char *why, size_t len);
+
 /* print "cloakfs-keytool: <message>" on stderr and return code */
 int kt_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

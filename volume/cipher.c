@@ -9,7 +9,8 @@
 
 /*
  * Speck128/256 and Speck64/128, as the kernel's xts(speck*) used them;
- * Camellia with 256-bit keys (docs/format.md section 3)
+ * Camellia with 256-bit keys; Adiantum with XChaCha12 as the kernel's
+ * fscrypt uses it (docs/format.md section 3)
  */
 static const struct volume_cipher_info ciphers[VOLUME_CIPHER_COUNT] = {
 	[VOLUME_CIPHER_SPECK128_XTS] = {
@@ -49,16 +50,24 @@ static const struct volume_cipher_info ciphers[VOLUME_CIPHER_COUNT] = {
 		.xts_keysize = 64, .name_keysize = 32,
 		.aead_alg = "xchacha20poly1305", .aead_keysize = 32,
 	},
+	[VOLUME_CIPHER_ADIANTUM] = {
+		.name = "adiantum", .xts_alg = "xts(aes)",
+		.cts_alg = "cts(cbc(aes))", .blocksize = 16,
+		.xts_keysize = 64, .name_keysize = 32,
+		.wide_alg = "adiantum(xchacha12,aes)", .wide_keysize = 32,
+	},
 };
 
 const char *volume_cipher_contents_alg(const struct volume_cipher_info *ci)
 {
-	return ci->aead_alg ? ci->aead_alg : ci->xts_alg;
+	return ci->aead_alg ? ci->aead_alg
+	       : ci->wide_alg ? ci->wide_alg : ci->xts_alg;
 }
 
 unsigned int volume_cipher_contents_keysize(const struct volume_cipher_info *ci)
 {
-	return ci->aead_alg ? ci->aead_keysize : ci->xts_keysize;
+	return ci->aead_alg ? ci->aead_keysize
+	       : ci->wide_alg ? ci->wide_keysize : ci->xts_keysize;
 }
 
 const struct volume_cipher_info *volume_cipher_info(enum volume_cipher c)
@@ -85,5 +94,5 @@ int cipher_by_name(const char *name, enum volume_cipher *c)
 const char *volume_cipher_list(void)
 {
 	return "speck128-xts, speck64-xts, aes256-xts, sm4-xts, camellia256-xts, "
-	       "aes256-gcm, xchacha20-poly1305";
+	       "aes256-gcm, xchacha20-poly1305, adiantum";
 }

@@ -5,7 +5,9 @@
  * volume/ that depends on the cipher asks here. The authenticated ones
  * (aead_alg set) encrypt contents with an AEAD per sector
  * (volume/content/sealed.h) and keep the AES-256 rules of aes256-xts for
- * names and extended attributes (docs/format.md section 3).
+ * names and extended attributes (docs/format.md section 3). The wide-block
+ * one (wide_alg set: adiantum) encrypts each sector as one wide-block
+ * unit (volume/content/wide.h) with the same AES-256 rules for the rest.
  */
 #ifndef CLOAKFS_VOLUME_CIPHER_H
 #define CLOAKFS_VOLUME_CIPHER_H
@@ -20,6 +22,7 @@ enum volume_cipher {
 	VOLUME_CIPHER_CAMELLIA256_XTS,
 	VOLUME_CIPHER_AES256_GCM,          /* authenticated: feature needed */
 	VOLUME_CIPHER_XCHACHA20_POLY1305,  /* authenticated: feature needed */
+	VOLUME_CIPHER_ADIANTUM,            /* wide-block units */
 	VOLUME_CIPHER_COUNT
 };
 
@@ -32,9 +35,12 @@ struct volume_cipher_info {
 	unsigned int name_keysize; /* the block cipher's key */
 	const char *aead_alg;  /* contents of authenticated volumes, else NULL */
 	unsigned int aead_keysize;
+	const char *wide_alg;  /* contents of wide-block volumes, else NULL */
+	unsigned int wide_keysize;
 };
 
-/* the contents algorithm and its key size: the AEAD's if any, else XTS */
+/* the contents algorithm and its key size: the AEAD's or wide-block
+ * cipher's if any, else XTS */
 const char *volume_cipher_contents_alg(const struct volume_cipher_info *ci);
 unsigned int volume_cipher_contents_keysize(const struct volume_cipher_info *ci);
 

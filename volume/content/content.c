@@ -3,6 +3,7 @@
 #include "volume/content/content.h"
 
 #include "crypto/secmem.h"
+#include "volume/content/wide.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ int content_geom_init(struct content_geom *g, uint32_t sector_size,
 	g->blocksize = blocksize;
 	g->overhead = 0;
 	g->nonce_size = 0;
+	g->wide_tweak = 0;
 	return 0;
 }
 
@@ -43,6 +45,8 @@ int content_geom_sealed(struct content_geom *g, uint32_t sector_size,
 int content_geom_of(struct content_geom *g, const struct volume_cipher_info *ci,
 		    uint32_t sector_size)
 {
+	if (ci->wide_alg)
+		return wide_geom_init(g, sector_size);
 	if (ci->aead_alg)
 		return content_geom_sealed(g, sector_size,
 					   strcmp(ci->aead_alg, "gcm(aes)") == 0
@@ -378,36 +382,33 @@ static int is_hole(const uint8_t *p, size_t n)
 	return 1;
 }
 
-/* the XTS IV of unit index: little-endian, zero-extended to ivsize */
-static void unit_iv(uint8_t *iv, unsigned int ivsize, uint64_t index)
+/* the XTS IV of unit index: little-endian, zero-extended to the block */
+static void xts_iv(uint8_t *iv, uint64_t index, const void *arg)
 {
-	memset(iv, 0, ivsize);
+	const struct content_geom *g = arg;
+
+	memset(iv, 0, g->blocksize);
 	for (unsigned int i = 0; i < 8; i++)
 		iv[i] = (uint8_t)(index >> (8 * i));
 }
 
-static int check_tfm(struct crypto_tfm *tfm, const struct content_geom *g)
+static int crypt_unit(struct crypto_tfm *tfm, const struct content_iv *civ,
+		      int enc, uint64_t index, uint8_t *dst, const uint8_t *src,
+		      size_t len)
 {
-	if (crypto_ivsize(tfm) != g->blocksize)
-		return -EINVAL;
-	return 0;
-}
+	uint8_t iv[CONTENT_MAX_IV];
 
-static int crypt_unit(struct crypto_tfm *tfm, int enc, uint64_t index,
-		      uint8_t *dst, const uint8_t *src, size_t len)
-{
-	uint8_t iv[16];
-
-	unit_iv(iv, crypto_ivsize(tfm), index);
+	civ->iv_of(iv, index, civ->arg);
 	return enc ? crypto_encrypt(tfm, iv, dst, src, len)
 		   : crypto_decrypt(tfm, iv, dst, src, len);
 }
 
-int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
-			  uint64_t plain, uint64_t first, uint64_t nunits,
-			  uint8_t *dst, const uint8_t *src)
+static int encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			 const struct content_iv *iv, uint64_t plain,
+			 uint64_t first, uint64_t nunits, uint8_t *dst,
+			 const uint8_t *src)
 {
-	int err = check_tfm(tfm, g);
+	int err = 0;
 
 	for (uint64_t i = first; !err && i < first + nunits; i++) {
 		struct content_unit u;
@@ -416,7 +417,7 @@ int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 		if (u.len > u.plain_len && !all_zero(src + u.plain_len,
 						     u.len - u.plain_len))
 			return -EINVAL; /* padding must be zero */
-		err = crypt_unit(tfm, 1, i, dst, src, u.len);
+		err = crypt_unit(tfm, iv, 1, i, dst, src, u.len);
 		if (!err && is_hole(dst, u.len)) {
 			/*
 			 * Would read back as a hole. Fine only if the
@@ -425,10 +426,10 @@ int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 			 */
 			int zero;
 
-			err = crypt_unit(tfm, 0, i, dst, dst, u.len);
+			err = crypt_unit(tfm, iv, 0, i, dst, dst, u.len);
 			zero = all_zero(dst, u.len);
 			if (!err)
-				err = crypt_unit(tfm, 1, i, dst, dst, u.len);
+				err = crypt_unit(tfm, iv, 1, i, dst, dst, u.len);
 			if (!err && !zero)
 				err = -EILSEQ;
 		}
@@ -439,11 +440,12 @@ int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 	return err;
 }
 
-int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
-			  uint64_t plain, uint64_t first, uint64_t nunits,
-			  uint8_t *dst, const uint8_t *src)
+static int decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			 const struct content_iv *iv, uint64_t plain,
+			 uint64_t first, uint64_t nunits, uint8_t *dst,
+			 const uint8_t *src)
 {
-	int err = check_tfm(tfm, g);
+	int err = 0;
 
 	for (uint64_t i = first; !err && i < first + nunits; i++) {
 		struct content_unit u;
@@ -452,7 +454,7 @@ int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 		if (is_hole(src, u.len))
 			memset(dst, 0, u.len); /* a hole */
 		else
-			err = crypt_unit(tfm, 0, i, dst, src, u.len);
+			err = crypt_unit(tfm, iv, 0, i, dst, src, u.len);
 		if (!err && u.len > u.plain_len &&
 		    !all_zero(dst + u.plain_len, u.len - u.plain_len))
 			err = -EBADMSG;
@@ -461,4 +463,35 @@ int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 	}
 	secmem_scrub_stack();
 	return err;
+}
+
+int content_crypt_units_iv(struct crypto_tfm *tfm, const struct content_geom *g,
+			   const struct content_iv *iv, int enc, uint64_t plain,
+			   uint64_t first, uint64_t nunits, uint8_t *dst,
+			   const uint8_t *src)
+{
+	if (iv->ivsize > CONTENT_MAX_IV || crypto_ivsize(tfm) != iv->ivsize)
+		return -EINVAL;
+	return enc ? encrypt_units(tfm, g, iv, plain, first, nunits, dst, src)
+		   : decrypt_units(tfm, g, iv, plain, first, nunits, dst, src);
+}
+
+int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src)
+{
+	const struct content_iv iv = { g->blocksize, xts_iv, g };
+
+	return content_crypt_units_iv(tfm, g, &iv, 1, plain, first, nunits,
+				      dst, src);
+}
+
+int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
+			  uint64_t plain, uint64_t first, uint64_t nunits,
+			  uint8_t *dst, const uint8_t *src)
+{
+	const struct content_iv iv = { g->blocksize, xts_iv, g };
+
+	return content_crypt_units_iv(tfm, g, &iv, 0, plain, first, nunits,
+				      dst, src);
 }

@@ -24,6 +24,10 @@
  * stored with each: unit i is at ciphertext offset 32 + i*(S + overhead)
  * and has plain_len + overhead bytes (sealed.h says what they hold).
  * They have no holes: every unit up to the end is written.
+ *
+ * Wide-block volumes (adiantum: wide.h) use the units of a 16-byte block
+ * cipher, padding, joined tails and holes included, but encrypt each as
+ * one wide-block message whose tweak binds the file nonce and the index.
  */
 #ifndef CLOAKFS_VOLUME_CONTENT_CONTENT_H
 #define CLOAKFS_VOLUME_CONTENT_CONTENT_H
@@ -40,6 +44,8 @@
 #define CONTENT_DEFAULT_SECTOR 4096u
 /* the longest unit: a sector plus a joined tail shorter than a block */
 #define CONTENT_MAX_UNIT (CONTENT_MAX_SECTOR + 15u)
+/* the longest unit IV or tweak: an XTS block, or a wide-block tweak */
+#define CONTENT_MAX_IV 32u
 
 struct content_geom {
 	uint32_t sector_size; /* power of two, 512..65536 */
@@ -47,6 +53,8 @@ struct content_geom {
 	uint32_t overhead;    /* bytes stored per unit beyond its data:
 			       * 0 for XTS, CONTENT_SEALED_OVERHEAD if sealed */
 	uint32_t nonce_size;  /* sealed: the AEAD's nonce (12 or 24) */
+	uint32_t wide_tweak;  /* wide-block units: the tweak's size (32),
+			       * else 0 (wide.h) */
 };
 
 /* random nonce field (16) and tag (16) of each sealed unit */
@@ -210,5 +218,20 @@ int content_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 int content_decrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 			  uint64_t plain, uint64_t first, uint64_t nunits,
 			  uint8_t *dst, const uint8_t *src);
+
+/*
+ * The same two with the IV of each unit made by iv_of (ivsize bytes for
+ * unit index; arg passed through) instead of the XTS rule: how wide.h
+ * encrypts its units. The caller checks tfm's IV size.
+ */
+struct content_iv {
+	unsigned int ivsize;
+	void (*iv_of)(uint8_t *iv, uint64_t index, const void *arg);
+	const void *arg;
+};
+int content_crypt_units_iv(struct crypto_tfm *tfm, const struct content_geom *g,
+			   const struct content_iv *iv, int enc, uint64_t plain,
+			   uint64_t first, uint64_t nunits, uint8_t *dst,
+			   const uint8_t *src);
 
 #endif

@@ -16,6 +16,7 @@
 #include "volume/content/sealed.h"
 #include "volume/content/sparse.h"
 #include "volume/content/steps.h"
+#include "volume/content/wide.h"
 #include "volume/fdio.h"
 
 /* plaintext bytes handled per pread/pwrite */
@@ -79,6 +80,9 @@ static int encrypt_units(const struct content_file *f, uint64_t plain,
 	if (f->geom.overhead)
 		err = sealed_encrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
 					   first, n, dst, src);
+	else if (f->geom.wide_tweak)
+		err = wide_encrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
+					 first, n, dst, src);
 	else
 		err = content_encrypt_units(tfm, &f->geom, plain, first, n, dst,
 					    src);
@@ -99,6 +103,9 @@ static int decrypt_units(const struct content_file *f, uint64_t plain,
 	if (f->geom.overhead)
 		err = sealed_decrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
 					   first, n, buf, buf, bad);
+	else if (f->geom.wide_tweak)
+		err = wide_decrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
+					 first, n, buf, buf);
 	else
 		err = content_decrypt_units(tfm, &f->geom, plain, first, n, buf,
 					    buf);

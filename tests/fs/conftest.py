@@ -21,8 +21,9 @@ import time
 
 import pytest
 
+# adiantum: the units of a 16-byte block cipher, each one wide-block message
 ALL_CIPHERS = ["speck128-xts", "speck64-xts", "aes256-xts", "sm4-xts",
-               "camellia256-xts"]
+               "camellia256-xts", "adiantum"]
 # authenticated volumes (feature "authenticated"): no padding, no holes
 AEAD_CIPHERS = ["aes256-gcm", "xchacha20-poly1305"]
 # $CLOAKFS_TEST_CIPHERS (a comma list) narrows the per-cipher cases: the
@@ -40,7 +41,8 @@ CIPHERS = [c for c in ALL_CIPHERS if c in _only] if _only else ALL_CIPHERS
 CONTENT_CIPHERS = CIPHERS + ([c for c in AEAD_CIPHERS if c in _only]
                              if _only else AEAD_CIPHERS)
 BLOCK = {"speck128-xts": 16, "speck64-xts": 8, "aes256-xts": 16, "sm4-xts": 16,
-         "camellia256-xts": 16, "aes256-gcm": 1, "xchacha20-poly1305": 1}
+         "camellia256-xts": 16, "adiantum": 16, "aes256-gcm": 1,
+         "xchacha20-poly1305": 1}
 HEADER = 32
 PASSPHRASE = "correct horse battery staple"
 

@@ -24,6 +24,7 @@
 #include "crypto/crypto.h"
 #include "tools/cli.h"
 #include "tools/cycles.h"
+#include "volume/cipher.h"
 
 #ifndef CLOAKFS_VERSION
 #define CLOAKFS_VERSION "unknown"
@@ -67,6 +68,9 @@ static void usage(FILE *out)
 		"\n"
 		"  -a, --alg ALG        only algorithm ALG, e.g. 'xts(aes)' (repeatable,\n"
 		"                       or a comma-separated list)\n"
+		"  -C, --cipher NAME    only the contents algorithm of volume cipher NAME,\n"
+		"                       e.g. adiantum (its 'adiantum(xchacha12,aes)'),\n"
+		"                       aes256-xts (repeatable, or a comma-separated list)\n"
 		"  -d, --driver DRIVER  only driver DRIVER, e.g. xts-aes-generic (repeatable)\n"
 		"  -s, --size N         buffer size in bytes, k/m suffixes allowed\n"
 		"                       (repeatable; default 16,64,256,1024,1420,4096,65536)\n"
@@ -198,10 +202,32 @@ static unsigned int parse_uint(const char *s, const char *what,
 	return (unsigned int)v;
 }
 
+/* --cipher: each volume cipher's contents algorithm joins the --alg list */
+static void add_volume_ciphers(char *arg, struct options *opt)
+{
+	const char *names[MAX_LIST];
+	unsigned int n = 0;
+
+	split_names(arg, names, &n, "cipher");
+	for (unsigned int i = 0; i < n; i++) {
+		enum volume_cipher c;
+
+		if (cipher_by_name(names[i], &c))
+			usage_error("unknown volume cipher '%s' (one of %s)",
+				    names[i], volume_cipher_list());
+		if (opt->nalgs == MAX_LIST)
+			usage_error("too many --alg and --cipher values (at most "
+				    "%d)", MAX_LIST);
+		opt->algs[opt->nalgs++] =
+			volume_cipher_contents_alg(volume_cipher_info(c));
+	}
+}
+
 static void parse_options(int argc, char **argv, struct options *opt)
 {
 	static const struct option longopts[] = {
 		{ "alg", required_argument, NULL, 'a' },
+		{ "cipher", required_argument, NULL, 'C' },
 		{ "driver", required_argument, NULL, 'd' },
 		{ "size", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 't' },
@@ -221,11 +247,14 @@ static void parse_options(int argc, char **argv, struct options *opt)
 	opt->seconds = 0.2;
 	opt->runs = 3;
 	opterr = 0; /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":a:d:s:t:r:k:g:cjlhV", longopts,
+	while ((c = getopt_long(argc, argv, ":a:C:d:s:t:r:k:g:cjlhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			split_names(optarg, opt->algs, &opt->nalgs, "alg");
+			break;
+		case 'C':
+			add_volume_ciphers(optarg, opt);
 			break;
 		case 'd':
 			split_names(optarg, opt->drivers, &opt->ndrivers, "driver");

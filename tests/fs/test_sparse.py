@@ -142,7 +142,7 @@ def check_layout(name, path, size, bs, plain, ct):
         os.close(fd)
 
 
-@pytest.mark.parametrize("cipher", [c for c in ("aes256-xts", "speck64-xts")
+@pytest.mark.parametrize("cipher", [c for c in ("aes256-xts", "speck64-xts", "adiantum")
                                     if c in CIPHERS])
 def test_seek_data_hole(cipher):
     v = Volume(cipher, sector=S, tag="sparse")

@@ -144,6 +144,16 @@ check "unknown --driver is named in the error" grep -q no-such-driver "$tmp/err"
 run_quick --alg 'xts(nosuch)'
 check "unknown --alg exits 1 (got $rc)" test "$rc" -eq 1
 
+# --cipher: a volume cipher's contents algorithm, an unknown one is usage
+run_quick --cipher adiantum --size 4096
+check "--cipher adiantum exits 0 (got $rc)" test "$rc" -eq 0
+check "--cipher adiantum measures adiantum(xchacha12,aes) alone" awk '
+	!/^#/ && $1 != "alg" { rows++; if ($1 != "adiantum(xchacha12,aes)") bad = 1 }
+	END { exit bad || !rows }' "$tmp/out"
+run_quick --cipher nosuch-xts
+check "unknown --cipher exits 3 (got $rc)" test "$rc" -eq 3
+check "unknown --cipher is named in the error" grep -q "nosuch-xts" "$tmp/err"
+
 # no progress line when stderr is not a terminal
 run_quick --driver xts-speck128-generic --size 16
 check "driver run exits 0 (got $rc)" test "$rc" -eq 0

@@ -48,6 +48,9 @@ check "failed inits created nothing" ! -e v
 # ---- init and info -------------------------------------------------------
 ok "init" "$kt" init "${KDF[@]}" --passfile p1 vol
 out_has "init prints the key id" '^key id: +[0-9a-f]{32}$'
+# the default and why: AES instructions, else the faster of the two
+out_has "init says why it chose the cipher" \
+	'^cipher: +(aes256-xts \(default: AES instructions\)|(adiantum|speck128-xts) \(default: no AES instructions.*\))$'
 keyid=$(sed -n 's/^key id: *//p' "$tmp/out")
 check "config written" -f "$conf"
 check "root directory nonce written" -f vol/.cloakfs.dir
@@ -72,12 +75,27 @@ ok "info of it" "$kt" info emptydir
 out_has "speck64-xts" '^cipher: +speck64-xts$'
 out_has "sector size 512" '^sector size: +512$'
 out_has "name_max 100" '^names: +cts, name_max 100$'
-for c in speck128-xts aes256-xts sm4-xts camellia256-xts; do
+for c in speck128-xts aes256-xts sm4-xts camellia256-xts adiantum; do
 	ok "init --cipher $c" "$kt" init "${KDF[@]}" --cipher "$c" --sector-size 65536 --passfile p1 "v-$c"
 	ok "info $c" "$kt" info "v-$c"
 	out_has "cipher $c" "^cipher: +$c\$"
 	ok "passphrase opens $c volume" "$kt" test-passphrase --passfile p1 "v-$c"
 done
+# no AES instructions (x86: hidden by the crypto policy): adiantum or
+# speck128-xts, whichever init measured faster, with both figures shown
+if [ "$(uname -m)" = x86_64 ]; then
+	CLOAKFS_CRYPTO=nocpu:aesni,nocpu:vaes ok "init without AES instructions" \
+		"$kt" init "${KDF[@]}" --passfile p1 v-noaes
+	out_has "no-AES default names both figures" \
+		'^cipher: +(adiantum|speck128-xts) \(default: no AES instructions; 4 KiB sectors: adiantum [0-9]+ MB/s, speck128-xts [0-9]+ MB/s\)$'
+	checks=$((checks + 1))
+	awk '/^cipher:/ { gsub(/[(),;:]/, " "); for (i = 1; i <= NF; i++) {
+		if ($i == "adiantum" && $(i + 1) ~ /^[0-9]+$/) a = $(i + 1)
+		if ($i == "speck128-xts" && $(i + 1) ~ /^[0-9]+$/) s = $(i + 1) }
+		pick = $2 } END { exit !(a != "" && s != "" &&
+		((pick == "adiantum") == (a + 0 > s + 0) || a == s)) }' "$tmp/out" ||
+		fail "no-AES default is not the faster one: $(grep '^cipher:' "$tmp/out")"
+fi
 mkdir full; touch full/x
 fails 5 "full: directory not empty" "init refuses a non-empty directory" "$kt" init "${KDF[@]}" --passfile p1 full
 check "non-empty directory untouched" "$(ls -A full)" = x

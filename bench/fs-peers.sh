@@ -16,7 +16,7 @@
 #     passthrough bench/passthrough-ll.c: low-level libfuse3 passthrough,
 #                 no crypto, the same FUSE options as cloakfs (the ceiling)
 #     cloakfs-C   cloakfs with cipher C (speck128-xts, speck64-xts,
-#                 aes256-xts, sm4-xts)
+#                 aes256-xts, sm4-xts, camellia256-xts, adiantum)
 #     gocryptfs   Debian's gocryptfs (AES-256-GCM)
 #     securefs    Debian's securefs, lite format (format 4)
 #     cryfs, encfs  Debian's; slow, so one repetition only
@@ -111,7 +111,7 @@ else
 	write_mib=1024 rand_mib=256 nsmall=5000 tree_src=/usr/include
 	fio_cap=15
 fi
-ciphers="speck128-xts speck64-xts aes256-xts sm4-xts camellia256-xts"
+ciphers="speck128-xts speck64-xts aes256-xts sm4-xts camellia256-xts adiantum"
 all_fs="bare passthrough"
 for c in $ciphers; do all_fs="$all_fs cloakfs-$c"; done
 for v in "${variants[@]}"; do

@@ -3,7 +3,6 @@
 #include "volume/content/content.h"
 
 #include "crypto/secmem.h"
-#include "volume/content/wide.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,11 +41,22 @@ int content_geom_sealed(struct content_geom *g, uint32_t sector_size,
 	return 0;
 }
 
+int content_geom_wide(struct content_geom *g, uint32_t sector_size)
+{
+	/* Adiantum takes any length from 16 bytes: the units of a 16-byte
+	 * block cipher are all at least that long */
+	int err = content_geom_init(g, sector_size, 16);
+
+	if (!err)
+		g->wide_tweak = CONTENT_WIDE_TWEAK;
+	return err;
+}
+
 int content_geom_of(struct content_geom *g, const struct volume_cipher_info *ci,
 		    uint32_t sector_size)
 {
 	if (ci->wide_alg)
-		return wide_geom_init(g, sector_size);
+		return content_geom_wide(g, sector_size);
 	if (ci->aead_alg)
 		return content_geom_sealed(g, sector_size,
 					   strcmp(ci->aead_alg, "gcm(aes)") == 0

@@ -57,6 +57,9 @@ struct content_geom {
 			       * else 0 (wide.h) */
 };
 
+/* the tweak of each wide-block unit (wide.h) */
+#define CONTENT_WIDE_TWEAK 32u
+
 /* random nonce field (16) and tag (16) of each sealed unit */
 #define CONTENT_SEALED_OVERHEAD 32u
 
@@ -90,7 +93,11 @@ int content_geom_init(struct content_geom *g, uint32_t sector_size,
 int content_geom_sealed(struct content_geom *g, uint32_t sector_size,
 			uint32_t nonce_size);
 
-/* the geometry of a volume of this cipher: either of the above */
+/* the geometry of a wide-block volume (wide.h): that of a 16-byte block
+ * cipher, with wide_tweak CONTENT_WIDE_TWEAK. 0 or -EINVAL */
+int content_geom_wide(struct content_geom *g, uint32_t sector_size);
+
+/* the geometry of a volume of this cipher: one of the above */
 int content_geom_of(struct content_geom *g, const struct volume_cipher_info *ci,
 		    uint32_t sector_size);
 

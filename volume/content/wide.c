@@ -5,17 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-int wide_geom_init(struct content_geom *g, uint32_t sector_size)
-{
-	/* Adiantum takes any length from 16 bytes: the units of a 16-byte
-	 * block cipher are all at least that long */
-	int err = content_geom_init(g, sector_size, 16);
-
-	if (!err)
-		g->wide_tweak = WIDE_TWEAK_SIZE;
-	return err;
-}
-
 void wide_unit_tweak(uint8_t tweak[WIDE_TWEAK_SIZE],
 		     const uint8_t file_nonce[HEADER_NONCE_SIZE], uint64_t index)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Units of wide-block volumes (docs/format.md 6.3): the units of
- * content.h for a 16-byte block (padded tiny files, tails of 1..15 bytes
+ * Units of wide-block volumes (docs/format.md 6.3; their geometry is
+ * content_geom_wide of content.h): the units of content.h for a 16-byte
+ * block (padded tiny files, tails of 1..15 bytes
  * joined to the sector before them, all-zero ciphertext = hole), each
  * encrypted as one message of the file's wide-block transform
  * (adiantum(xchacha12,aes), keyed by keys.h for the file) with the
@@ -25,10 +26,7 @@
 #include "volume/content/content.h"
 #include "volume/content/header.h"
 
-#define WIDE_TWEAK_SIZE 32u
-
-/* the geometry of a wide-block volume; 0 or -EINVAL (bad sector size) */
-int wide_geom_init(struct content_geom *g, uint32_t sector_size);
+#define WIDE_TWEAK_SIZE CONTENT_WIDE_TWEAK
 
 /* the tweak of unit index of the file with this nonce (see above) */
 void wide_unit_tweak(uint8_t tweak[WIDE_TWEAK_SIZE],

@@ -3,7 +3,8 @@
  * Adiantum volumes (wide.h, docs/format.md 6.3) through fileio.h, at
  * every sector size: each unit on disk is the documented Adiantum message
  * (key = the file's "contents" subkey, tweak = file nonce || le64(i) ||
- * 0^8, built here, not by wide.c); random writes and truncates against a
+ * 0^8, built here, not by wide.c) and docs/format.md's test vector;
+ * random writes and truncates against a
  * model, tails and tiny files included; one bit of plaintext changes
  * every block of its unit's ciphertext, one bit of ciphertext every block
  * of its unit's plaintext; the same plaintext in two files, at two
@@ -349,6 +350,51 @@ static void refused(struct ctx *c)
 	crypto_free(x);
 }
 
+/* docs/format.md 6.3's test vector, through keys.h and wide.h */
+static void known_answer(void)
+{
+	static const uint8_t want_k[32] = {
+		0xc9, 0x16, 0xb0, 0xcb, 0xda, 0xb3, 0xfa, 0x7c, 0xc2, 0x4b, 0x0f,
+		0xbc, 0xdc, 0x45, 0x48, 0x01, 0x0b, 0x8b, 0xa5, 0x0a, 0x82, 0x30,
+		0x66, 0x2f, 0xd4, 0x2a, 0x83, 0x91, 0xc8, 0xb6, 0x4c, 0xb8,
+	};
+	static const uint8_t want_c[32] = {
+		0xc6, 0xb2, 0x42, 0x23, 0xc2, 0xe2, 0x79, 0xea, 0xf1, 0x88, 0x21,
+		0x0f, 0x14, 0x27, 0x6f, 0xb0, 0x67, 0x0f, 0x52, 0x0b, 0x12, 0x3a,
+		0x3a, 0x4c, 0x8c, 0x08, 0x30, 0x31, 0x50, 0x2c, 0x13, 0xbf,
+	};
+	uint8_t vmk[64], nonce[HEADER_NONCE_SIZE], p[32], c[32];
+	struct volume_keys *keys = NULL;
+	struct content_geom g;
+	struct crypto_tfm *t;
+	int err = -1;
+
+	for (int i = 0; i < 64; i++)
+		vmk[i] = (uint8_t)i;
+	for (int i = 0; i < 16; i++)
+		nonce[i] = (uint8_t)(0xf0 + i);
+	for (int i = 0; i < 32; i++)
+		p[i] = (uint8_t)i;
+	CHECK(keys_new(vmk, VOLUME_CIPHER_ADIANTUM, &keys) == 0 &&
+		      content_geom_wide(&g, 512) == 0, "keys, geometry");
+	if (!keys)
+		return;
+	CHECK(keys_derive(keys, "contents", nonce, 16, c, 32) == 0 &&
+		      memcmp(c, want_k, 32) == 0, "the contents subkey");
+	t = keys_contents_tfm(keys, nonce, &err);
+	CHECK(t != NULL, "keys_contents_tfm: %d", err);
+	if (t) {
+		/* unit 1 (32 bytes) of a file of 512 + 32 bytes */
+		CHECK(wide_encrypt_units(t, &g, nonce, 512 + 32, 1, 1, c, p) == 0 &&
+			      memcmp(c, want_c, 32) == 0,
+		      "unit 1 is not the test vector");
+		CHECK(wide_decrypt_units(t, &g, nonce, 512 + 32, 1, 1, c, c) == 0 &&
+			      memcmp(c, p, 32) == 0, "test vector decrypts");
+		crypto_free(t);
+	}
+	keys_free(keys);
+}
+
 int main(void)
 {
 	const struct volume_cipher_info *ci =
@@ -373,6 +419,7 @@ int main(void)
 	CHECK(keys_new(vmk, VOLUME_CIPHER_ADIANTUM, &c.keys) == 0, "keys");
 	CHECK(keyring_new(VOLUME_CIPHER_ADIANTUM, &c.kr) == 0, "keyring");
 	keyring_install(c.kr, c.keys);
+	known_answer();
 	for (uint32_t s = CONTENT_MIN_SECTOR; s <= CONTENT_MAX_SECTOR; s *= 2) {
 		CHECK(content_geom_of(&c.g, ci, s) == 0 && c.g.overhead == 0 &&
 			      c.g.blocksize == 16 &&

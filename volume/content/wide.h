@@ -2,19 +2,19 @@
 /*
  * Units of wide-block volumes (docs/format.md 6.3; their geometry is
  * content_geom_wide of content.h): the units of content.h for a 16-byte
- * block (padded tiny files, tails of 1..15 bytes
- * joined to the sector before them, all-zero ciphertext = hole), each
- * encrypted as one message of the file's wide-block transform
- * (adiantum(xchacha12,aes), keyed by keys.h for the file) with the
- * 32-byte tweak
+ * block (padded tiny files, tails of 1..15 bytes joined to the sector
+ * before them, all-zero ciphertext = hole), each encrypted as one
+ * message of the file's wide-block transform (adiantum(xchacha12,aes),
+ * keyed by keys.h for the file) with the 32-byte tweak
  *
  *   offset  size  what
  *   0       16    file nonce (header bytes 16..31)
  *   16      8     le64(i), the unit's index
  *   24      8     zero
  *
- * Changing any bit of a unit's plaintext changes every byte of its
- * ciphertext; the same plaintext in two files or at two indexes differs.
+ * Changing any bit of a unit's plaintext changes the whole unit's
+ * ciphertext unpredictably (XTS: one 16-byte block); the same plaintext
+ * in two files or at two indexes differs.
  * Nothing is stored beyond the data: a unit is as long as under XTS.
  */
 #ifndef CLOAKFS_VOLUME_CONTENT_WIDE_H

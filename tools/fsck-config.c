@@ -166,7 +166,8 @@ void fsck_check_record(struct fsck *f)
 /* the walk's own keys (f->keys) from the master key that unlocked */
 static int walk_keys(struct fsck *f, const uint8_t *vmk)
 {
-	int rc = keyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.key_id,
+	int rc = keyring_keys_from_vmk(vmk, f->cfg.cipher, f->cfg.names,
+				       f->cfg.key_id,
 				       &f->keys);
 
 	if (rc)

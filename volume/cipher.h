@@ -4,10 +4,12 @@
  * crypto layer (algorithm names, block and key sizes). Everything in
  * volume/ that depends on the cipher asks here. The authenticated ones
  * (aead_alg set) encrypt contents with an AEAD per sector
- * (volume/content/sealed.h) and keep the AES-256 rules of aes256-xts for
- * names and extended attributes (docs/format.md section 3). The wide-block
+ * (volume/content/sealed.h) and the AES-256 rules of aes256-xts for
+ * extended attribute values (docs/format.md section 3). The wide-block
  * one (wide_alg set: adiantum) encrypts each sector as one wide-block
- * unit (volume/content/wide.h) with the same AES-256 rules for the rest.
+ * unit (volume/content/wide.h), with the same rules for xattr values.
+ * How names are encrypted is the volume's names mode
+ * (volume/names/namemode.h).
  */
 #ifndef CLOAKFS_VOLUME_CIPHER_H
 #define CLOAKFS_VOLUME_CIPHER_H
@@ -26,6 +28,15 @@ enum volume_cipher {
 	VOLUME_CIPHER_COUNT
 };
 
+/* how names, symlink targets and xattr names are encrypted (docs/format.md
+ * section 7.2); the config's "names" */
+enum volume_names_mode {
+	VOLUME_NAMES_CTS,      /* "cts": CBC-CS3 under the block cipher */
+	VOLUME_NAMES_HCTR2,    /* "hctr2": one HCTR2 wide block */
+	VOLUME_NAMES_ADIANTUM, /* "adiantum": one Adiantum wide block */
+	VOLUME_NAMES_COUNT
+};
+
 struct volume_cipher_info {
 	const char *name;      /* in cloakfs.conf: "speck128-xts" */
 	const char *xts_alg;   /* contents: "xts(speck128)" */
@@ -37,6 +48,9 @@ struct volume_cipher_info {
 	unsigned int aead_keysize;
 	const char *wide_alg;  /* contents of wide-block volumes, else NULL */
 	unsigned int wide_keysize;
+	/* names: hctr2 over this cipher, NULL where it takes none */
+	const char *hctr2_alg;
+	enum volume_names_mode names_default; /* of a new volume */
 };
 
 /* the contents algorithm and its key size: the AEAD's or wide-block

@@ -200,7 +200,8 @@ int volume_unlock_keys(const char *dir, const char *pass, size_t passlen,
 		return -ENOMEM;
 	slot = keyslot_open(cfg, pass, passlen, vmk, err, errlen);
 	rc = slot < 0 ? slot
-		      : keyring_keys_from_vmk(vmk, cfg->cipher, cfg->key_id, keys);
+		      : keyring_keys_from_vmk(vmk, cfg->cipher, cfg->names,
+					      cfg->key_id, keys);
 	secmem_free(vmk);
 	if (slot >= 0 && rc == -EBADMSG)
 		rc = seterr(err, errlen, -EBADMSG, "%s: key_id does not match "
@@ -359,7 +360,8 @@ static int open_recovery(int dirfd, const char *dir, const char *text,
 	secmem_free(secret);
 	if (rc)
 		return rc;
-	rc = keyring_keys_from_vmk(vmk, r.params.cipher, r.params.key_id, &k);
+	rc = keyring_keys_from_vmk(vmk, r.params.cipher, r.params.names,
+				   r.params.key_id, &k);
 	if (!rc)
 		rc = volrec_verify(&r, k);
 	keys_free(k);
@@ -565,7 +567,8 @@ static int install_keys(struct volume *v, const uint8_t *vmk, char *err,
 			size_t errlen)
 {
 	struct volume_keys *keys;
-	int rc = keyring_keys_from_vmk(vmk, v->cfg.cipher, v->cfg.key_id, &keys);
+	int rc = keyring_keys_from_vmk(vmk, v->cfg.cipher, v->cfg.names,
+					   v->cfg.key_id, &keys);
 
 	if (rc == -EBADMSG)
 		return seterr(err, errlen, rc, "%s: key_id does not match the "

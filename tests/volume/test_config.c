@@ -16,6 +16,7 @@
 #include "volume/keys/volconf.h"
 #include "base/confint.h"
 #include "volume/keys/keyslot.h"
+#include "volume/names/namemode.h"
 #include "volume/names/vname.h"
 #include "volume/volume.h"
 
@@ -171,8 +172,10 @@ static void test_errors(void)
 		{ "cipher", "cipher = \"rot13\";", -EINVAL, "cipher",
 		  "unknown cipher \"rot13\"", 1 },
 		{ "cipher", "cipher = \"AES256-XTS\";", -EINVAL, "cipher", "known:", 1 },
-		{ "names", "names = \"eme\";", -EINVAL, "names", "unknown name mode", 1 },
-		{ "names", "", -EINVAL, "names", "missing", 0 },
+		{ "names", "names = \"eme\";", -EINVAL, "names",
+		  "unknown names mode \"eme\" (known: cts, hctr2, adiantum)", 1 },
+		{ "names", "names = \"hctr2\";", -EINVAL, "names",
+		  "cipher \"speck128-xts\" does not take names \"hctr2\"", 1 },
 		{ "sector_size", "sector_size = 1000;", -EINVAL, "sector_size",
 		  "power of two", 1 },
 		{ "sector_size", "sector_size = 256;", -EINVAL, "sector_size",
@@ -754,8 +757,12 @@ static void test_authenticated(void)
 
 	fake_config(&c, 1);
 	CHECK(volconf_new(&d, VOLUME_CIPHER_XCHACHA20_POLY1305, 4096, 255) == 0 &&
-		      d.features == VOLCONF_FEATURE_AUTHENTICATED &&
-		      c.features == 0, "volconf_new: the cipher's features");
+		      d.features == (VOLCONF_FEATURE_AUTHENTICATED |
+				     VOLCONF_FEATURE_WIDE_NAMES) &&
+		      d.names == VOLUME_NAMES_ADIANTUM && c.features == 0,
+	      "volconf_new: the cipher's features and names");
+	CHECK(volconf_new(&d, VOLUME_CIPHER_AES256_GCM, 4096, 255) == 0 &&
+		      d.names == VOLUME_NAMES_HCTR2, "aes256-gcm: hctr2 names");
 	c.cipher = VOLUME_CIPHER_AES256_GCM;
 	c.features = VOLCONF_FEATURE_AUTHENTICATED;
 	n = volconf_format(&c, text, sizeof(text));
@@ -779,6 +786,117 @@ static void test_authenticated(void)
 	      "aes256-gcm without the feature valid");
 }
 
+/*
+ * The names mode: written and read back for each mode a cipher takes,
+ * "wide-names" exactly with the wide-block modes, an absent "names" read
+ * as cts, an unknown or unfitting one refused naming the file and line.
+ */
+static void test_names_mode(void)
+{
+	static const struct {
+		enum volume_cipher cipher;
+		enum volume_names_mode names;
+		int fits;
+	} combos[] = {
+		{ VOLUME_CIPHER_AES256_XTS, VOLUME_NAMES_HCTR2, 1 },
+		{ VOLUME_CIPHER_AES256_XTS, VOLUME_NAMES_ADIANTUM, 1 },
+		{ VOLUME_CIPHER_SM4_XTS, VOLUME_NAMES_HCTR2, 1 },
+		{ VOLUME_CIPHER_CAMELLIA256_XTS, VOLUME_NAMES_HCTR2, 1 },
+		{ VOLUME_CIPHER_SPECK64_XTS, VOLUME_NAMES_ADIANTUM, 1 },
+		{ VOLUME_CIPHER_SPECK128_XTS, VOLUME_NAMES_CTS, 1 },
+		{ VOLUME_CIPHER_SPECK128_XTS, VOLUME_NAMES_HCTR2, 0 },
+		{ VOLUME_CIPHER_SPECK64_XTS, VOLUME_NAMES_HCTR2, 0 },
+	};
+	struct volume_config c, d;
+	char text[8192], bad[8192], err[512], want[4400];
+	int n, line;
+
+	for (size_t i = 0; i < sizeof(combos) / sizeof(combos[0]); i++) {
+		int wide = combos[i].names != VOLUME_NAMES_CTS;
+
+		fake_config(&c, 1);
+		c.cipher = combos[i].cipher;
+		c.features = 0;
+		CHECK(volconf_set_names(&c, combos[i].names) ==
+			      (combos[i].fits ? 0 : -EINVAL),
+		      "combo %zu: set_names", i);
+		if (!combos[i].fits)
+			continue;
+		c.version = 2;
+		CHECK(c.features == (wide ? VOLCONF_FEATURE_WIDE_NAMES : 0u),
+		      "combo %zu: features 0x%x", i, c.features);
+		n = volconf_format(&c, text, sizeof(text));
+		snprintf(want, sizeof(want), "names = \"%s\";\n",
+			 namemode_name(combos[i].names));
+		CHECK(n > 0 && strstr(text, want) &&
+			      !strstr(text, "\"wide-names\"") == !wide,
+		      "combo %zu written:\n%s", i, text);
+		CHECK(volconf_parse(text, (size_t)n, "t.conf", &d, err,
+				    sizeof(err)) == 0 &&
+			      memcmp(&c, &d, sizeof(c)) == 0,
+		      "combo %zu round trip: %s", i, err);
+		if (!wide)
+			continue;
+		/* the feature is needed: without it older cloakfs would read */
+		CHECK(mutate(text, "features", "features = [ ];", bad,
+			     sizeof(bad), &line), "features line");
+		CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+				    sizeof(err)) == -EINVAL &&
+			      strstr(err, "needs the feature \"wide-names\""),
+		      "combo %zu without wide-names: %s", i, err);
+		/* and version 2 */
+		CHECK(mutate(text, "version", "version = 1;", bad, sizeof(bad),
+			     &line), "version line");
+		CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err,
+				    sizeof(err)) == -EINVAL &&
+			      strstr(err, "needs version 2"),
+		      "combo %zu at version 1: %s", i, err);
+		c.features = 0;
+		CHECK(volconf_validate(&c, err, sizeof(err)) == -EINVAL,
+		      "combo %zu: validate wants wide-names", i);
+	}
+	/* a cts volume may not carry the feature; absent names is cts */
+	fake_config(&c, 1);
+	n = volconf_format(&c, text, sizeof(text));
+	CHECK(mutate(text, "features", "features = [ \"wide-names\" ];", bad,
+		     sizeof(bad), &line), "features line");
+	CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err, sizeof(err)) ==
+			      -EINVAL &&
+		      strstr(err, "does not take the feature \"wide-names\""),
+	      "cts with wide-names: %s", err);
+	CHECK(mutate(text, "names", "", bad, sizeof(bad), &line), "names line");
+	CHECK(volconf_parse(bad, strlen(bad), "t.conf", &d, err, sizeof(err)) == 0 &&
+		      d.names == VOLUME_NAMES_CTS && memcmp(&c, &d, sizeof(c)) == 0,
+	      "absent names is cts: %s", err);
+	c.names = VOLUME_NAMES_COUNT;
+	CHECK(volconf_validate(&c, err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "names"), "bad names mode: %s", err);
+	/* the file's path in the message when read from disk */
+	{
+		char *dir = voltest_tmpdir("conf-names"), path[4200];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, VOLCONF_FILE_NAME);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		CHECK(fd >= 0, "create %s", path);
+		fake_config(&c, 1);
+		n = volconf_format(&c, text, sizeof(text));
+		CHECK(mutate(text, "names", "names = \"xts\";", bad, sizeof(bad),
+			     &line), "names line");
+		CHECK(fd >= 0 && write(fd, bad, strlen(bad)) ==
+					 (ssize_t)strlen(bad), "write");
+		if (fd >= 0)
+			close(fd);
+		snprintf(want, sizeof(want), "%s:%d: names: unknown names mode",
+			 path, line);
+		CHECK(volconf_read(path, &d, err, sizeof(err)) == -EINVAL &&
+			      strncmp(err, want, strlen(want)) == 0,
+		      "read: %s (want %s)", err, want);
+		voltest_rmtree(dir);
+		free(dir);
+	}
+}
+
 int main(void)
 {
 	test_seed();
@@ -787,6 +905,7 @@ int main(void)
 	test_slot_gaps();
 	test_errors();
 	test_authenticated();
+	test_names_mode();
 	test_versions();
 	test_crash();
 	test_wide_integers();

@@ -153,10 +153,10 @@ static void test_cipher(enum volume_cipher c)
 	CHECK(keys_key_id(k, id) == 0, "key id");
 
 	/* the one key-id check */
-	CHECK(keyring_keys_from_vmk(vmk, c, id, &k2) == 0, "from vmk");
+	CHECK(keyring_keys_from_vmk(vmk, c, VOLUME_NAMES_CTS, id, &k2) == 0, "from vmk");
 	keys_free(k2);
 	id[0] ^= 1;
-	CHECK(keyring_keys_from_vmk(vmk, c, id, &k2) == -EBADMSG,
+	CHECK(keyring_keys_from_vmk(vmk, c, VOLUME_NAMES_CTS, id, &k2) == -EBADMSG,
 	      "another volume's key id is -EBADMSG");
 	id[0] ^= 1;
 

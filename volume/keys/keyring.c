@@ -79,6 +79,7 @@ void keyring_free(struct keyring *kr)
 
 int keyring_keys_from_vmk(const uint8_t vmk[KEYS_VMK_SIZE],
 			   enum volume_cipher cipher,
+			   enum volume_names_mode names,
 			   const uint8_t key_id[KEYS_KEY_ID_SIZE],
 			   struct volume_keys **out)
 {
@@ -88,7 +89,9 @@ int keyring_keys_from_vmk(const uint8_t vmk[KEYS_VMK_SIZE],
 
 	if (err)
 		return err;
-	err = keys_key_id(keys, id);
+	err = keys_set_names_mode(keys, names);
+	if (!err)
+		err = keys_key_id(keys, id);
 	if (!err && memcmp(id, key_id, sizeof(id)) != 0)
 		err = -EBADMSG;
 	explicit_bzero(id, sizeof(id));
@@ -144,7 +147,7 @@ static const char *alg_of(const struct keyring *kr, enum vkey_kind kind)
 {
 	return kind == VKEY_NAMES || kind == VKEY_XATTR_NAMES ||
 			       kind == VKEY_SYMLINKS
-		       ? kr->ci->cts_alg
+		       ? keys_names_alg(kr->keys)
 	       : kind == VKEY_CONTENTS ? volume_cipher_contents_alg(kr->ci)
 		       : kr->ci->xts_alg;
 }
@@ -162,11 +165,11 @@ static int derive(struct keyring *kr, struct vkey_slot *s)
 	case VKEY_CONTENTS:
 		return keys_set_contents_key(kr->keys, s->nonce, s->tfm);
 	case VKEY_XATTR_NAMES:
-		len = kr->ci->name_keysize;
+		len = keys_names_keysize(kr->keys);
 		err = keys_derive(kr->keys, "xattr-names", NULL, 0, key, len);
 		break;
 	case VKEY_SYMLINKS:
-		len = kr->ci->name_keysize;
+		len = keys_names_keysize(kr->keys);
 		err = keys_derive(kr->keys, "symlinks", NULL, 0, key, len);
 		break;
 	case VKEY_XATTR_VALUE:

@@ -33,11 +33,12 @@
 struct keyring;
 
 enum vkey_kind {
-	VKEY_NAMES,       /* cts: names of the directory with this nonce */
+	VKEY_NAMES,       /* names mode: names of the directory with this nonce */
 	VKEY_CONTENTS,    /* xts: content of the file with this nonce */
-	VKEY_XATTR_NAMES, /* cts: xattr names (nonce ignored) */
+	VKEY_XATTR_NAMES, /* names mode: xattr names (nonce ignored) */
 	VKEY_XATTR_VALUE, /* xts: the xattr value with this nonce */
-	VKEY_SYMLINKS,    /* cts: version-2 symlink targets (nonce ignored) */
+	VKEY_SYMLINKS,    /* names mode: version-2 symlink targets (nonce
+			   * ignored) */
 };
 
 /* derived transforms kept; a section uses at most a few at once */
@@ -49,12 +50,14 @@ int keyring_new(enum volume_cipher cipher, struct keyring **out);
 void keyring_free(struct keyring *kr);
 
 /*
- * Keys from a 64-byte VMK, checked against the volume's key_id (the one
- * place that check is made): 0, -EBADMSG (another volume's key) or
- * -errno. On success *out holds them (keys_free, or keyring_install).
+ * Keys from a 64-byte VMK for the volume's cipher and names mode,
+ * checked against the volume's key_id (the one place that check is
+ * made): 0, -EBADMSG (another volume's key), -EINVAL (a names mode the
+ * cipher does not take) or -errno. On success *out holds them (keys_free, or keyring_install).
  */
 int keyring_keys_from_vmk(const uint8_t vmk[KEYS_VMK_SIZE],
 			   enum volume_cipher cipher,
+			   enum volume_names_mode names,
 			   const uint8_t key_id[KEYS_KEY_ID_SIZE],
 			   struct volume_keys **out);
 

@@ -9,6 +9,7 @@
 
 #include "crypto/kdf/hkdf.h"
 #include "crypto/secmem.h"
+#include "volume/names/namemode.h"
 
 #define KEYS_MAX_LABEL 32
 #define KEYS_MAX_SUBKEY 64
@@ -16,6 +17,7 @@
 struct volume_keys {
 	uint8_t prk[HKDF_SHA512_PRK_SIZE];
 	enum volume_cipher cipher;
+	enum volume_names_mode names;
 };
 
 int keys_new(const uint8_t vmk[KEYS_VMK_SIZE], enum volume_cipher cipher,
@@ -37,6 +39,7 @@ int keys_new(const uint8_t vmk[KEYS_VMK_SIZE], enum volume_cipher cipher,
 		return err;
 	}
 	k->cipher = cipher;
+	k->names = VOLUME_NAMES_CTS;
 	*out = k;
 	return 0;
 }
@@ -49,6 +52,29 @@ void keys_free(struct volume_keys *k)
 enum volume_cipher keys_cipher(const struct volume_keys *k)
 {
 	return k->cipher;
+}
+
+int keys_set_names_mode(struct volume_keys *k, enum volume_names_mode m)
+{
+	if (!namemode_fits(k->cipher, m))
+		return -EINVAL;
+	k->names = m;
+	return 0;
+}
+
+enum volume_names_mode keys_names_mode(const struct volume_keys *k)
+{
+	return k->names;
+}
+
+const char *keys_names_alg(const struct volume_keys *k)
+{
+	return namemode_alg(k->cipher, k->names);
+}
+
+unsigned int keys_names_keysize(const struct volume_keys *k)
+{
+	return namemode_keysize(k->cipher, k->names);
 }
 
 int keys_derive(const struct volume_keys *k, const char *label,
@@ -103,9 +129,7 @@ int keys_set_names_key(const struct volume_keys *k,
 		       const uint8_t dir_nonce[KEYS_NONCE_SIZE],
 		       struct crypto_tfm *cts)
 {
-	const struct volume_cipher_info *ci = volume_cipher_info(k->cipher);
-
-	return set_subkey(k, "names", dir_nonce, ci->name_keysize, cts);
+	return set_subkey(k, "names", dir_nonce, keys_names_keysize(k), cts);
 }
 
 static struct crypto_tfm *
@@ -138,6 +162,6 @@ struct crypto_tfm *keys_names_tfm(const struct volume_keys *k,
 				  const uint8_t dir_nonce[KEYS_NONCE_SIZE],
 				  int *err)
 {
-	return alloc_keyed(k, volume_cipher_info(k->cipher)->cts_alg,
+	return alloc_keyed(k, keys_names_alg(k),
 			   keys_set_names_key, dir_nonce, err);
 }

@@ -13,6 +13,7 @@
 
 #include "base/errmsg.h"
 #include "crypto/crypto.h"
+#include "volume/names/namemode.h"
 #include "volume/random.h"
 #include "crypto/secmem.h"
 
@@ -152,7 +153,7 @@ static size_t aad_of(const struct volume_config *c, unsigned int version,
 		memset(out + o, 0, 16); /* never opens: validate refuses it */
 	o += 16;
 	o += put_str8(out + o, volume_cipher_info(c->cipher)->name);
-	o += put_str8(out + o, "cts");
+	o += put_str8(out + o, namemode_name(c->names));
 	put_le32(out + o, c->sector_size);
 	o += 4;
 	put_le32(out + o, c->name_max);

@@ -18,6 +18,7 @@
 #include "volume/base64.h"
 #include "base/confint.h"
 #include "volume/fdio.h"
+#include "volume/names/namemode.h"
 #include "volume/random.h"
 
 #define SECTOR_MIN 512u
@@ -29,13 +30,18 @@ static int (*write_hook)(enum volconf_write_step, void *);
 static void *write_hook_arg;
 
 /* bit k of features is known_features[k] */
-static const char *const known_features[] = { "authenticated", NULL };
+static const char *const known_features[] = { "authenticated", "wide-names",
+					       NULL };
 
-/* the feature an authenticated cipher needs, and no other cipher takes */
-static uint32_t features_of_cipher(enum volume_cipher cipher)
+/* the features a volume of this cipher and names mode needs, and no other
+ * takes: "authenticated" for an AEAD cipher, "wide-names" for a
+ * wide-block names mode (so that cloakfs before it refuses the volume) */
+uint32_t volconf_features_of(enum volume_cipher cipher,
+			     enum volume_names_mode names)
 {
-	return volume_cipher_info(cipher)->aead_alg
-		       ? VOLCONF_FEATURE_AUTHENTICATED : 0;
+	return (volume_cipher_info(cipher)->aead_alg
+			? VOLCONF_FEATURE_AUTHENTICATED : 0) |
+	       (namemode_is_wide(names) ? VOLCONF_FEATURE_WIDE_NAMES : 0);
 }
 
 /* ---- uuid and hex ------------------------------------------------- */
@@ -112,10 +118,19 @@ int volconf_new(struct volume_config *c, enum volume_cipher cipher,
 	volconf_uuid_format(c->uuid, u);
 	c->version = VOLCONF_VERSION;
 	c->cipher = cipher;
-	c->names = VOLUME_NAMES_CTS;
+	c->names = volume_cipher_info(cipher)->names_default;
 	c->sector_size = sector_size;
 	c->name_max = name_max;
-	c->features = features_of_cipher(cipher);
+	c->features = volconf_features_of(cipher, c->names);
+	return 0;
+}
+
+int volconf_set_names(struct volume_config *c, enum volume_names_mode m)
+{
+	if (!namemode_fits(c->cipher, m))
+		return -EINVAL;
+	c->names = m;
+	c->features = volconf_features_of(c->cipher, m);
 	return 0;
 }
 
@@ -151,8 +166,13 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 			      "version 4 uuid");
 	if ((unsigned int)c->cipher >= VOLUME_CIPHER_COUNT)
 		return seterr(err, errlen, -EINVAL, "cipher: unknown");
-	if (c->names != VOLUME_NAMES_CTS)
+	if ((unsigned int)c->names >= VOLUME_NAMES_COUNT)
 		return seterr(err, errlen, -EINVAL, "names: unknown mode");
+	if (!namemode_fits(c->cipher, c->names))
+		return seterr(err, errlen, -EINVAL, "names: cipher \"%s\" does "
+			      "not take names \"%s\"",
+			      volume_cipher_info(c->cipher)->name,
+			      namemode_name(c->names));
 	if (!sector_ok(c->sector_size))
 		return seterr(err, errlen, -EINVAL, "sector_size: must be a "
 			      "power of two from 512 to 65536 (got %u)",
@@ -163,10 +183,11 @@ int volconf_validate(const struct volume_config *c, char *err, size_t errlen)
 			      c->name_max);
 	if (c->features & ~VOLCONF_KNOWN_FEATURES)
 		return seterr(err, errlen, -ENOTSUP, "features: unknown bits");
-	if (c->features != features_of_cipher(c->cipher))
+	if (c->features != volconf_features_of(c->cipher, c->names))
 		return seterr(err, errlen, -EINVAL, "features: \"authenticated\" "
 			      "goes with exactly the ciphers aes256-gcm and "
-			      "xchacha20-poly1305");
+			      "xchacha20-poly1305, \"wide-names\" with exactly "
+			      "the names hctr2 and adiantum");
 	if (c->features && c->version < 2)
 		return seterr(err, errlen, -EINVAL, "features: version 1 "
 			      "defines none");
@@ -462,6 +483,30 @@ static int parse_keyslots(struct parse_ctx *p, config_setting_t *root,
 	return 0;
 }
 
+/* the features the cipher and names mode ask for, exactly, version 2 */
+static int check_features(struct parse_ctx *p, config_setting_t *root,
+			  const struct volume_config *c)
+{
+	uint32_t want = volconf_features_of(c->cipher, c->names);
+	uint32_t diff = c->features ^ want;
+	uint32_t named = diff ? diff : c->features; /* the one to name */
+	unsigned int k = 0;
+
+	if (!diff && !(c->features && c->version < 2))
+		return 0;
+	while (!(named & (1u << k)))
+		k++;
+	return field_err(p, config_setting_get_member(root, "features"),
+			 "features", -EINVAL,
+			 "cipher \"%s\" with names \"%s\" %s \"%s\"",
+			 volume_cipher_info(c->cipher)->name,
+			 namemode_name(c->names),
+			 !diff ? "needs version 2 for the feature"
+			 : want & diff ? "needs the feature"
+				       : "does not take the feature",
+			 known_features[k]);
+}
+
 static int parse_root(struct parse_ctx *p, config_setting_t *root,
 		      struct volume_config *c)
 {
@@ -509,14 +554,24 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 				 "unknown cipher \"%s\" (known: %s)", shown(v, show),
 				 volume_cipher_list());
 
-	rc = get_str(p, root, "names", "names", &v, &s);
-	if (rc)
-		return rc;
-	if (strcmp(v, "cts") != 0)
-		return field_err(p, s, "names", -EINVAL,
-				 "unknown name mode \"%s\" (known: cts)",
-				 shown(v, show));
+	/* absent: cts, what every volume before the other modes has */
 	c->names = VOLUME_NAMES_CTS;
+	if (config_setting_get_member(root, "names")) {
+		rc = get_str(p, root, "names", "names", &v, &s);
+		if (rc)
+			return rc;
+		if (namemode_by_name(v, &c->names))
+			return field_err(p, s, "names", -EINVAL,
+					 "unknown names mode \"%s\" (known: %s)",
+					 shown(v, show), namemode_list());
+		if (!namemode_fits(c->cipher, c->names))
+			return field_err(p, s, "names", -EINVAL,
+					 "cipher \"%s\" does not take names "
+					 "\"%s\" (hctr2 needs a 128-bit block "
+					 "cipher: aes, sm4 or camellia)",
+					 volume_cipher_info(c->cipher)->name,
+					 namemode_name(c->names));
+	}
 
 	rc = get_int(p, root, "sector_size", "sector_size", &n);
 	if (rc)
@@ -546,16 +601,9 @@ static int parse_root(struct parse_ctx *p, config_setting_t *root,
 	rc = parse_features(p, root, c);
 	if (rc)
 		return rc;
-	if (c->features != features_of_cipher(c->cipher) ||
-	    (c->features && c->version < 2))
-		return field_err(p, config_setting_get_member(root, "features"),
-				 "features", -EINVAL, "cipher \"%s\" %s",
-				 volume_cipher_info(c->cipher)->name,
-				 c->version < 2 && c->features
-					 ? "needs version 2"
-				 : c->features ? "does not take the feature "
-						 "\"authenticated\""
-					       : "needs the feature \"authenticated\"");
+	rc = check_features(p, root, c);
+	if (rc)
+		return rc;
 	return parse_keyslots(p, root, c);
 }
 
@@ -702,7 +750,7 @@ int volconf_format(const struct volume_config *c, char *buf, size_t len)
 	out(&o, "version = %u;\n", c->version);
 	out(&o, "uuid = \"%s\";\n", c->uuid);
 	out(&o, "cipher = \"%s\";\n", volume_cipher_info(c->cipher)->name);
-	out(&o, "names = \"cts\";\n");
+	out(&o, "names = \"%s\";\n", namemode_name(c->names));
 	out(&o, "sector_size = %u;\n", c->sector_size);
 	out(&o, "name_max = %u;\n", c->name_max);
 	out(&o, "key_id = \"%s\";\n", keyid);

@@ -42,10 +42,6 @@
 #define VOLCONF_MIN_MEMLIMIT 8192ULL
 #define VOLCONF_MAX_MEMLIMIT 4294967296ULL
 
-enum volume_names_mode {
-	VOLUME_NAMES_CTS, /* "cts": CBC-CS3 under the volume's block cipher */
-};
-
 struct volconf_keyslot {
 	int used;
 	uint8_t salt[VOLCONF_SALT_SIZE];
@@ -80,16 +76,32 @@ struct volume_config {
  * volume as an unknown feature.
  */
 #define VOLCONF_FEATURE_AUTHENTICATED (1u << 0)
-#define VOLCONF_KNOWN_FEATURES VOLCONF_FEATURE_AUTHENTICATED
+/*
+ * "wide-names": the names mode is a wide-block one (hctr2, adiantum;
+ * docs/format.md 7.2), version 2 only; cloakfs before it refuses the
+ * volume as an unknown feature.
+ */
+#define VOLCONF_FEATURE_WIDE_NAMES (1u << 1)
+#define VOLCONF_KNOWN_FEATURES \
+	(VOLCONF_FEATURE_AUTHENTICATED | VOLCONF_FEATURE_WIDE_NAMES)
+
+/* the features a volume of this cipher and names mode carries */
+uint32_t volconf_features_of(enum volume_cipher cipher,
+			     enum volume_names_mode names);
 
 /*
  * A new config of version VOLCONF_VERSION: random uuid, the given cipher, sector size and
- * name_max, names "cts", the features the cipher needs, no keyslots, key_id zero (the caller
+ * name_max, the cipher's default names mode (cts; hctr2 for aes256-gcm,
+ * adiantum for xchacha20-poly1305), the features they need, no keyslots, key_id zero (the caller
  * sets it from keys_key_id()). 0, -EINVAL (bad sector_size or name_max),
  * or -errno of getrandom.
  */
 int volconf_new(struct volume_config *c, enum volume_cipher cipher,
 	       uint32_t sector_size, uint32_t name_max);
+
+/* set the names mode and the features it needs; -EINVAL if the cipher
+ * does not take it (volume/names/namemode.h) */
+int volconf_set_names(struct volume_config *c, enum volume_names_mode m);
 
 /* number of used keyslots */
 unsigned int volconf_slot_count(const struct volume_config *c);

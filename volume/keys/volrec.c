@@ -15,6 +15,7 @@
 #include "volume/content/content.h"
 #include "volume/fdio.h"
 #include "volume/keys/keyslot.h"
+#include "volume/names/namemode.h"
 #include "volume/names/vname.h"
 #include "volume/random.h"
 #include "volume/keys/reckey.h"
@@ -104,9 +105,9 @@ static int parse_params(const uint8_t *p, size_t n, struct volume_config *c)
 	if (get_str8(p, n, &o, s, sizeof(s)) ||
 	    cipher_by_name(s, &c->cipher))
 		return -EBADMSG;
-	if (get_str8(p, n, &o, s, sizeof(s)) || strcmp(s, "cts") != 0)
+	if (get_str8(p, n, &o, s, sizeof(s)) || namemode_by_name(s, &c->names) ||
+	    !namemode_fits(c->cipher, c->names))
 		return -EBADMSG;
-	c->names = VOLUME_NAMES_CTS;
 	if (o + 4 + 4 + VOLCONF_KEY_ID_SIZE + 1 != n)
 		return -EBADMSG;
 	c->sector_size = (uint32_t)get_le(p + o, 4);
@@ -115,7 +116,9 @@ static int parse_params(const uint8_t *p, size_t n, struct volume_config *c)
 	memcpy(c->key_id, p + o, VOLCONF_KEY_ID_SIZE);
 	o += VOLCONF_KEY_ID_SIZE;
 	if (p[o] != 0)
-		return -ENOTSUP; /* features: none are known */
+		return -ENOTSUP; /* features: none are written, each follows
+				  * from the cipher and names (keyslot.h) */
+	c->features = volconf_features_of(c->cipher, c->names);
 	if (c->sector_size < CONTENT_MIN_SECTOR ||
 	    c->sector_size > CONTENT_MAX_SECTOR ||
 	    (c->sector_size & (c->sector_size - 1)) ||
@@ -496,7 +499,8 @@ enum volrec_match volrec_compare(const struct volume_record *r,
 		    volume_cipher_info(c->cipher)->name,
 		    volume_cipher_info(p->cipher)->name);
 	if (c->names != p->names)
-		add(&w, "names differ");
+		add(&w, "names is \"%s\"" IN "\"%s\"" REC,
+		    namemode_name(c->names), namemode_name(p->names));
 	if (c->sector_size != p->sector_size)
 		add(&w, "sector_size is %u" IN "%u" REC, c->sector_size,
 		    p->sector_size);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* see names.h */
+/* see vname.h */
 #include "volume/names/vname.h"
 
 #include <errno.h>
@@ -49,19 +49,37 @@ static size_t padded_len(size_t len)
 	return (len + VNAME_PAD - 1) / VNAME_PAD * VNAME_PAD;
 }
 
-/* cts(cbc(X)) with iv (NULL: zero); the key is the caller's */
-static int cts_crypt(struct crypto_tfm *cts, int enc, const uint8_t *iv_in,
-		     uint8_t *buf, size_t len)
+/* a wide-block transform (hctr2, adiantum): a 32-byte tweak, any length */
+static int is_wide(struct crypto_tfm *tfm)
 {
-	uint8_t iv[MAX_IV] = { 0 };
+	return crypto_ivsize(tfm) == VNAME_WIDE_TWEAK &&
+	       crypto_blocksize(tfm) == 1;
+}
+
+/* the IV a version-2 target stores: the block for CBC-CS3, 16 bytes (the
+ * tweak's first half) for a wide-block transform */
+static size_t target_ivlen(struct crypto_tfm *tfm)
+{
+	return is_wide(tfm) ? VNAME_WIDE_TARGET_IV : crypto_ivsize(tfm);
+}
+
+/*
+ * buf in place under tfm: cts(cbc(X)) with iv as its IV, or a wide-block
+ * transform with iv followed by zeros as its tweak (docs/format.md 7.2);
+ * iv NULL: all zero. The key is the caller's.
+ */
+static int name_crypt(struct crypto_tfm *tfm, int enc, const uint8_t *iv_in,
+		      uint8_t *buf, size_t len)
+{
+	uint8_t iv[VNAME_WIDE_TWEAK] = { 0 };
 	int err;
 
-	if (crypto_ivsize(cts) > sizeof(iv))
+	if (crypto_ivsize(tfm) > sizeof(iv))
 		return -EINVAL;
 	if (iv_in)
-		memcpy(iv, iv_in, crypto_ivsize(cts));
-	err = enc ? crypto_encrypt(cts, iv, buf, buf, len)
-		  : crypto_decrypt(cts, iv, buf, buf, len);
+		memcpy(iv, iv_in, target_ivlen(tfm));
+	err = enc ? crypto_encrypt(tfm, iv, buf, buf, len)
+		  : crypto_decrypt(tfm, iv, buf, buf, len);
 	secmem_scrub_stack();
 	return err;
 }
@@ -83,14 +101,14 @@ static int encode(struct crypto_tfm *cts, const struct codec_limits *lim,
 	err = check_plain(lim, plain, len);
 	if (err)
 		return err;
-	if (ivlen > MAX_IV || (ivlen && ivlen != crypto_ivsize(cts)))
+	if (ivlen > MAX_IV || (ivlen && ivlen != target_ivlen(cts)))
 		return -EINVAL;
 	padded = padded_len(len);
 	if (ivlen)
 		memcpy(buf, iv, ivlen);
 	memset(buf + ivlen, 0, padded);
 	memcpy(buf + ivlen, plain, len);
-	err = cts_crypt(cts, 1, ivlen ? iv : NULL, buf + ivlen, padded);
+	err = name_crypt(cts, 1, ivlen ? iv : NULL, buf + ivlen, padded);
 	if (!err) {
 		n = base64url_encode(out, outlen, buf, ivlen + padded);
 		err = n == (size_t)-1 ? -ENOSPC : (int)n;
@@ -139,7 +157,7 @@ static int decode(struct crypto_tfm *cts, const struct codec_limits *lim,
 	enum vname_verdict v = VNAME_UNDECODABLE;
 	int err = -EBADMSG;
 
-	if (ivlen > MAX_IV || (ivlen && ivlen != crypto_ivsize(cts)))
+	if (ivlen > MAX_IV || (ivlen && ivlen != target_ivlen(cts)))
 		return -EINVAL;
 	if (enclen > base64_encoded_len(BASE64_URL_NOPAD,
 					ivlen + lim->max_padded) ||
@@ -148,7 +166,7 @@ static int decode(struct crypto_tfm *cts, const struct codec_limits *lim,
 	    bytes <= ivlen || (bytes - ivlen) % VNAME_PAD)
 		goto out;
 	padded = bytes - ivlen;
-	err = cts_crypt(cts, 0, ivlen ? buf : NULL, buf + ivlen, padded);
+	err = name_crypt(cts, 0, ivlen ? buf : NULL, buf + ivlen, padded);
 	if (err)
 		goto out;
 	v = judge(lim, buf + ivlen, padded, &len);
@@ -203,14 +221,14 @@ int vname_symlink_decrypt(struct crypto_tfm *cts, const char *enc,
 int vname_target_seal(struct crypto_tfm *cts, const uint8_t *iv,
 		      const char *target, size_t len, char *out, size_t outlen)
 {
-	return encode(cts, &target_limits, iv, crypto_ivsize(cts), target, len,
+	return encode(cts, &target_limits, iv, target_ivlen(cts), target, len,
 		      out, outlen);
 }
 
 int vname_target_open(struct crypto_tfm *cts, const char *enc, size_t enclen,
 		      char *out, size_t outlen)
 {
-	return decode(cts, &target_limits, crypto_ivsize(cts), enc, enclen, out,
+	return decode(cts, &target_limits, target_ivlen(cts), enc, enclen, out,
 		      outlen, NULL);
 }
 

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The name codec (docs/format.md, "Names"): a plaintext name is NUL-padded
- * to a multiple of 32 bytes, encrypted with cts(cbc(<block cipher>)) (CBC-
- * CS3) under the directory's name key with IV 0, and written as base64url
- * without padding. An encoding longer than the volume's name_max is stored
+ * to a multiple of 32 bytes, encrypted under the directory's name key in
+ * the volume's names mode (volume/names/namemode.h): cts(cbc(<block
+ * cipher>)) (CBC-CS3) with IV 0, or one wide block (hctr2, adiantum) with
+ * the all-zero 32-byte tweak; and written as base64url without padding. An encoding longer than the volume's name_max is stored
  * as "cloakfs.long.<43 chars>" with the encoding in a "<that>.name"
  * sidecar. Symlink targets use the same codec with a longer limit.
  *
- * The transforms passed here are the directory's keyed cts transform
- * (keys_names_tfm()); they are used by one thread at a time.
+ * The transforms passed here are the directory's keyed names transform
+ * (keys_names_tfm()), told apart by their tweak: a wide-block one has a
+ * 32-byte tweak and block size 1, cts(cbc(X)) an IV of X's block. They are
+ * used by one thread at a time.
  */
 #ifndef CLOAKFS_VOLUME_NAMES_VNAME_H
 #define CLOAKFS_VOLUME_NAMES_VNAME_H
@@ -49,6 +52,10 @@
 #define VNAME_TARGET_MAX_PLAIN 4095
 #define VNAME_TARGET_PADDED_MAX 4096
 #define VNAME_TARGET_MAX_ENCODED 5483
+/* wide-block names modes: the tweak, and the IV a version-2 target
+ * stores (its first 16 bytes; the rest zero), so limits stay as above */
+#define VNAME_WIDE_TWEAK 32
+#define VNAME_WIDE_TARGET_IV 16
 
 /*
  * Encrypt a name of len bytes (no NUL needed) into out (outlen >= the
@@ -103,7 +110,9 @@ int vname_symlink_decrypt(struct crypto_tfm *cts, const char *enc,
  * The codec of version-2 symlink targets (docs/format.md 7.4): the
  * target (1 to VNAME_TARGET_MAX_PLAIN bytes, any but NUL) NUL-padded to a
  * multiple of 32, CBC-CS3 under the volume's symlink key with iv (the
- * cipher's block size, crypto_ivsize), and base64url(iv || ciphertext).
+ * cipher's block size, crypto_ivsize), and base64url(iv || ciphertext);
+ * with a wide-block transform iv is 16 bytes and the tweak is iv || 16
+ * zero bytes.
  * Returns the encoded length (seal; outlen >= VNAME_TARGET_MAX_ENCODED +
  * 1 always suffices) or the target's length (open; outlen >=
  * VNAME_TARGET_MAX_PLAIN + 1), or -errno: -EBADMSG for anything seal

@@ -28,7 +28,7 @@ static const struct kt_command *const commands[] = {
 enum {
 	O_PASSFILE = 256, O_EXTPASS, O_NEW_PASSFILE, O_NEW_EXTPASS, O_CIPHER,
 	O_SECTOR_SIZE, O_NAME_MAX, O_KDF_TIME, O_KDF_MEMORY, O_SLOT, O_FORCE,
-	O_TTL, O_ALL, O_CONFIG, O_RECOVERY_KEY, O_PRINT_KEY,
+	O_TTL, O_ALL, O_CONFIG, O_RECOVERY_KEY, O_PRINT_KEY, O_NAMES,
 };
 
 static const struct option options[] = {
@@ -37,6 +37,7 @@ static const struct option options[] = {
 	{ "new-passfile", required_argument, NULL, O_NEW_PASSFILE },
 	{ "new-extpass", required_argument, NULL, O_NEW_EXTPASS },
 	{ "cipher", required_argument, NULL, O_CIPHER },
+	{ "names", required_argument, NULL, O_NAMES },
 	{ "sector-size", required_argument, NULL, O_SECTOR_SIZE },
 	{ "name-max", required_argument, NULL, O_NAME_MAX },
 	{ "kdf-time", required_argument, NULL, O_KDF_TIME },
@@ -58,7 +59,8 @@ static unsigned int option_group(int val)
 	switch (val) {
 	case O_PASSFILE: case O_EXTPASS: return KT_OPT_PASS;
 	case O_NEW_PASSFILE: case O_NEW_EXTPASS: return KT_OPT_NEWPASS;
-	case O_CIPHER: case O_SECTOR_SIZE: case O_NAME_MAX: return KT_OPT_FORMAT;
+	case O_CIPHER: case O_NAMES: case O_SECTOR_SIZE: case O_NAME_MAX:
+		return KT_OPT_FORMAT;
 	case O_KDF_TIME: case O_KDF_MEMORY: return KT_OPT_KDF;
 	case O_SLOT: return KT_OPT_SLOT;
 	case O_FORCE: return KT_OPT_FORCE;
@@ -164,6 +166,9 @@ static int parse_option(struct kt_args *a, int val, const char *arg)
 		return set_source(cmd, &a->newpass, val, arg);
 	case O_CIPHER:
 		a->cipher = arg;
+		return 0;
+	case O_NAMES:
+		a->names = arg;
 		return 0;
 	case O_SECTOR_SIZE:
 		if (parse_uint(arg, 1ul << 20, &v))

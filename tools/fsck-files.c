@@ -19,6 +19,7 @@
 #include "tools/fsck-targets.h"
 #include "tools/fsck-keys.h"
 #include "volume/fdio.h"
+#include "volume/names/namemode.h"
 #include "volume/content/fileio.h"
 #include "volume/content/header.h"
 #include "volume/names/symlink.h"
@@ -397,7 +398,7 @@ enum fsck_class fsck_check_symlink(struct fsck *f, const struct fsck_entry *e,
 	fsck_targets_seen(f, e->cpath, enc, (size_t)n);
 	if (!decode)
 		return FC_COUNT;
-	form = symlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize);
+	form = symlink_form(enc, (size_t)n, namemode_target_iv(f->cfg.cipher, f->cfg.names));
 	if (form == SYMLINK_V1 && f->cfg.version >= 2) {
 		snprintf(why, whylen, "a version-1 target in a version-2 volume");
 		return FC_SYMLINK_UNDECODABLE;

@@ -21,6 +21,7 @@
 #include "tools/fsck-repair.h"
 #include "tools/fsck-keys.h"
 #include "volume/dirops.h"
+#include "volume/names/namemode.h"
 #include "volume/names/direntry.h"
 #include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
@@ -132,7 +133,7 @@ static int move_symlink(struct fsck *f, int dirfd, const char *cname,
 
 	if (n < 0)
 		return (int)n;
-	if (symlink_form(enc, (size_t)n, volume_cipher_info(f->cfg.cipher)->blocksize) !=
+	if (symlink_form(enc, (size_t)n, namemode_target_iv(f->cfg.cipher, f->cfg.names)) !=
 	    SYMLINK_V1)
 		return -EBADMSG; /* not under its directory's key: moved as it is */
 	err = vname_symlink_decrypt(from_names, enc, (size_t)n, plain,

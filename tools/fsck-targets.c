@@ -34,6 +34,7 @@
 #include "tools/fsck-report.h"
 #include "tools/fsck-targets.h"
 #include "volume/fdio.h"
+#include "volume/names/namemode.h"
 #include "volume/names/symlink.h"
 
 struct ref {
@@ -94,14 +95,14 @@ void fsck_targets_seen(struct fsck *f, const char *cpath, const char *text,
 		       size_t len)
 {
 	struct fsck_target_refs *r = f->refs;
-	const struct volume_cipher_info *ci = volume_cipher_info(f->cfg.cipher);
+	size_t iv = namemode_target_iv(f->cfg.cipher, f->cfg.names);
 	uint8_t hash[SYMLINK_HASH_BYTES];
 
 	if (!r)
 		return;
 	if (symlink_ref_hash(text, len, hash) != 0) {
 		/* a damaged text may once have been a reference */
-		if (symlink_form(text, len, ci->blocksize) == SYMLINK_DAMAGED ||
+		if (symlink_form(text, len, iv) == SYMLINK_DAMAGED ||
 		    symlink_form(text, len, 0) == SYMLINK_REF)
 			unsure(f, "the symlink (ciphertext %s) has a damaged "
 			       "text, and may be the one that referred to it",

@@ -13,23 +13,69 @@
 #include "crypto/secmem.h"
 #include "tools/keytool.h"
 #include "volume/content/content.h"
+#include "volume/names/namemode.h"
 #include "volume/names/vname.h"
 #include "volume/keys/volrec.h"
 #include "volume/volume.h"
 
 /* a volume needs both its contents and its names algorithm */
-static int check_cipher_usable(enum volume_cipher c)
+static int check_cipher_usable(enum volume_cipher c, enum volume_names_mode m)
 {
 	const struct volume_cipher_info *ci = volume_cipher_info(c);
 	const char *contents = volume_cipher_contents_alg(ci);
+	const char *names = namemode_alg(c, m);
 
 	/* xts_alg too: it encrypts extended attribute values */
 	if (!crypto_best_driver(contents) || !crypto_best_driver(ci->xts_alg) ||
-	    !crypto_best_driver(ci->cts_alg))
+	    !crypto_best_driver(names))
 		return kt_error(CLOAKFS_EXIT_ERROR, "%s: no usable driver for %s, "
 				"%s or %s on this machine under the crypto policy "
 				"(see cloakfs-enc --list)", ci->name, contents,
-				ci->xts_alg, ci->cts_alg);
+				ci->xts_alg, names);
+	return 0;
+}
+
+/* does the crypto registry hold any driver of alg, usable here or not? */
+static int registry_has(const char *alg)
+{
+	struct crypto_driver_info info;
+	unsigned int n = crypto_driver_count();
+
+	for (unsigned int i = 0; i < n; i++)
+		if (crypto_driver_info(i, &info) == 0 &&
+		    strcmp(info.alg_name, alg) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * --names: a mode the cipher takes (hctr2 needs a 128-bit block cipher)
+ * and whose algorithm the crypto layer builds at all, whatever the
+ * policy: hctr2 is instantiated only over ciphers with published
+ * vectors, today AES (cloakfs-enc --list). 0 or a usage exit code.
+ */
+static int choose_names(const char *arg, enum volume_cipher c,
+			struct volume_create_params *p)
+{
+	const char *cname = volume_cipher_info(c)->name, *alg;
+
+	if (!arg)
+		return 0;
+	if (namemode_by_name(arg, &p->names))
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown names mode "
+				"'%s' (one of %s)", arg, namemode_list());
+	alg = namemode_alg(c, p->names);
+	if (!alg)
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --names %s does not "
+				"fit --cipher %s: hctr2 names are defined over "
+				"the 128-bit block ciphers AES, SM4 and Camellia, "
+				"not Speck; use --names cts or adiantum", arg, cname);
+	if (!registry_has(alg))
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --names %s does not "
+				"fit --cipher %s: this crypto layer builds no %s "
+				"(see cloakfs-enc --list); use --names cts or "
+				"adiantum", arg, cname, alg);
+	p->names_set = 1;
 	return 0;
 }
 
@@ -118,7 +164,10 @@ static int run_init(const struct kt_args *a)
 	else if (cipher_by_name(a->cipher, &p.cipher))
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown cipher '%s' "
 				"(one of %s)", a->cipher, volume_cipher_list());
-	/* their names are to be wide-block: not offered until they are */
+	rc = choose_names(a->names, p.cipher, &p);
+	if (rc)
+		return rc;
+	/* not offered until the lead enables them */
 	if (volume_cipher_info(p.cipher)->aead_alg)
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: --cipher %s: "
 				"authenticated volumes need wide-block names: "
@@ -140,7 +189,8 @@ static int run_init(const struct kt_args *a)
 	p.config_path = a->config;
 	rc = a->recovery_key ? kt_recovery_key_allowed(a) : 0;
 	if (!rc)
-		rc = check_cipher_usable(p.cipher);
+		rc = check_cipher_usable(p.cipher, p.names_set ? p.names
+				: volume_cipher_info(p.cipher)->names_default);
 	if (!rc)
 		rc = kt_config_path(a, dir, path);
 	if (!rc)
@@ -186,6 +236,7 @@ static int run_init(const struct kt_args *a)
 	printf("created cloakfs volume %s\n", dir);
 	printf("cipher:      %s%s%s%s\n", volume_cipher_info(cfg.cipher)->name,
 	       why[0] ? " (default: " : "", why, why[0] ? ")" : "");
+	printf("names:       %s\n", namemode_name(cfg.names));
 	printf("sector size: %u\n", cfg.sector_size);
 	printf("keyslot 0:   %s\n", cost);
 	printf("key id:      %s\n", id);
@@ -204,7 +255,7 @@ out:
 
 const struct kt_command kt_cmd_init = {
 	.name = "init",
-	.synopsis = "[--cipher NAME] [--sector-size N] [--name-max N] "
+	.synopsis = "[--cipher NAME] [--names MODE] [--sector-size N] [--name-max N] "
 		    "[--kdf-time S] [--kdf-memory MiB] [--recovery-key] CIPHERDIR",
 	.summary = "create a volume in an empty or new directory",
 	.help =
@@ -217,6 +268,13 @@ const struct kt_command kt_cmd_init = {
 		"                       (default: aes256-xts with hardware AES, else\n"
 		"                       adiantum or speck128-xts, whichever is faster\n"
 		"                       here: init times both and prints the figures)\n"
+		"  --names MODE         how names, symlink targets and xattr names are\n"
+		"                       encrypted: cts (CBC-CS3, every cipher), hctr2\n"
+		"                       (one wide block; aes256-xts) or adiantum (one\n"
+		"                       wide block; every cipher). Wide-block names\n"
+		"                       share no ciphertext prefix. Default: adiantum\n"
+		"                       for --cipher adiantum and xchacha20-poly1305,\n"
+		"                       hctr2 for aes256-gcm, else cts\n"
 		"  --sector-size N      a power of two from 512 to 65536 (default 4096)\n"
 		"  --name-max N         longest encrypted name stored as itself, 64..255\n"
 		"                       (default 255; lower for cloud storage)\n"
@@ -274,7 +332,8 @@ static int run_info(const struct kt_args *a)
 	printf("format:      version %u\n", cfg.version);
 	printf("uuid:        %s\n", cfg.uuid);
 	printf("cipher:      %s\n", volume_cipher_info(cfg.cipher)->name);
-	printf("names:       cts, name_max %u\n", cfg.name_max);
+	printf("names:       %s, name_max %u\n", namemode_name(cfg.names),
+	       cfg.name_max);
 	printf("sector size: %u\n", cfg.sector_size);
 	printf("key id:      %s\n", id);
 	if (cfg.features)

@@ -25,7 +25,8 @@
 enum {
 	KT_OPT_PASS = 1u << 0,       /* --passfile, --extpass */
 	KT_OPT_NEWPASS = 1u << 1,    /* --new-passfile, --new-extpass */
-	KT_OPT_FORMAT = 1u << 2,     /* --cipher, --sector-size, --name-max */
+	KT_OPT_FORMAT = 1u << 2,     /* --cipher, --names, --sector-size,
+				      * --name-max */
 	KT_OPT_KDF = 1u << 3,        /* --kdf-time, --kdf-memory */
 	KT_OPT_SLOT = 1u << 4,       /* --slot */
 	KT_OPT_FORCE = 1u << 5,      /* --force */
@@ -41,6 +42,7 @@ struct kt_args {
 	struct passphrase_source pass;    /* an existing passphrase */
 	struct passphrase_source newpass; /* a new one */
 	const char *cipher;     /* NULL: chosen by kt_default_cipher() */
+	const char *names;      /* NULL: the cipher's default names mode */
 	uint32_t sector_size;   /* 0: default */
 	uint32_t name_max;      /* 0: default */
 	double kdf_time;        /* seconds; 0: not given */

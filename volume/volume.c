@@ -14,6 +14,7 @@
 #include "volume/content/content.h"
 #include "volume/dirlock.h"
 #include "volume/names/dirnonce.h"
+#include "volume/names/namemode.h"
 #include "volume/keys/keyring.h"
 #include "volume/names/vname.h"
 #include "volume/random.h"
@@ -127,6 +128,12 @@ int volume_create(const char *dir, const struct volume_create_params *p,
 			goto out;
 		}
 		c.version = p->version;
+	}
+	if (p->names_set && volconf_set_names(&c, p->names) != 0) {
+		rc = seterr(err, errlen, -EINVAL, "cipher %s does not take "
+			    "names %s", volume_cipher_info(c.cipher)->name,
+			    namemode_name(p->names));
+		goto out;
 	}
 	if (cost.opslimit == 0) {
 		rc = keyslot_calibrate(p->kdf_seconds > 0 ? p->kdf_seconds

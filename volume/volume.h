@@ -178,6 +178,8 @@ void volume_close(struct volume *v);
 
 struct volume_create_params {
 	enum volume_cipher cipher;
+	int names_set;        /* 0: the cipher's default names mode */
+	enum volume_names_mode names; /* with names_set */
 	uint32_t sector_size; /* 0: CONTENT_DEFAULT_SECTOR */
 	uint32_t name_max;    /* 0: VNAME_DEFAULT_NAME_MAX */
 	unsigned int version; /* 0: VOLCONF_VERSION; 1 for tests of old

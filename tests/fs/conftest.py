@@ -131,8 +131,9 @@ class Volume:
     """One volume with its mountpoint; mount() runs cloakfs -f."""
 
     def __init__(self, cipher="speck128-xts", sector=None, name_max=None, tag="vol",
-                 base=None, version=None):
+                 base=None, version=None, names=None):
         self.cipher = cipher
+        self.names = names  # None: the cipher's default names mode
         self.sector = sector or 4096
         self.block = BLOCK[cipher]
         self.top = tempfile.mkdtemp(prefix="cloakfs-%s-" % tag, dir=base or scratch_base())
@@ -144,7 +145,8 @@ class Volume:
         with open(self.passfile, "w") as f:
             f.write(PASSPHRASE + "\n")
         os.chmod(self.passfile, 0o600)  # else cloakfs warns (docs/security.md)
-        args = [MKVOL, cipher, self.cipherdir, self.passfile]
+        args = [MKVOL] + (["--names=" + names] if names else [])
+        args += [cipher, self.cipherdir, self.passfile]
         if sector or name_max or version:
             args.append(str(self.sector))
         if name_max or version:

@@ -30,6 +30,7 @@
 #include "volume/base64.h"
 #include "volume/cipher.h"
 #include "volume/names/dirnonce.h"
+#include "volume/names/namemode.h"
 #include "volume/keys/keys.h"
 #include "volume/names/vname.h"
 #include "volume/random.h"
@@ -78,20 +79,20 @@ static struct crypto_tfm *dir_names(struct volume_keys *keys, const char *root,
 	return t;
 }
 
-/* the volume's version-2 symlink key (docs/format.md 7.4) */
-static struct crypto_tfm *symlink_tfm(struct volume_keys *keys,
-				      enum volume_cipher cipher)
+/* the volume's version-2 symlink key (docs/format.md 7.4), in its names
+ * mode */
+static struct crypto_tfm *symlink_tfm(struct volume_keys *keys)
 {
-	const struct volume_cipher_info *ci = volume_cipher_info(cipher);
 	uint8_t key[64];
 	int rc;
-	struct crypto_tfm *t = crypto_alloc(ci->cts_alg, NULL, &rc);
+	struct crypto_tfm *t = crypto_alloc(keys_names_alg(keys), NULL, &rc);
 
 	if (t)
-		rc = keys_derive(keys, "symlinks", NULL, 0, key, ci->name_keysize);
+		rc = keys_derive(keys, "symlinks", NULL, 0, key,
+				 keys_names_keysize(keys));
 
 	if (!rc)
-		rc = crypto_setkey(t, key, ci->name_keysize);
+		rc = crypto_setkey(t, key, keys_names_keysize(keys));
 	explicit_bzero(key, sizeof(key));
 	if (rc)
 		exit(die("symlink key", rc));
@@ -150,7 +151,8 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		return die(err, rc);
 	if (!strcmp(argv[1], "name")) {
-		uint8_t buf[256] = { 0 }, iv[16] = { 0 };
+		/* a wide-block mode's tweak is 32 bytes, zero for names */
+		uint8_t buf[256] = { 0 }, iv[VNAME_WIDE_TWEAK] = { 0 };
 		char out[VNAME_MAX_ENCODED + 1];
 		struct crypto_tfm *t = dir_names(keys, argv[2], argv[4]);
 		size_t n = unhex(argv[5], buf, sizeof(buf));
@@ -166,11 +168,13 @@ int main(int argc, char **argv)
 		const struct volume_cipher_info *ci = volume_cipher_info(cfg.cipher);
 		static uint8_t buf[16 + 4128];
 		static char out[2 * sizeof(buf)];
-		uint8_t iv[16];
+		/* the stored IV, then zeros: a wide-block mode's tweak */
+		uint8_t iv[VNAME_WIDE_TWEAK] = { 0 };
 		size_t n = unhex(argv[5], buf + 16, sizeof(buf) - 16);
 		size_t padded = n ? (n + 31) / 32 * 32 : 32;
-		size_t ivlen = ci->blocksize;
-		struct crypto_tfm *t = symlink_tfm(keys, cfg.cipher);
+		size_t ivlen = namemode_is_wide(cfg.names) ? VNAME_WIDE_TARGET_IV
+							   : ci->blocksize;
+		struct crypto_tfm *t = symlink_tfm(keys);
 
 		rc = random_bytes(buf + 16 - ivlen, ivlen);
 		memcpy(iv, buf + 16 - ivlen, ivlen);
@@ -183,7 +187,7 @@ int main(int argc, char **argv)
 		crypto_free(t);
 	} else if (!strcmp(argv[1], "symlink") && cfg.version >= 2) {
 		static char out[VNAME_TARGET_MAX_ENCODED + 1];
-		struct crypto_tfm *t = symlink_tfm(keys, cfg.cipher);
+		struct crypto_tfm *t = symlink_tfm(keys);
 		uint8_t iv[16];
 
 		rc = random_bytes(iv, sizeof(iv));

@@ -2,10 +2,12 @@
 /*
  * Test helper: make a volume through the volume library with a cheap
  * Argon2id cost (1 pass, 8 MiB), so the filesystem tests need no keytool.
- *   fs_mkvol CIPHER DIR PASSFILE [SECTOR_SIZE [NAME_MAX [VERSION]]]
+ *   fs_mkvol [--names=MODE] CIPHER DIR PASSFILE [SECTOR_SIZE [NAME_MAX
+ *            [VERSION]]]
  * The passphrase is PASSFILE's first line; SECTOR_SIZE and NAME_MAX 0
  * mean the defaults, VERSION 1 makes a volume of format version 1 (the
- * upgrade tests).
+ * upgrade tests); MODE is the names mode (cts, hctr2, adiantum; default:
+ * the cipher's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
+#include "volume/names/namemode.h"
 #include "volume/volume.h"
 
 int main(int argc, char **argv)
@@ -23,9 +26,20 @@ int main(int argc, char **argv)
 	size_t len;
 	int rc;
 
+	if (argc > 1 && strncmp(argv[1], "--names=", 8) == 0) {
+		if (namemode_by_name(argv[1] + 8, &p.names)) {
+			fprintf(stderr, "unknown names mode %s (%s)\n", argv[1] + 8,
+				namemode_list());
+			return 2;
+		}
+		p.names_set = 1;
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc < 4 || argc > 7) {
-		fprintf(stderr, "usage: %s CIPHER DIR PASSFILE [SECTOR [NAME_MAX "
-			"[VERSION]]]\n",
+		fprintf(stderr, "usage: %s [--names=MODE] CIPHER DIR PASSFILE "
+			"[SECTOR [NAME_MAX [VERSION]]]\n",
 			argv[0]);
 		return 2;
 	}

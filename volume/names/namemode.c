@@ -70,3 +70,8 @@ int namemode_is_wide(enum volume_names_mode m)
 {
 	return m == VOLUME_NAMES_HCTR2 || m == VOLUME_NAMES_ADIANTUM;
 }
+
+unsigned int namemode_target_iv(enum volume_cipher c, enum volume_names_mode m)
+{
+	return namemode_is_wide(m) ? 16 : volume_cipher_info(c)->blocksize;
+}

@@ -32,6 +32,10 @@ int namemode_fits(enum volume_cipher c, enum volume_names_mode m);
 const char *namemode_alg(enum volume_cipher c, enum volume_names_mode m);
 unsigned int namemode_keysize(enum volume_cipher c, enum volume_names_mode m);
 
+/* the IV a version-2 symlink target stores (docs/format.md 7.4): the
+ * block cipher's block for cts, 16 bytes for a wide-block mode */
+unsigned int namemode_target_iv(enum volume_cipher c, enum volume_names_mode m);
+
 /* is mode m a wide-block one (one block per name, a 32-byte tweak)? */
 int namemode_is_wide(enum volume_names_mode m);
 

@@ -47,7 +47,8 @@ enum symlink_form {
 	SYMLINK_DAMAGED, /* none of these */
 };
 
-/* the form of text (len chars) for a volume whose cipher has block bs */
+/* the form of text (len chars) for a volume whose version-2 targets store
+ * an IV of bs bytes (namemode_target_iv: the cipher's block for cts names) */
 enum symlink_form symlink_form(const char *text, size_t len, size_t bs);
 
 /*

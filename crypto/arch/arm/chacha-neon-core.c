@@ -94,6 +94,7 @@ static inline void transpose_xor(uint8_t *dst, const uint8_t *src, size_t off,
 	xor_store(dst + off + 192, src + off + 192, COMBINE_HI(ab.val[1], cd.val[1]));
 }
 
+#if defined(__aarch64__)
 /* 4 blocks (256 bytes) from st's counter on, vertical; st unchanged */
 static void chacha_4blocks(const uint32_t st[16], uint8_t *dst,
 			   const uint8_t *src, unsigned int nrounds)
@@ -145,6 +146,15 @@ static void chacha_4blocks(const uint32_t st[16], uint8_t *dst,
 	x15 = vaddq_u32(x15, vdupq_n_u32(st[15]));
 	transpose_xor(dst, src, 48, x12, x13, x14, x15);
 }
+#else
+/*
+ * AArch32: the same pass in assembly (chacha-neon-core-arm32.S), where
+ * the intrinsics' 16 state vectors spilled
+ */
+void chacha_neon_4blocks_arm32(const uint32_t st[16], uint8_t *dst,
+			       const uint8_t *src, unsigned int nrounds);
+#define chacha_4blocks chacha_neon_4blocks_arm32
+#endif
 
 /* 1 block (64 bytes) from st's counter, rows; st unchanged */
 static void chacha_1block(const uint32_t st[16], uint8_t *dst,

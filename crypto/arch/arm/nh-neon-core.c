@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NH on NEON: one file of intrinsics for AArch64 and ARMv7 AArch32
- * (meson builds it alone with -mfpu=neon on AArch32). See nh-neon.h.
+ * NH on NEON, AArch64 (intrinsics; AArch32's is nh-neon-core-arm32.S,
+ * meson builds this file there too, empty but for the header). See
+ * nh-neon.h.
  */
 #include <arm_neon.h>
 
 #include "crypto/arch/arm/nh-neon.h"
+
+#if defined(__aarch64__)
 
 #if defined(__ARM_BIG_ENDIAN)
 #error "the NEON NH core loads little-endian words as vectors"
@@ -26,7 +29,6 @@ static inline uint64x2_t pass1(uint64x2_t sum, uint32x4_t m, uint32x4_t k)
 	return vmlal_u32(sum, vget_low_u32(t), vget_high_u32(t));
 }
 
-#if defined(__aarch64__)
 /*
  * Two units a, b as LD2 of 64-bit halves leaves them: x = a0 a1 b0 b1,
  * y = a2 a3 b2 b3 (the key words likewise, from the key's 32-bit words)
@@ -49,7 +51,6 @@ static inline uint64x2_t pass2(uint64x2_t sum, uint32x4x2_t m, uint32x4x2_t k)
 	return vmlal_high_u32(vmlal_u32(sum, vget_low_u32(x), vget_low_u32(y)),
 			      x, y);
 }
-#endif
 
 void nh_neon(const uint32_t *key, const uint8_t *msg, size_t len,
 	     uint8_t hash[32])
@@ -61,7 +62,6 @@ void nh_neon(const uint32_t *key, const uint8_t *msg, size_t len,
 	 * reads blocks 0..6 (each once, the sums' chains interleaved)
 	 */
 	for (; len >= 4 * UNIT; len -= 4 * UNIT, msg += 4 * UNIT, key += 16) {
-#if defined(__aarch64__)
 		/* kj: key blocks j and j + 1, for the pair of units from j - p */
 		const uint32x4x2_t a = load_pair(msg), b = load_pair(msg + 2 * UNIT);
 		const uint32x4x2_t k0 = load_pair(key), k1 = load_pair(key + 4);
@@ -76,22 +76,6 @@ void nh_neon(const uint32_t *key, const uint8_t *msg, size_t len,
 		s1 = pass2(s1, b, k3);
 		s2 = pass2(s2, b, k4);
 		s3 = pass2(s3, b, k5);
-#else
-		uint32x4_t k[7];
-
-#pragma GCC unroll 7
-		for (int j = 0; j < 7; j++)
-			k[j] = vld1q_u32(key + 4 * j);
-#pragma GCC unroll 4
-		for (int u = 0; u < 4; u++) {
-			const uint32x4_t m = load_words(msg + u * UNIT);
-
-			s0 = pass1(s0, m, k[u]);
-			s1 = pass1(s1, m, k[u + 1]);
-			s2 = pass1(s2, m, k[u + 2]);
-			s3 = pass1(s3, m, k[u + 3]);
-		}
-#endif
 	}
 	/* the last 1 to 3 units */
 	for (; len; len -= UNIT, msg += UNIT, key += 4) {
@@ -111,3 +95,4 @@ void nh_neon(const uint32_t *key, const uint8_t *msg, size_t len,
 		vcombine_u64(vget_low_u64(s2), vget_low_u64(s3)),
 		vcombine_u64(vget_high_u64(s2), vget_high_u64(s3)))));
 }
+#endif

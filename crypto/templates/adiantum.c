@@ -186,22 +186,36 @@ static void le128_addsub(uint8_t r[16], const uint8_t a[16], const uint8_t b[16]
 	store_le64(r + 8, sub ? ahi - bhi - c : ahi + bhi + c);
 }
 
-/* out = H(T, X) for tweak T and the bulk X of len bytes */
-static void adiantum_hash(const struct crypto_tfm *tfm, const uint8_t *tweak,
-			  const uint8_t *x, size_t len, uint8_t out[16])
+/*
+ * The tweak's half of H: Poly1305_{K_T}(le64(8 len) || 0^64 || T), the
+ * same for both hashes of one message (same T, same bulk length), so
+ * computed once a call. The generic core's state is its l44/l26 member.
+ */
+static void adiantum_hash_tweak(const struct crypto_tfm *tfm, const uint8_t *tweak,
+				size_t len, uint8_t out[16])
 {
 	_Alignas(16) union poly1305_core_state ht;
-	uint8_t head[POLY1305_BLOCK_SIZE] = { 0 }, hm[16];
+	uint8_t head[POLY1305_BLOCK_SIZE] = { 0 };
 
 	store_le64(head, (uint64_t)len * 8);
 	poly1305_generic_core.setkey(&ht, adiantum_kt(tfm));
 	poly1305_generic_core.blocks(&ht, head, 1, 1);
 	poly1305_generic_core.blocks(&ht, tweak, ADIANTUM_TWEAK / POLY1305_BLOCK_SIZE, 1);
 	poly1305_generic_core.emit(&ht, out);
-	nhpoly1305_digest(adiantum_hash_state(tfm), x, len, hm);
-	le128_addsub(out, out, hm, 0);
-	wipe(&ht, sizeof(ht));
-	wipe(hm, sizeof(hm));
+	wipe(&ht, sizeof(ht.l44));
+}
+
+/* r = m + H(T, X) (or m - H when sub), th the tweak's half of H */
+static void adiantum_hash_add(const struct crypto_tfm *tfm, const uint8_t th[16],
+			      const uint8_t *x, size_t len, uint8_t r[16],
+			      const uint8_t m[16], int sub)
+{
+	uint8_t h[16];
+
+	nhpoly1305_digest(adiantum_hash_state(tfm), x, len, h);
+	le128_addsub(h, th, h, 0);
+	le128_addsub(r, m, h, sub);
+	wipe(h, sizeof(h));
 }
 
 static int adiantum_crypt(const struct crypto_tfm *tfm, int enc, const uint8_t *tweak,
@@ -209,15 +223,15 @@ static int adiantum_crypt(const struct crypto_tfm *tfm, int enc, const uint8_t *
 {
 	const struct cipher_alg *aes = adiantum_cipher(tfm);
 	struct crypto_tfm s = adiantum_stream_tfm(tfm);
-	uint8_t h[16], m[16], iv[XCHACHA_IV_SIZE] = { 0 };
+	uint8_t th[16], m[16], iv[XCHACHA_IV_SIZE] = { 0 };
 	size_t n = len - ADIANTUM_BLOCK;
 	int err;
 
 	if (len < ADIANTUM_BLOCK)
 		return -EINVAL;
+	adiantum_hash_tweak(tfm, tweak, n, th);
 	/* encrypt: P_M = P_R + H(T, P_L); decrypt: C_M = C_R + H(T, C_L) */
-	adiantum_hash(tfm, tweak, src, n, h);
-	le128_addsub(m, src + n, h, 0);
+	adiantum_hash_add(tfm, th, src, n, m, src + n, 0);
 	/* the stream's nonce is C_M (1 || 0^7 after it, position 0) */
 	if (enc)
 		aes->encrypt(adiantum_aes_ctx(tfm), iv, m);
@@ -231,10 +245,9 @@ static int adiantum_crypt(const struct crypto_tfm *tfm, int enc, const uint8_t *
 			memcpy(m, iv, ADIANTUM_BLOCK);
 		else
 			aes->decrypt(adiantum_aes_ctx(tfm), m, m);
-		adiantum_hash(tfm, tweak, dst, n, h);
-		le128_addsub(dst + n, m, h, 1);
+		adiantum_hash_add(tfm, th, dst, n, dst + n, m, 1);
 	}
-	wipe(h, sizeof(h));
+	wipe(th, sizeof(th));
 	wipe(m, sizeof(m));
 	wipe(iv, sizeof(iv));
 	return err;

@@ -5,8 +5,8 @@
  * allocation of the intrinsics spilled about 30 instructions a double
  * round (16 state vectors and a temporary do not fit 16 q registers).
  *
- *   void chacha_neon_4blocks_arm32(const uint32_t st[16], uint8_t *dst,
- *                                  const uint8_t *src, unsigned int nrounds);
+ *   void chacha_neon_4blocks(const uint32_t st[16], uint8_t *dst,
+ *                            const uint8_t *src, unsigned int nrounds);
  *
  * dst = src ^ 256 bytes of key stream of blocks st[12] .. st[12] + 3 with
  * nrounds rounds (even, nonzero); st is not changed; dst == src allowed.
@@ -108,9 +108,9 @@
 	.word	0, 1, 2, 3
 
 	.align	4
-	.global	chacha_neon_4blocks_arm32
-	.type	chacha_neon_4blocks_arm32, %function
-chacha_neon_4blocks_arm32:
+	.global	chacha_neon_4blocks
+	.type	chacha_neon_4blocks, %function
+chacha_neon_4blocks:
 	push		{r4-r8, lr}
 	vpush		{d8-d15}
 	mov		r8, sp
@@ -176,6 +176,6 @@ chacha_neon_4blocks_arm32:
 	mov		sp, r8
 	vpop		{d8-d15}
 	pop		{r4-r8, pc}
-	.size	chacha_neon_4blocks_arm32, . - chacha_neon_4blocks_arm32
+	.size	chacha_neon_4blocks, . - chacha_neon_4blocks
 
 	.section .note.GNU-stack, "", %progbits

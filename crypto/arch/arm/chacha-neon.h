@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The NEON ChaCha core (chacha-neon-core.c), AArch64 and ARMv7 AArch32,
+ * The NEON ChaCha core (chacha-neon-core.c with its 4-block pass in
+ * chacha-neon-core-arm64.S, -arm32.S), AArch64 and ARMv7 AArch32,
  * internal; the glue is chacha-neon-glue.c. One core for every round
  * count of the ChaCha family (ChaCha20, ChaCha12, ChaCha8): the rounds
  * are a parameter, not a copy of the core.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The NEON NH core (nh-neon-core-arm64.S, nh-neon-core-arm32.S),
- * AArch64 and ARMv7 AArch32, internal; the glue is nhpoly1305-neon-glue.c. nh_neon is an nh_fn
+ * AArch64 and ARMv7 AArch32, internal; the glue is
+ * nhpoly1305-neon-glue.c. nh_neon is an nh_fn
  * (crypto/nhpoly1305/nh.h): the same contract and result as nh_generic
  * (len a nonzero multiple of 16, at most 1024; key 268 host-order words,
  * of which it reads no more than nh_generic does; message unaligned).

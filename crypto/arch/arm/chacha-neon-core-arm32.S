@@ -9,9 +9,10 @@
  *                            const uint8_t *src, unsigned int nrounds);
  *
  * dst = src ^ 256 bytes of key stream of blocks st[12] .. st[12] + 3 with
- * nrounds rounds (even, nonzero); st is not changed; dst == src allowed.
+ * nrounds rounds (a multiple of 4: 8, 12, 20); st is not changed;
+ * dst == src allowed.
  *
- * Layout: vertical, as the intrinsics core: q register k holds state word
+ * Layout: vertical: q register k holds state word
  * k of the four blocks (lane = block). Word 11 lives on the stack and
  * shares q8 with word 8 (a column round needs word 11 only in its last
  * quarter round, a diagonal round needs word 8 only in its last), so q11
@@ -20,10 +21,10 @@
  * or the register a word just left, so a quarter round is 15
  * instructions and leaves its b word in d's register and d in b's. After
  * a double round rows b and d have turned by two registers; after two
- * they are home, so the loop body is two double rounds (an odd last one
- * is followed by 4 vswp). Then each row of 4 words is transposed in
- * place (vtrn, vswp of halves), the state row added, and XORed with the
- * input, 64-byte stride.
+ * they are home, so the loop body is two double rounds (hence rounds a
+ * multiple of 4, as every ChaCha in use). Then each row of 4 words is
+ * transposed in place (vtrn, vswp of halves), the state row added, and
+ * XORed with the input, 64-byte stride.
  * Constant time: add, xor, shift and fixed permutations only.
  */
 	.syntax	unified
@@ -153,14 +154,7 @@ chacha_neon_4blocks:
 	DOUBLEROUND	q6, q7, q4, q5, q14, q15, q12, q13
 	subs		r7, r7, #1
 	bne		1b
-2:	tst		r3, #2			@ an odd double round left
-	beq		3f
-	DOUBLEROUND	q4, q5, q6, q7, q12, q13, q14, q15
-	vswp		q4, q6
-	vswp		q5, q7
-	vswp		q12, q14
-	vswp		q13, q15
-3:
+2:
 	OUTROW		q0, q1, q2, q3, d1, d3, d4, d6, q11
 	OUTROW		q4, q5, q6, q7, d9, d11, d12, d14, q11
 	vld1.32		{d22-d23}, [r5 :128]	@ word 11

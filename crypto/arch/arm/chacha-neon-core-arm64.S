@@ -8,7 +8,8 @@
  *                            const uint8_t *src, unsigned int nrounds);
  *
  * dst = src ^ 256 bytes of key stream of blocks st[12] .. st[12] + 3 with
- * nrounds rounds (even, nonzero); st is not changed; dst == src allowed.
+ * nrounds rounds (a multiple of 4: 8, 12, 20, as on AArch32); st is not
+ * changed; dst == src allowed.
  *
  * Layout: vertical: v16 + k holds state word k of the four blocks (lane =
  * block), so the four quarter rounds of a round run side by side, 14

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ChaCha on NEON (RFC 8439's block function, any even round count), for
- * AArch64 and ARMv7 AArch32 (meson builds this file alone with
+ * ChaCha on NEON (RFC 8439's block function, rounds a multiple of 4),
+ * for AArch64 and ARMv7 AArch32 (meson builds this file alone with
  * -mfpu=neon on AArch32). See chacha-neon.h.
  *
  * Two layouts (the one the x86 cores use, chacha20-x86-core.h):

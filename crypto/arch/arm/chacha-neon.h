@@ -9,7 +9,8 @@
  * Contract (the same as chacha20_crypt() in
  * crypto/chacha20poly1305/chacha20.h, with the round count added):
  *  - state is the 16-word ChaCha matrix; dst = src ^ keystream of
- *    nrounds rounds (even: 20, 12 or 8) from state[12]'s block on, and
+ *    nrounds rounds (a multiple of 4: 20, 12 or 8, as the 4-block
+ *    assembly needs) from state[12]'s block on, and
  *    state[12] advances by one per 64-byte block started, modulo 2^32
  *    (the nonce words never change);
  *  - any len (0 included); dst == src is allowed, partial overlap is not;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Glue for the NEON NH core (nh-neon-core.c, nh-neon.h): the
+ * Glue for the NEON NH core (nh-neon-core-arm{64,32}.S, nh-neon.h): the
  * nhpoly1305-neon driver. See nhpoly1305-neon-glue.h. The core is built
  * only when meson defines CLOAKFS_NH_NEON_CORE (ARM host, simd option
  * on); otherwise this file registers nothing.

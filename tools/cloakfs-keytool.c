@@ -29,6 +29,7 @@ enum {
 	O_PASSFILE = 256, O_EXTPASS, O_NEW_PASSFILE, O_NEW_EXTPASS, O_CIPHER,
 	O_SECTOR_SIZE, O_NAME_MAX, O_KDF_TIME, O_KDF_MEMORY, O_SLOT, O_FORCE,
 	O_TTL, O_ALL, O_CONFIG, O_RECOVERY_KEY, O_PRINT_KEY, O_NAMES,
+	O_INTEGRITY,
 };
 
 static const struct option options[] = {
@@ -38,6 +39,7 @@ static const struct option options[] = {
 	{ "new-extpass", required_argument, NULL, O_NEW_EXTPASS },
 	{ "cipher", required_argument, NULL, O_CIPHER },
 	{ "names", required_argument, NULL, O_NAMES },
+	{ "integrity", no_argument, NULL, O_INTEGRITY },
 	{ "sector-size", required_argument, NULL, O_SECTOR_SIZE },
 	{ "name-max", required_argument, NULL, O_NAME_MAX },
 	{ "kdf-time", required_argument, NULL, O_KDF_TIME },
@@ -59,7 +61,8 @@ static unsigned int option_group(int val)
 	switch (val) {
 	case O_PASSFILE: case O_EXTPASS: return KT_OPT_PASS;
 	case O_NEW_PASSFILE: case O_NEW_EXTPASS: return KT_OPT_NEWPASS;
-	case O_CIPHER: case O_NAMES: case O_SECTOR_SIZE: case O_NAME_MAX:
+	case O_CIPHER: case O_NAMES: case O_INTEGRITY: case O_SECTOR_SIZE:
+	case O_NAME_MAX:
 		return KT_OPT_FORMAT;
 	case O_KDF_TIME: case O_KDF_MEMORY: return KT_OPT_KDF;
 	case O_SLOT: return KT_OPT_SLOT;
@@ -169,6 +172,9 @@ static int parse_option(struct kt_args *a, int val, const char *arg)
 		return 0;
 	case O_NAMES:
 		a->names = arg;
+		return 0;
+	case O_INTEGRITY:
+		a->integrity = true;
 		return 0;
 	case O_SECTOR_SIZE:
 		if (parse_uint(arg, 1ul << 20, &v))

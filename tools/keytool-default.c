@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The cipher of a new volume when init is given no --cipher
- * (docs/format.md section 3, "Choosing a cipher"):
+ * (docs/format.md section 3, "Choosing a cipher"), or --integrity:
+ *   - --integrity: aes256-gcm where a hardware, constant-time gcm(aes)
+ *     driver runs (AES and carry-less multiply instructions), else
+ *     xchacha20-poly1305, whose portable C is constant time and fast;
  *   - aes256-xts where a hardware, constant-time xts(aes) driver runs
  *     (AES-NI, ARMv8 CE: priority 300 and up by our convention);
  *   - else adiantum or speck128-xts, whichever encrypts a 4 KiB sector
@@ -136,4 +139,18 @@ enum volume_cipher kt_default_cipher(char *why, size_t len)
 		 RACE_SECTOR / adi.best / 1e6, RACE_SECTOR / speck.best / 1e6);
 	return adi.best < speck.best ? VOLUME_CIPHER_ADIANTUM
 				     : VOLUME_CIPHER_SPECK128_XTS;
+}
+
+enum volume_cipher kt_integrity_cipher(char *why, size_t len)
+{
+	const char *gcm = volume_cipher_info(VOLUME_CIPHER_AES256_GCM)->aead_alg;
+	struct crypto_driver_info info;
+
+	if (best_driver(gcm, &info) && info.priority >= 300 && info.const_time) {
+		snprintf(why, len, "--integrity: AES instructions (%s)",
+			 info.driver_name);
+		return VOLUME_CIPHER_AES256_GCM;
+	}
+	snprintf(why, len, "--integrity: no hardware constant-time %s", gcm);
+	return VOLUME_CIPHER_XCHACHA20_POLY1305;
 }

@@ -159,7 +159,12 @@ static int run_init(const struct kt_args *a)
 				"--new-extpass, not both");
 	if (a->newpass.file || a->newpass.extpass)
 		src = &a->newpass;
-	if (!a->cipher)
+	if (a->integrity && a->cipher)
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --integrity picks the "
+				"cipher: give it or --cipher, not both");
+	if (a->integrity)
+		p.cipher = kt_integrity_cipher(why, sizeof(why));
+	else if (!a->cipher)
 		p.cipher = kt_default_cipher(why, sizeof(why));
 	else if (cipher_by_name(a->cipher, &p.cipher))
 		return kt_error(CLOAKFS_EXIT_USAGE, "init: unknown cipher '%s' "
@@ -167,11 +172,13 @@ static int run_init(const struct kt_args *a)
 	rc = choose_names(a->names, p.cipher, &p);
 	if (rc)
 		return rc;
-	/* not offered until the lead enables them */
-	if (volume_cipher_info(p.cipher)->aead_alg)
-		return kt_error(CLOAKFS_EXIT_USAGE, "init: --cipher %s: "
-				"authenticated volumes need wide-block names: "
-				"not yet available", a->cipher);
+	/* an authenticated volume hides which names share a prefix too */
+	if (volume_cipher_info(p.cipher)->aead_alg && p.names_set &&
+	    p.names == VOLUME_NAMES_CTS)
+		return kt_error(CLOAKFS_EXIT_USAGE, "init: --names cts does not "
+				"fit --cipher %s: authenticated volumes take "
+				"wide-block names (hctr2 or adiantum)",
+				volume_cipher_info(p.cipher)->name);
 	if (a->sector_size && (a->sector_size < CONTENT_MIN_SECTOR ||
 			       a->sector_size > CONTENT_MAX_SECTOR ||
 			       (a->sector_size & (a->sector_size - 1))))
@@ -235,7 +242,8 @@ static int run_init(const struct kt_args *a)
 		       sizeof(cost));
 	printf("created cloakfs volume %s\n", dir);
 	printf("cipher:      %s%s%s%s\n", volume_cipher_info(cfg.cipher)->name,
-	       why[0] ? " (default: " : "", why, why[0] ? ")" : "");
+	       !why[0] ? "" : a->integrity ? " (" : " (default: ", why,
+	       why[0] ? ")" : "");
 	printf("names:       %s\n", namemode_name(cfg.names));
 	printf("sector size: %u\n", cfg.sector_size);
 	printf("keyslot 0:   %s\n", cost);
@@ -255,7 +263,7 @@ out:
 
 const struct kt_command kt_cmd_init = {
 	.name = "init",
-	.synopsis = "[--cipher NAME] [--names MODE] [--sector-size N] [--name-max N] "
+	.synopsis = "[--cipher NAME | --integrity] [--names MODE] [--sector-size N] [--name-max N] "
 		    "[--kdf-time S] [--kdf-memory MiB] [--recovery-key] CIPHERDIR",
 	.summary = "create a volume in an empty or new directory",
 	.help =
@@ -264,17 +272,24 @@ const struct kt_command kt_cmd_init = {
 		"identifier.\n"
 		"\n"
 		"  --cipher NAME        speck128-xts, speck64-xts, aes256-xts, sm4-xts,\n"
-		"                       camellia256-xts or adiantum\n"
+		"                       camellia256-xts or adiantum; authenticated\n"
+		"                       (every sector sealed with a tag, for storage\n"
+		"                       others can write): aes256-gcm or\n"
+		"                       xchacha20-poly1305\n"
 		"                       (default: aes256-xts with hardware AES, else\n"
 		"                       adiantum or speck128-xts, whichever is faster\n"
 		"                       here: init times both and prints the figures)\n"
+		"  --integrity          an authenticated volume: aes256-gcm with\n"
+		"                       hardware AES and carry-less multiply, else\n"
+		"                       xchacha20-poly1305\n"
 		"  --names MODE         how names, symlink targets and xattr names are\n"
 		"                       encrypted: cts (CBC-CS3, every cipher), hctr2\n"
 		"                       (one wide block; aes256-xts) or adiantum (one\n"
 		"                       wide block; every cipher). Wide-block names\n"
 		"                       share no ciphertext prefix. Default: adiantum\n"
 		"                       for --cipher adiantum and xchacha20-poly1305,\n"
-		"                       hctr2 for aes256-gcm, else cts\n"
+		"                       hctr2 for aes256-gcm, else cts (authenticated\n"
+		"                       volumes take hctr2 or adiantum only)\n"
 		"  --sector-size N      a power of two from 512 to 65536 (default 4096)\n"
 		"  --name-max N         longest encrypted name stored as itself, 64..255\n"
 		"                       (default 255; lower for cloud storage)\n"

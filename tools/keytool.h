@@ -50,6 +50,7 @@ struct kt_args {
 	int slot;               /* -1: not given */
 	bool force, all;
 	bool recovery_key;      /* init --recovery-key */
+	bool integrity;         /* init --integrity: kt_integrity_cipher() */
 	bool print_key;         /* --print-key: also when stdout is no tty */
 	const char *ttl;        /* --ttl as given; NULL: not given */
 	const char *config;     /* --config FILE; NULL: CIPHERDIR/cloakfs.conf */
@@ -81,6 +82,12 @@ extern const struct kt_command kt_cmd_upgrade;                      /* keytool-u
  * the rule); why: one line saying how it was chosen, for the output.
  */
 enum volume_cipher kt_default_cipher(char *why, size_t len);
+
+/*
+ * The authenticated cipher of init --integrity: aes256-gcm where a
+ * hardware, constant-time gcm(aes) driver runs, else xchacha20-poly1305.
+ */
+enum volume_cipher kt_integrity_cipher(char *why, size_t len);
 
 /* print "cloakfs-keytool: <message>" on stderr and return code */
 int kt_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -10,6 +10,7 @@ offset (exit 4). Also: the same data written twice gives other
 ciphertext, and a file with a gap has no holes."""
 import errno
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -265,24 +266,78 @@ def test_independent_reader(volume_factory, cipher):
     assert out == plain["a"]
 
 
-@pytest.mark.parametrize("cipher", AEAD)
-def test_keytool_init_refuses(tmp_path, cipher):
-    """not offered to users until names are wide-block: refused, nothing made"""
-    from conftest import KEYTOOL, PASSPHRASE
+def keytool_init(v, *args):
+    """cloakfs-keytool init of v's (emptied) ciphertext directory with
+    v's passphrase: the CompletedProcess"""
+    from conftest import KEYTOOL
+    shutil.rmtree(v.cipherdir)
+    home = os.path.dirname(v.cipherdir)
+    return subprocess.run([KEYTOOL, "init", *args, "--kdf-time", "0.05",
+                           "--kdf-memory", "8", "--new-passfile", v.passfile,
+                           v.cipherdir],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, env=dict(
+                              os.environ, XDG_RUNTIME_DIR=home,
+                              XDG_CONFIG_HOME=home))
+
+
+@pytest.mark.parametrize("how", AEAD + ["--integrity", "--integrity-no-aes"])
+def test_keytool_init_makes_authenticated_volumes(volume_factory, how):
+    """cloakfs-keytool init --cipher aes256-gcm | xchacha20-poly1305, and
+    --integrity (aes256-gcm with AES instructions, xchacha20-poly1305
+    without them): the config records the cipher, its wide-block names
+    and both features; the mount seals each sector (nonce field and tag
+    per sector) and reads back what was written"""
+    from conftest import KEYTOOL
     if not KEYTOOL:
         pytest.skip("built without cloakfs-keytool")
-    pf, cdir = tmp_path / "pass", tmp_path / "c"
-    pf.write_text(PASSPHRASE + "\n")
-    pf.chmod(0o600)
-    r = subprocess.run([KEYTOOL, "init", "--cipher", cipher, "--kdf-time", "0.05",
-                        "--kdf-memory", "8", "--new-passfile", str(pf), str(cdir)],
-                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, env=dict(
-                           os.environ, XDG_RUNTIME_DIR=str(tmp_path),
-                           XDG_CONFIG_HOME=str(tmp_path)))
+    v = volume_factory("aes256-xts", mount=False, tag="init-auth")
+    if how in AEAD:
+        r, want = keytool_init(v, "--cipher", how), how
+    else:
+        noaes = how.endswith("no-aes")
+        if noaes:
+            os.environ["CLOAKFS_CRYPTO"] = "nocpu:aesni,nocpu:vaes,nocpu:pclmul"
+        try:
+            r = keytool_init(v, "--integrity")
+        finally:
+            os.environ.pop("CLOAKFS_CRYPTO", None)
+        hw = subprocess.run(["grep", "-qw", "aes", "/proc/cpuinfo"]).returncode == 0
+        want = "aes256-gcm" if hw and not noaes and os.uname().machine == "x86_64" \
+            else "xchacha20-poly1305"
+    assert r.returncode == 0, r.stdout
+    names = "hctr2" if want == "aes256-gcm" else "adiantum"
+    conf = open(os.path.join(v.cipherdir, "cloakfs.conf")).read()
+    assert 'cipher = "%s";' % want in conf, conf
+    assert 'names = "%s";' % names in conf, conf
+    assert 'features = [ "authenticated", "wide-names" ];' in conf, conf
+    v.mount()
+    data = os.urandom(3 * S + 100)
+    with open(v.path("f"), "wb") as f:
+        f.write(data)
+    v.umount()
+    (c,) = data_files(v)
+    assert os.path.getsize(c) == pos(3) + 32 + 100, os.path.getsize(c)
+    v.mount()
+    with open(v.path("f"), "rb") as f:
+        assert f.read() == data
+
+
+@pytest.mark.parametrize("args", [["--cipher", "aes256-gcm", "--names", "cts"],
+                                  ["--cipher", "xchacha20-poly1305", "--names", "cts"],
+                                  ["--integrity", "--cipher", "aes256-gcm"]])
+def test_keytool_init_refuses_misfits(volume_factory, args):
+    """CTS names on an authenticated volume, --integrity beside --cipher:
+    usage errors (exit 3), nothing made"""
+    from conftest import KEYTOOL
+    if not KEYTOOL:
+        pytest.skip("built without cloakfs-keytool")
+    v = volume_factory("aes256-xts", mount=False, tag="init-misfit")
+    r = keytool_init(v, *args)
     assert r.returncode == 3, r.stdout
-    assert "authenticated volumes need wide-block names: not yet available" in r.stdout
-    assert not cdir.exists() or not os.listdir(cdir)
+    assert ("authenticated volumes take wide-block names" in r.stdout
+            if "cts" in args else "--integrity picks the cipher" in r.stdout), r.stdout
+    assert not os.path.exists(v.cipherdir) or not os.listdir(v.cipherdir)
 
 
 @pytest.mark.parametrize("cipher", AEAD)

@@ -326,18 +326,29 @@ void fs_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	request_reply(&r, err);
 }
 
+/*
+ * Preallocation (mode 0, KEEP_SIZE), PUNCH_HOLE|KEEP_SIZE and ZERO_RANGE
+ * (fileio_zero); the kernel's FUSE client passes no other mode
+ * (COLLAPSE_RANGE and INSERT_RANGE stop there with EOPNOTSUPP).
+ */
 void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 		  off_t len, struct fuse_file_info *fi)
 {
 	struct request r;
 	int err = request_begin(&r, req, ino, 0);
 	struct fs_inode *in = r.in;
+	int keep = mode & FALLOC_FL_KEEP_SIZE;
+	int zero = mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE);
 	uint64_t size, end = (uint64_t)off + (uint64_t)len;
 
 	(void)fi;
-	if (!err && (mode & ~FALLOC_FL_KEEP_SIZE))
-		err = -EOPNOTSUPP; /* punching or zeroing would need sectors re-encrypted */
-	if (!err && (off < 0 || len <= 0))
+	/* as vfs_fallocate(), should a caller come another way */
+	if (!err && ((mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE |
+			       FALLOC_FL_ZERO_RANGE)) ||
+		     ((mode & FALLOC_FL_PUNCH_HOLE) && !keep)))
+		err = -EOPNOTSUPP;
+	if (!err && (off < 0 || len <= 0 ||
+		     zero == (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)))
 		err = -EINVAL;
 	if (!err) {
 		filestate_lock(in);
@@ -345,11 +356,15 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 		if (!err)
 			err = fileio_size(&in->file->cf, &size);
 		/* reserve the ciphertext blocks (unwritten ones read as holes)
-		 * before the size changes: a full disk leaves the old size */
-		if (!err)
+		 * before the size changes: a full disk leaves the old size;
+		 * zeroing leaves holes instead (fileio_zero) */
+		if (!err && !zero)
 			err = fileio_reserve(in->file->fd, (uint64_t)off,
 					     (uint64_t)len);
-		if (!err && !(mode & FALLOC_FL_KEEP_SIZE) && end > size)
+		if (!err && zero)
+			err = fileio_zero(&in->file->cf, (uint64_t)off,
+					  (uint64_t)len, keep);
+		else if (!err && !keep && end > size)
 			err = fileio_truncate(&in->file->cf, end);
 		filestate_unlock(in);
 	}

@@ -318,6 +318,25 @@ def renameat2(old, new, flags):
         raise OSError(e, os.strerror(e), old)
 
 
+FALLOC_FL_KEEP_SIZE = 0x01
+FALLOC_FL_PUNCH_HOLE = 0x02
+FALLOC_FL_COLLAPSE_RANGE = 0x08
+FALLOC_FL_ZERO_RANGE = 0x10
+FALLOC_FL_INSERT_RANGE = 0x20
+
+
+def fallocate_mode(fd, mode, off, length):
+    """fallocate(2) through libc, any mode (os.posix_fallocate has none)"""
+    global _libc
+    import ctypes
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    if _libc.fallocate(fd, ctypes.c_int(mode), ctypes.c_int64(off),
+                       ctypes.c_int64(length)) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+
+
 def write_file(path, data, mode="wb"):
     with open(path, mode) as f:
         f.write(data)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Old or new, never half: every operation that changes the ciphertext in
 more than one step (truncate down and up, a write that reads back a
-partial unit or reshapes the tail, rename with long-name sidecars and a
+partial unit or reshapes the tail, a hole punched or a range zeroed, rename with long-name sidecars and a
 replaced directory, link under a long name, setxattr) leaves the plaintext
 tree as it was before the call or as the call makes it, when any step
 fails or the keys go away between two steps.
@@ -22,7 +22,9 @@ import threading
 
 import pytest
 
-from conftest import KEYTOOL, CLOAKFSD, preload_env, renameat2, write_file
+from conftest import (KEYTOOL, CLOAKFSD, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE,
+                      FALLOC_FL_ZERO_RANGE, fallocate_mode, preload_env, renameat2,
+                      write_file)
 from test_daemon import env, keytool, mount_from_daemon, wait_state  # noqa: F401 (env: a fixture)
 from test_faults import FSCK, fsck_clean, content
 
@@ -118,6 +120,19 @@ def fallocate(path, off, length):
         os.close(fd)
 
 
+def fallocate_at(path, mode, off, length):
+    fd = os.open(path, os.O_RDWR)
+    try:
+        fallocate_mode(fd, mode, off, length)
+    finally:
+        os.close(fd)
+
+
+def setup_joined(t):
+    """a last unit joined of a sector and an 8-byte tail (speck128: bs 16)"""
+    write_file(os.path.join(t, "f8200"), content(13, 8200))
+
+
 def setup_names(t):
     os.mkdir(os.path.join(t, "a"))
     os.mkdir(os.path.join(t, "b"))
@@ -154,6 +169,16 @@ OPS = {
                             lambda t: pwrite_at(os.path.join(t, "f10000"), content(7, 100), 4000)),
     "write-reshaping-tail": (setup_files,
                              lambda t: pwrite_at(os.path.join(t, "f5000"), content(8, 3000), 4990)),
+    # the partial units at both edges re-encrypted, the whole one punched
+    "punch-partial-units": (setup_files, lambda t: fallocate_at(
+        os.path.join(t, "f10000"), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 100, 8900)),
+    # the edge re-encrypted inside the old size, the size grown, the rest
+    # punched (a failing punch cuts the file back)
+    "zero-range-grow": (setup_files, lambda t: fallocate_at(
+        os.path.join(t, "f10000"), FALLOC_FL_ZERO_RANGE, 100, 19900)),
+    # and the old joined last unit re-encrypted as a whole sector
+    "zero-range-reshaping": (setup_joined, lambda t: fallocate_at(
+        os.path.join(t, "f8200"), FALLOC_FL_ZERO_RANGE, 8195, 10000)),
     "truncate-grow-empty": (setup_empty, lambda t: os.truncate(os.path.join(t, "empty"), 5000)),
     "write-first-sparse": (setup_empty,
                            lambda t: pwrite_at(os.path.join(t, "empty"), content(11, 10), 20000)),

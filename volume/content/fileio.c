@@ -420,29 +420,41 @@ static int add_span(struct content_file *f, const struct content_change *c,
 	return err;
 }
 
-/* change c prepared whole (its spans, then the header), then its steps */
-static int apply(struct content_file *f, const struct content_change *c,
-		 const uint8_t *data, int fresh)
+/*
+ * Steps st, prepared up to err, for a file of new size new_size: the
+ * header when it changes, then the steps run; freed either way.
+ */
+static int finish(struct content_file *f, struct steps *st,
+		  uint64_t new_size, int fresh, int err)
 {
 	uint8_t raw[HEADER_SIZE];
-	struct steps st;
-	int err = steps_init(&st, f->fd,
-			     content_cipher_size(&f->geom, c->new_size),
-			     c->set_size), prepared;
+	int prepared;
 
-	for (int i = 0; !err && i < 2; i++)
-		if (c->span[i].first <= c->span[i].last)
-			err = add_span(f, c, c->span[i], data, &st);
-	if (!err && header_due(f, c->new_size, fresh, raw))
-		steps_header(&st, raw);
+	if (!err && header_due(f, new_size, fresh, raw))
+		steps_header(st, raw);
 	prepared = !err;
 	if (!err)
-		err = steps_run(&st);
-	steps_free(&st, !prepared);
+		err = steps_run(st);
+	steps_free(st, !prepared);
 	if (err)
 		f->have_header = 0; /* the header may have changed in memory:
 				     * the next call reads it back */
 	return err;
+}
+
+/* change c prepared whole (its spans, then the header), then its steps */
+static int apply(struct content_file *f, const struct content_change *c,
+		 const uint8_t *data, int fresh)
+{
+	struct steps st;
+	int err = steps_init(&st, f->fd,
+			     content_cipher_size(&f->geom, c->new_size),
+			     c->set_size);
+
+	for (int i = 0; !err && i < 2; i++)
+		if (c->span[i].first <= c->span[i].last)
+			err = add_span(f, c, c->span[i], data, &st);
+	return finish(f, &st, c->new_size, fresh, err);
 }
 
 /* grow (or keep) the file from old_size to new_size, writing data at off */
@@ -602,4 +614,118 @@ int fileio_reserve(int fd, uint64_t off, uint64_t len)
 		      (off_t)len) != 0 && errno != EOPNOTSUPP)
 		return -errno;
 	return 0;
+}
+
+/* zero plaintext for the partial units of a zeroed range */
+static const uint8_t zero_unit[CONTENT_MAX_UNIT];
+
+/*
+ * Sealed files have no holes: zeros are written, in pieces of at most
+ * FILEIO_WRITE_MAX as any write (each old or new).
+ */
+static int zero_sealed(struct content_file *f, uint64_t off, uint64_t end)
+{
+	while (off < end) {
+		/* pieces end on multiples of 64 KiB, so on units */
+		uint64_t plain, n = CONTENT_MAX_SECTOR - off % CONTENT_MAX_SECTOR;
+		int err = fileio_size(f, &plain);
+
+		if (n > end - off)
+			n = end - off;
+		if (!err)
+			err = rewrite(f, plain, off + n > plain ? off + n : plain,
+				      off, zero_unit, n);
+		if (err)
+			return err;
+		off += n;
+	}
+	return 0;
+}
+
+/*
+ * Unit u of the layout of size c->new_size, its part inside [off, end)
+ * zeroed and the rest read back, encrypted into the next region of st.
+ */
+static int zero_edge(struct content_file *f, struct content_change *c,
+		     uint64_t u, uint64_t off, uint64_t end, struct steps *st)
+{
+	struct content_unit cu;
+
+	content_unit(&f->geom, c->new_size, u, &cu);
+	c->off = off > cu.plain_off ? off : cu.plain_off;
+	c->len = (end < cu.plain_off + cu.plain_len
+			  ? end : cu.plain_off + cu.plain_len) - c->off;
+	c->span[0].first = c->span[0].last = u;
+	return add_span(f, c, c->span[0], zero_unit, st);
+}
+
+/*
+ * Zero [off, end) of an XTS file of size plain > off, sized new_size
+ * (plain, or end when it grows): in one run of steps, the partial units
+ * at the edges re-encrypted, the size, then the whole units punched to
+ * holes.
+ */
+static int zero_xts(struct content_file *f, uint64_t plain, uint64_t off,
+		    uint64_t end, uint64_t new_size)
+{
+	const struct content_geom *g = &f->geom;
+	uint64_t first = content_unit_of(g, new_size, off);
+	uint64_t last = content_unit_of(g, new_size, end - 1);
+	uint64_t w0 = first, wend = last + 1; /* whole units: [w0, wend) */
+	struct content_unit a, b;
+	struct content_change c = { .old_size = plain, .new_size = new_size };
+	struct steps st;
+	int err;
+
+	content_unit(g, new_size, first, &a);
+	content_unit(g, new_size, last, &b);
+	err = steps_init(&st, f->fd, content_cipher_size(g, new_size),
+			 new_size != plain);
+	if (!err && new_size > plain &&
+	    content_unit_of(g, plain, plain - 1) < first) {
+		/* the old last unit, a sector joined with a short tail that
+		 * the range starts in, becomes a whole sector: re-encrypted */
+		struct content_span t = { first - 1, first - 1 };
+
+		err = add_span(f, &c, t, zero_unit, &st);
+	}
+	if (!err && off > a.plain_off) { /* also the end when last == first */
+		err = zero_edge(f, &c, first, off, end, &st);
+		w0 = first + 1;
+	}
+	/* growing, the last unit is whole: at most two regions */
+	if (!err && end < b.plain_off + b.plain_len && w0 <= last) {
+		err = zero_edge(f, &c, last, off, end, &st);
+		wend = last;
+	}
+	if (!err && w0 < wend) {
+		content_unit(g, new_size, wend - 1, &b);
+		steps_punch(&st, content_unit_pos(g, w0),
+			    b.cipher_off + b.len - content_unit_pos(g, w0));
+	}
+	return finish(f, &st, new_size, 0, err);
+}
+
+int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
+		int keep_size)
+{
+	uint64_t plain, end;
+	int err;
+
+	if (len == 0 || off > (uint64_t)INT64_MAX - HEADER_SIZE -
+				      CONTENT_MAX_UNIT - len)
+		return len ? -EFBIG : 0;
+	err = fileio_size(f, &plain);
+	end = off + len;
+	if (err)
+		return err;
+	if (keep_size && end > plain)
+		end = plain;
+	if (off >= end)
+		return 0;
+	if (off >= plain) /* all past the end: a grow, which reads zeros */
+		return fileio_truncate(f, end);
+	if (f->geom.overhead)
+		return zero_sealed(f, off, end);
+	return zero_xts(f, plain, off, end, end > plain ? end : plain);
 }

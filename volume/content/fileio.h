@@ -135,4 +135,18 @@ ssize_t fileio_read_checked(const struct content_file *f, uint64_t plain,
 /* set the plaintext size; growing leaves holes (read as zeros) */
 int fileio_truncate(struct content_file *f, uint64_t size);
 
+/*
+ * Plaintext [off, off + len) reads zeros afterwards (fallocate(2)
+ * FALLOC_FL_PUNCH_HOLE, FALLOC_FL_ZERO_RANGE); keep_size: the part past
+ * the end is ignored, else the file grows to off + len. In an XTS file
+ * the partial units at the edges are re-encrypted and the whole units
+ * become holes (their ciphertext punched to zeros by the store, so
+ * -EOPNOTSUPP where it cannot punch), in one run of steps: old or new.
+ * A sealed file has no holes: zeros are sealed in, in pieces of 64 KiB,
+ * each old or new (a failure leaves the pieces before it done, as a
+ * long write does). A part wholly past the end is a grow (truncate).
+ */
+int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
+		int keep_size);
+
 #endif

@@ -3,6 +3,7 @@
 #include "volume/content/steps.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,12 @@ void steps_header(struct steps *s, const uint8_t raw[HEADER_SIZE])
 	s->n++;
 }
 
+void steps_punch(struct steps *s, uint64_t off, uint64_t len)
+{
+	s->punch_off = off;
+	s->punch_len = len;
+}
+
 /* the old bytes every region will overwrite, read before any step */
 static int save_old(struct steps *s)
 {
@@ -103,9 +110,9 @@ static int save_old(struct steps *s)
  * part): the file cut back to its old size where it grew, the saved
  * bytes written back. No key, no new blocks beyond the old size.
  */
-static int undo(const struct steps *s, int done)
+static int undo(const struct steps *s, int done, int sized)
 {
-	int err = 0, grew = 0;
+	int err = 0, grew = sized && s->new_csize > s->old_csize;
 
 	for (int i = 0; i < done; i++)
 		grew |= s->r[i].off + s->r[i].len > s->old_csize;
@@ -122,7 +129,7 @@ static int undo(const struct steps *s, int done)
 
 int steps_run(struct steps *s)
 {
-	int i, err = save_old(s);
+	int i, sized, err = save_old(s);
 
 	if (err)
 		return err;
@@ -132,7 +139,12 @@ int steps_run(struct steps *s)
 				      s->r[i].off);
 	if (!err && s->set_size && ftruncate(s->fd, (off_t)s->new_csize) != 0)
 		err = -errno;
+	sized = !err && s->set_size;
+	if (!err && s->punch_len &&
+	    fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)s->punch_off, (off_t)s->punch_len) != 0)
+		err = -errno;
 	if (err)
-		(void)undo(s, i); /* keeps the step's error */
+		(void)undo(s, i, sized); /* keeps the step's error */
 	return err;
 }

@@ -35,7 +35,8 @@ struct steps {
 	int n;
 	uint8_t hdr[HEADER_SIZE];        /* a header written alone */
 	uint64_t old_csize, new_csize;
-	int set_size;                    /* last step: the new size */
+	int set_size;                    /* after the regions: the new size */
+	uint64_t punch_off, punch_len;   /* last step: ciphertext made holes */
 };
 
 /*
@@ -57,6 +58,17 @@ uint8_t *steps_region(struct steps *s, uint64_t off, size_t len);
  * reports); without one, alone and first. After the regions.
  */
 void steps_header(struct steps *s, const uint8_t raw[HEADER_SIZE]);
+
+/*
+ * The last step (after the size): ciphertext [off, off + len) punched
+ * to all-zero bytes in one fallocate(2) (FALLOC_FL_PUNCH_HOLE; holes,
+ * content.h), for whole units that become holes. Nothing is saved for
+ * it: it must come after every step that can fail and be undone, and
+ * the size may only grow or stay, so a failing punch (one call that
+ * changes nothing when it fails; -EOPNOTSUPP where the store cannot
+ * punch) undoes the regions and cuts the file back to its old size.
+ */
+void steps_punch(struct steps *s, uint64_t off, uint64_t len);
 
 /*
  * Read and keep the old bytes every region will overwrite, then take the

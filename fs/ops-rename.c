@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rename (RENAME_NOREPLACE, RENAME_EXCHANGE): the two names encrypted, the
+ * rename (RENAME_NOREPLACE, RENAME_EXCHANGE, RENAME_WHITEOUT: the whiteout
+ * left at the source's encrypted name): the two names encrypted, the
  * entries' lstat, and the rename of the ciphertext entries, whose whole
  * protocol is volume/entryops.h's; then the inode table learns where each
  * entry went (a symlink the volume re-made there is a new inode, which

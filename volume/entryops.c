@@ -39,6 +39,8 @@ static int rename_plain(const struct respell_entry *src,
 			direntry_name_forget(dst->dfd, dst->name);
 		return err;
 	}
+	/* a whiteout at the source's name keeps its sidecar: forget
+	 * leaves one whose entry is there */
 	if (!(flags & RENAME_EXCHANGE))
 		direntry_name_forget(src->dfd, src->name);
 	return 0;
@@ -87,8 +89,9 @@ int entryops_rename(struct volume *v, const struct respell_entry *src,
 	int xchg = !!(flags & RENAME_EXCHANGE), pin, err;
 
 	*done = 0;
-	if ((flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
-	    (xchg && (flags & RENAME_NOREPLACE)))
+	if ((flags & ~(unsigned int)(RENAME_NOREPLACE | RENAME_EXCHANGE |
+				     RENAME_WHITEOUT)) ||
+	    (xchg && (flags & (RENAME_NOREPLACE | RENAME_WHITEOUT))))
 		return -EINVAL;
 	if (xchg && !dst->st)
 		return -ENOENT;

@@ -30,14 +30,18 @@ enum {
 
 /*
  * rename(2) of src over dst, flags 0, RENAME_NOREPLACE or
- * RENAME_EXCHANGE, in v (unlocked: its keyring, version, cipher and
- * root). Each side: its directory's descriptor and nonce (NULL: lost;
+ * RENAME_EXCHANGE, or RENAME_WHITEOUT (with or without NOREPLACE: the
+ * store's own renameat2 leaves the whiteout, a character device 0/0,
+ * under src's encrypted name, which keeps its long-name sidecar; the
+ * store decides who may: CAP_MKNOD), in v (unlocked: its keyring,
+ * version, cipher and root). Each side: its directory's descriptor and nonce (NULL: lost;
  * the same pointer for one directory), the entry's encrypted name and
  * lstat; dst->st NULL when dst does not exist.
  *
  * 0 and *done, or -errno: -EINVAL (bad flags), -ENOENT (an exchange with
  * nothing to exchange), -EEXIST (RENAME_NOREPLACE), -ENOTEMPTY, -EIO (a
- * symlink to re-encrypt where a directory's nonce is lost), and those of
+ * symlink to re-encrypt where a directory's nonce is lost; -EINVAL too
+ * for a whiteout of such a version-1 symlink), and those of
  * respell_rename and rename(2). On failure nothing has changed
  * (respell.h says when an undo cannot be made).
  */

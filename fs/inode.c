@@ -3,6 +3,7 @@
 #include "fs/inode.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,9 @@ static void put_locked(struct inode_table *t, struct fs_inode *in)
 		release_locked(t, in);
 }
 
+/* generations of new inodes, from 1 (the root's is 0) */
+static _Atomic uint64_t next_generation = 1;
+
 /* a new inode for (st_dev, st_ino) of *st, taking id */
 static struct fs_inode *new_inode(const struct stat *st, struct fileid *id)
 {
@@ -297,6 +301,7 @@ static struct fs_inode *new_inode(const struct stat *st, struct fileid *id)
 	in->ino = st->st_ino;
 	in->type = st->st_mode & S_IFMT;
 	in->ident = id;
+	in->generation = atomic_fetch_add(&next_generation, 1);
 	return in;
 }
 

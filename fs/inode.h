@@ -41,6 +41,11 @@ struct fs_inode {
 	ino_t ino;
 	mode_t type;    /* S_IFMT bits */
 	struct fileid *ident;     /* NULL: cannot be told apart, keep fd */
+	/* the FUSE generation: nodeids are addresses, which a later inode
+	 * may reuse; a file handle (name_to_handle_at) of a forgotten inode
+	 * then differs from its successor's here, and the kernel answers
+	 * ESTALE instead of opening the newer file */
+	uint64_t generation;
 
 	/* guarded by the table lock */
 	uint64_t nlookup;

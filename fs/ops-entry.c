@@ -44,6 +44,7 @@ int lookup_cname(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		return err;
 	}
 	e->ino = request_nodeid(fs, in);
+	e->generation = in->generation;
 	e->attr_timeout = fs->timeout;
 	e->entry_timeout = fs->timeout;
 	return 0;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fileio.h, step by step: every write and truncate that changes a file's
+ * fileio.h, step by step: every write, truncate and zeroing
+ * (fileio_zero: a punch, a zeroed range) that changes a file's
  * ciphertext in more than one step must leave the old file or the new
  * one when a step fails or the keys go away between steps. The test is
- * linked with pread, pwrite, pwritev and ftruncate wrapped
+ * linked with pread, pwrite, pwritev, ftruncate and fallocate wrapped
  * (-Wl,--wrap=...): for N = 1, 2, ... the N-th mutating call on the file
  * fails with EIO (and the calls after it succeed, as an undo needs),
  * until the operation succeeds with no fault; then the same walk locks
@@ -84,13 +85,24 @@ WRAP(ssize_t, pwritev64, 1, (int fd, const struct iovec *v, int n, off_t o),
      (fd, v, n, o))
 WRAP(int, ftruncate, 1, (int fd, off_t len), (fd, len))
 WRAP(int, ftruncate64, 1, (int fd, off_t len), (fd, len))
+WRAP(int, fallocate, 1, (int fd, int mode, off_t o, off_t len),
+     (fd, mode, o, len))
+WRAP(int, fallocate64, 1, (int fd, int mode, off_t o, off_t len),
+     (fd, mode, o, len))
 
 /* ---- the operations ------------------------------------------------------- */
+
+enum op_kind {
+	OP_WRITE,     /* len bytes at a */
+	OP_TRUNCATE,  /* to a */
+	OP_ZERO,      /* [a, a + len) zeroed, the file grown to its end */
+	OP_ZERO_KEEP, /* [a, a + len) zeroed within the size (a punch) */
+};
 
 struct op {
 	const char *name;
 	uint64_t old_size;  /* of S: sectors; of B: blocks, plus bytes */
-	int truncate;       /* 1: truncate to a; 0: write len bytes at a */
+	enum op_kind kind;
 	uint64_t a, len;
 };
 
@@ -119,6 +131,14 @@ static const struct op ops[] = {
 	{ "first write", 0, 0, 0, 9000 },
 	{ "sparse first write", 0, 0, SZ(3, 0, 5), 10 },
 	{ "write of several batches", 10000, 0, 1000, 200000 },
+	/* zeroings stay below 64 KiB: a sealed file's are pieces of that */
+	{ "punch across units", 10000, OP_ZERO_KEEP, 100, 9000 },
+	{ "punch whole units", SZ(6, 0, 0), OP_ZERO_KEEP, SZ(1, 0, 0), 8192 },
+	{ "punch to past the end", 10000, OP_ZERO_KEEP, 4000, 100000 },
+	{ "punch within a tiny file", 7, OP_ZERO_KEEP, 1, 2 },
+	{ "zero range growing", 10000, OP_ZERO, 100, 19900 },
+	{ "zero range from a joined tail", SZ(2, 0, 3), OP_ZERO, SZ(2, 0, 1),
+	  10000 },
 };
 
 static uint8_t old_data[DATA_MAX], new_data[DATA_MAX], buf[DATA_MAX],
@@ -192,17 +212,19 @@ static int run_once(struct ctx *c, const struct op *o, uint64_t old_size,
 	CHECK(fileio_open(&f, fd, c->kr, c->cipher, c->sector) == 0, "%s: open",
 	      c->what);
 	hook = (struct hook){ fd, how, at, 0, 0, c->kr };
-	if (o->truncate)
+	if (o->kind == OP_TRUNCATE)
 		r = fileio_truncate(&f, a);
-	else
+	else if (o->kind == OP_WRITE)
 		r = fileio_write(&f, buf, len, a);
+	else
+		r = fileio_zero(&f, a, len, o->kind == OP_ZERO_KEEP);
 	*fired = hook.fired;
 	hook.fd = -1;
 	fileio_close(&f);
 	keys_back(c);
 	ok_old = same(c, fd, old_data, old_size);
 	ok_new = same(c, fd, new_data, new_size);
-	if (r >= 0 && !o->truncate)
+	if (r >= 0 && o->kind == OP_WRITE)
 		CHECK(r == (long)len, "%s: wrote %ld of %llu", c->what, r,
 		      (unsigned long long)len);
 	if (r < 0) {
@@ -228,20 +250,24 @@ static void walk(struct ctx *c, const struct op *o, enum fault how)
 	int at, fired = 0;
 	unsigned long failures = (unsigned long)test_failures;
 
-	if (o->truncate) {
+	if (o->kind == OP_TRUNCATE)
 		new_size = a;
-	} else {
+	else if (o->kind == OP_ZERO_KEEP)
+		new_size = old_size;
+	else
 		new_size = a + len > old_size ? a + len : old_size;
-	}
 	if (old_size > DATA_MAX || new_size > DATA_MAX)
 		return;
 	test_random_bytes(old_data, old_size);
 	memcpy(new_data, old_data, old_size);
 	if (new_size > old_size)
 		memset(new_data + old_size, 0, new_size - old_size);
-	if (!o->truncate) {
+	if (o->kind == OP_WRITE) {
 		test_random_bytes(buf, len);
 		memcpy(new_data + a, buf, len);
+	} else if (o->kind != OP_TRUNCATE && a < new_size) {
+		memset(new_data + a, 0,
+		       (size_t)(a + len < new_size ? len : new_size - a));
 	}
 	for (at = 1; at < 64; at++) {
 		snprintf(c->what, sizeof(c->what), "%s S=%u bs=%u: %s, %s at call %d",

@@ -510,18 +510,42 @@ static void op_stat(struct fsx *f, int i)
 	check_sizes(f, i);
 }
 
+/*
+ * Mode 0, KEEP_SIZE, PUNCH_HOLE|KEEP_SIZE or ZERO_RANGE (with or without
+ * KEEP_SIZE). The reference zeroes by writing zeros, since its store
+ * need not know ZERO_RANGE (tmpfs does not).
+ */
 static void op_fallocate(struct fsx *f, int i)
 {
+	static const int modes[] = {
+		0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		FALLOC_FL_ZERO_RANGE, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+	};
+	static const char *const names[] = {
+		"", " keep-size", " punch", " zero", " zero keep-size",
+	};
 	uint64_t off = clustered(f, f->maxsize - 1);
 	uint64_t len = clustered_len(f, f->maxsize - off);
-	int keep = (int)below(f, 2), mode = keep ? FALLOC_FL_KEEP_SIZE : 0;
+	int k = (int)below(f, sizeof(modes) / sizeof(modes[0]));
+	int mode = modes[k];
+	uint64_t size = size_of(f, f->ref.fd[i], "ref"), end = off + len;
 
-	note(f, "fallocate%s file%d %" PRIu64 "@%" PRIu64,
-	     keep ? " keep-size" : "", i, len, off);
+	note(f, "fallocate%s file%d %" PRIu64 "@%" PRIu64, names[k], i, len,
+	     off);
 	if (fallocate(f->test.fd[i], mode, (off_t)off, (off_t)len) != 0)
 		die(f, "fallocate test: %s", strerror(errno));
-	if (fallocate(f->ref.fd[i], mode, (off_t)off, (off_t)len) != 0)
-		die(f, "fallocate ref: %s", strerror(errno));
+	if (!(mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE))) {
+		if (fallocate(f->ref.fd[i], mode, (off_t)off, (off_t)len) != 0)
+			die(f, "fallocate ref: %s", strerror(errno));
+		return;
+	}
+	if ((mode & FALLOC_FL_KEEP_SIZE) && end > size)
+		end = size;
+	if (off < end) {
+		memset(f->rbuf, 0, (size_t)(end - off));
+		pwrite_all(f, f->ref.fd[i], f->rbuf, (size_t)(end - off), off,
+			   "ref zeros");
+	}
 }
 
 static void op_directread(struct fsx *f, int i)

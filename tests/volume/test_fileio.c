@@ -139,6 +139,31 @@ static void check_hole(int fd, const struct content_geom *g, uint64_t size,
 	}
 }
 
+/*
+ * fileio_zero of [off, off + len) (keep: within the size); whole units
+ * inside it become holes in an XTS file
+ */
+static void do_zero(struct content_file *f, struct model *m, uint64_t off,
+		    size_t len, int keep, const char *what, int step)
+{
+	uint64_t end = off + len;
+
+	if (end > MODEL_MAX)
+		return;
+	CHECK(fileio_zero(f, off, len, keep) == 0, "%s step %d: zero%s %zu at %llu",
+	      what, step, keep ? " keep" : "", len, (unsigned long long)off);
+	if (keep && end > m->size)
+		end = m->size;
+	if (off < end)
+		memset(m->data + off, 0, end - off);
+	if (end > m->size) {
+		memset(m->data + m->size, 0, off > m->size ? off - m->size : 0);
+		m->size = end;
+	}
+	if (!f->geom.overhead && off < end)
+		check_hole(f->fd, &f->geom, m->size, off, end, what);
+}
+
 static void run(struct keyring *keys, uint32_t sector, const char *name)
 {
 	static struct model m;
@@ -184,6 +209,16 @@ static void run(struct keyring *keys, uint32_t sector, const char *name)
 	do_truncate(&f, &m, 3 * sector + 5, what, -28); /* grow an empty file */
 	verify(&f, &m, what, -28);
 	check_hole(fd, &f.geom, m.size, 0, m.size, what);
+	CHECK(fileio_zero(&f, 1, UINT64_MAX - 1, 0) == -EFBIG &&
+		      fileio_zero(&f, (uint64_t)INT64_MAX, 1, 1) == -EFBIG,
+	      "%s: a zeroing past the largest size: EFBIG", what);
+	verify(&f, &m, what, -29);
+	/* a zeroing that grows from inside a tail joined to its sector: that
+	 * unit becomes a whole sector */
+	do_truncate(&f, &m, 0, what, -30);
+	do_write(&f, &m, 0, 2 * sector + 3, what, -30);
+	do_zero(&f, &m, 2 * sector + 1, 3 * sector, 0, what, -30);
+	verify(&f, &m, what, -30);
 
 	for (int step = 1; step <= 250; step++) {
 		uint64_t before = m.size, off;
@@ -197,6 +232,10 @@ static void run(struct keyring *keys, uint32_t sector, const char *name)
 		case 2:
 			if (test_rand_below(4) == 0)
 				do_truncate(&f, &m, test_rand_below(20), what, step);
+			break;
+		case 3:
+			do_zero(&f, &m, pick_off(&m, sector), pick_len(sector),
+				(int)test_rand_below(2), what, step);
 			break;
 		default:
 			off = pick_off(&m, sector);

@@ -709,12 +709,14 @@ static int zero_xts(struct content_file *f, uint64_t plain, uint64_t off,
 int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
 		int keep_size)
 {
+	const uint64_t max = (uint64_t)INT64_MAX - HEADER_SIZE - CONTENT_MAX_UNIT;
 	uint64_t plain, end;
 	int err;
 
-	if (len == 0 || off > (uint64_t)INT64_MAX - HEADER_SIZE -
-				      CONTENT_MAX_UNIT - len)
-		return len ? -EFBIG : 0;
+	if (len == 0)
+		return 0;
+	if (len > max || off > max - len)
+		return -EFBIG;
 	err = fileio_size(f, &plain);
 	end = off + len;
 	if (err)

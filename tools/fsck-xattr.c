@@ -80,7 +80,7 @@ static void check_attr(struct fsck *f, const struct fsck_entry *e,
 			    "(%zu bytes stored; the mount hides it)", stored,
 			    slen);
 	else if (!rc && !(rc = xattr_name_store(kr, plain, &xn)))
-		rc = xattr_load(kr, &xn, f->geom.blocksize, (uint8_t *)val,
+		rc = xattr_load(kr, &xn, f->vol.cipher->blocksize, (uint8_t *)val,
 				slen, &value, &vlen);
 	if (rc == -EBADMSG)
 		fsck_report(f, FC_XATTR_DAMAGED, e->in_lf, e->path, e->cpath,

@@ -1111,7 +1111,8 @@ DEEP_SIZES = (1, 15, 16, 17, 4095, 4096, 4097, 4111, 4112, 3 * 4096 + 20)
 def test_deep_clean_per_cipher(volume_factory, cipher):
     """--deep decrypts (or verifies) every unit of a clean volume of each
     contents cipher (XTS, adiantum's wide-block units, authenticated
-    sectors), and its record agrees with its config: nothing found, files at
+    sectors), its extended attributes decrypt, and its record agrees with
+    its config: nothing found, files at
     tiny and tail sizes, a sparse one, a symlink, a long name"""
     v = volume_factory(cipher, tag="deep-" + cipher)
     for n in DEEP_SIZES:
@@ -1123,6 +1124,10 @@ def test_deep_clean_per_cipher(volume_factory, cipher):
         f.write(os.urandom(50))
     os.symlink("target/" + "t" * 100, v.path("link"))
     write_file(v.path("L" * 200), os.urandom(300))
+    # extended attributes: a short name, a long one, an empty value
+    os.setxattr(v.path("f1"), "user.a", b"y")
+    os.setxattr(v.path("f1"), "user." + "x" * 200, os.urandom(1000))
+    os.setxattr(v.path("f15"), "user.empty", b"")
     v.umount()
     rc, rep, err = run_fsck(v.cipherdir, "--deep", passfile=v.passfile)
     assert rc == 0 and rep["findings"] == [], (rc, rep, err)

@@ -13,11 +13,13 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
+#include "base/log.h"
 #include "crypto/secmem.h"
 #include "fs/acl.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/state.h"
+#include "fs/where.h"
 #include "fs/xattrs.h"
 #include "volume/names/xattr.h"
 
@@ -82,6 +84,14 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	if (!err) {
 		request_path(&r, path);
 		err = xattrs_get(r.fs, path, name, &v);
+	}
+	if (err == -EBADMSG && first_warning(r.in)) {
+		char where[WHERE_MAX];
+
+		/* in an authenticated volume: a value that fails its tag */
+		where_inode(r.fs, r.in, -1, 1, where, sizeof(where));
+		log_warn("%s: extended attribute %s is damaged (getxattr gave "
+			 "EIO; run cloakfs-fsck)", where, name);
 	}
 	if (!err && size && v.len > size)
 		err = -ERANGE;

@@ -86,7 +86,7 @@ int xattrs_get(struct cloakfs *fs, const char *path, const char *name,
 	n = getxattr(path, xn.stored, v->buf, (size_t)n);
 	if (n < 0)
 		return errno == ERANGE ? -EAGAIN : -errno; /* it grew */
-	return xattr_load(fs->vol.keyring, &xn, fs->vol.cipher->blocksize, v->buf,
+	return xattr_load(fs->vol.keyring, fs->vol.cipher, &xn, name, v->buf,
 			  (size_t)n, &v->value, &v->len);
 }
 
@@ -99,11 +99,10 @@ int xattrs_set(struct cloakfs *fs, const char *path, const char *name,
 	int err = stored_form(fs, name, &xn);
 
 	if (!err) {
-		slen = xattr_stored_size(&xn, fs->vol.cipher->blocksize, size);
+		slen = xattr_stored_size(fs->vol.cipher, &xn, size);
 		stored = malloc(slen);
-		err = stored ? xattr_store(fs->vol.keyring, &xn,
-					   fs->vol.cipher->blocksize, value, size,
-					   stored)
+		err = stored ? xattr_store(fs->vol.keyring, fs->vol.cipher, &xn,
+					   name, value, size, stored)
 			     : -ENOMEM;
 	}
 	if (!err && setxattr(path, xn.stored, stored, slen, flags) != 0)

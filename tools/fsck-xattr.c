@@ -80,12 +80,15 @@ static void check_attr(struct fsck *f, const struct fsck_entry *e,
 			    "(%zu bytes stored; the mount hides it)", stored,
 			    slen);
 	else if (!rc && !(rc = xattr_name_store(kr, plain, &xn)))
-		rc = xattr_load(kr, &xn, f->vol.cipher->blocksize, (uint8_t *)val,
+		rc = xattr_load(kr, f->vol.cipher, &xn, plain, (uint8_t *)val,
 				slen, &value, &vlen);
 	if (rc == -EBADMSG)
 		fsck_report(f, FC_XATTR_DAMAGED, e->in_lf, e->path, e->cpath,
-			    FA_NONE, NULL, "the value of %s does not decrypt "
-			    "(%zu bytes stored)", plain, slen);
+			    FA_NONE, NULL, "the value of %s does not %s "
+			    "(%zu bytes stored)", plain,
+			    f->vol.cipher->aead_alg ? "verify (its tag fails)"
+						    : "decrypt",
+			    slen);
 	else if (rc)
 		fsck_report(f, FC_UNREADABLE, e->in_lf, e->path, e->cpath,
 			    FA_NONE, NULL, "extended attribute %s: %s",

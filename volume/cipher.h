@@ -4,8 +4,8 @@
  * crypto layer (algorithm names, block and key sizes). Everything in
  * volume/ that depends on the cipher asks here. The authenticated ones
  * (aead_alg set) encrypt contents with an AEAD per sector
- * (volume/content/sealed.h) and the AES-256 rules of aes256-xts for
- * extended attribute values (docs/format.md section 3). The wide-block
+ * (volume/content/sealed.h) and seal extended attribute values with the
+ * same AEAD (volume/names/xattr.h). The wide-block
  * one (wide_alg set: adiantum) encrypts each sector as one wide-block
  * unit (volume/content/wide.h), with the same rules for xattr values.
  * How names are encrypted is the volume's names mode

@@ -361,3 +361,122 @@ def test_cut_inside_a_sector(volume_factory, cipher):
                        stderr=subprocess.STDOUT, text=True, timeout=120)
     assert r.returncode == 4, r.stdout
     assert "last sector is cut inside its nonce or tag" in r.stdout, r.stdout
+
+
+def stored_xattrs(path):
+    """the stored attributes of a ciphertext file (docs/format.md 7.5):
+    every user.* one but the directory nonce's copy"""
+    return {n: os.getxattr(path, n) for n in os.listxattr(path)
+            if n.startswith("user.") and n != "user.cloakfs.dir"}
+
+
+@pytest.mark.parametrize("cipher", AEAD)
+@pytest.mark.parametrize("how", ["flip", "swap", "cut"])
+def test_xattr_tamper(volume_factory, cipher, how):
+    """extended attribute values are sealed (docs/format.md 7.5): a bit
+    flipped anywhere in one stored value, two short-form values swapped
+    between their names (only the name in the associated data tells), or
+    a value cut short, make getxattr EIO through the mount for exactly
+    those names, while listxattr still lists them; the mount logs the
+    file and the name once, and cloakfs-fsck reports xattr-damaged"""
+    v, plain, c = make(volume_factory, cipher, names=("a",), size=100)
+    v.mount()
+    values = {"user.x": b"value of x", "user.y": b"value of y"}
+    for n, val in values.items():
+        os.setxattr(v.path("a"), n, val)
+    v.umount()
+    stored = stored_xattrs(c["a"])
+    assert sorted(len(s) for s in stored.values()) == [16 + 10 + 16] * 2, stored
+    (sx, vx), (sy, vy) = sorted(stored.items())  # which is user.x: unknown
+    if how == "flip":
+        # one byte of the nonce, of the ciphertext, of the tag (the unit
+        # test flips every bit position); the last one stays for the rest
+        for at in (3, 20, len(vx) - 1):
+            bad = bytearray(vx)
+            bad[at] ^= 0x10
+            os.setxattr(c["a"], sx, bytes(bad))
+            v.mount()
+            got = []
+            for n in values:
+                try:
+                    os.getxattr(v.path("a"), n)
+                except OSError as e:
+                    got.append(e.errno)
+            v.umount()
+            assert got == [errno.EIO], (at, got)
+        damaged = 1
+    elif how == "swap":
+        os.setxattr(c["a"], sx, vy)
+        os.setxattr(c["a"], sy, vx)
+        damaged = 2
+    else:
+        os.setxattr(c["a"], sx, vx[:-1])
+        damaged = 1
+    def logged():
+        return [l for l in v.stderr().splitlines() if "extended attribute" in l]
+    before = len(logged())  # the flips' mounts logged theirs
+    v.mount()
+    assert sorted(os.listxattr(v.path("a"))) == sorted(values)
+    errs = []
+    for n, val in values.items():
+        try:
+            assert os.getxattr(v.path("a"), n) == val, n
+        except OSError as e:
+            assert e.errno == errno.EIO, (n, e)
+            errs.append(n)
+    assert len(errs) == damaged, errs
+    v.umount()
+    lines = logged()[before:]  # once per file and mount
+    assert len(lines) == 1 and "extended attribute %s is damaged" % errs[0] in lines[0] \
+        and "/a" in lines[0], lines
+    r = subprocess.run([FSCK, "--passfile", v.passfile, v.cipherdir],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    found = [l for l in r.stdout.splitlines() if l.startswith("error xattr-damaged")]
+    assert r.returncode == 4 and len(found) == damaged, r.stdout
+    assert all("/a" in l and "tag" in l for l in found), r.stdout
+    assert sorted(n for n in values if any(n in l for l in found)) == sorted(errs), r.stdout
+
+
+@pytest.mark.parametrize("cipher", AEAD)
+def test_independent_xattr_reader(volume_factory, cipher):
+    """extended attribute values opened from docs/format.md (sections 3
+    and 7.5) alone, with python3-cryptography: a short-form and a
+    long-form name, the whole name the associated data; a fresh nonce
+    at every set"""
+    import hashlib
+    import hmac
+    aead = pytest.importorskip("cryptography.hazmat.primitives.ciphers.aead")
+    from test_secrets import KEYDUMP, hkdf_expand
+    if not KEYDUMP:
+        pytest.skip("fs_keydump not built")
+    v, plain, c = make(volume_factory, cipher, names=("a",), size=10)
+    values = {"user.note": b"a note", "user." + "l" * 200: b"under a long name"}
+    v.mount()
+    os.setxattr(v.path("a"), "user.note", b"first")
+    first = stored_xattrs(c["a"])
+    for n, val in values.items():
+        os.setxattr(v.path("a"), n, val)
+    v.umount()
+    stored = stored_xattrs(c["a"])
+    assert len(stored) == 2, stored
+    vmk = bytes.fromhex(subprocess.run([KEYDUMP, v.cipherdir, v.passfile], check=True,
+                                       stdout=subprocess.PIPE).stdout.decode().strip())
+    prk = hmac.new(b"cloakfs v1", vmk, hashlib.sha512).digest()
+    opened = {}
+    for sname, sval in stored.items():
+        if sname.startswith("user.cloakfs.long."):
+            enc, sval = sval.split(b"\0", 1)
+            name = next(n for n in values if len(n) > 100)  # checked by the mount
+        else:
+            name = "user.note"
+            assert sname in first and first[sname][:16] != sval[:16], "nonce reused"
+        nonce, body = sval[:16], sval[16:]
+        key = hkdf_expand(prk, b"xattr\0" + nonce, 32)
+        if cipher == "aes256-gcm":
+            opened[name] = aead.AESGCM(key).decrypt(bytes(12), body, name.encode())
+        else:
+            sub = hchacha20(key, bytes(16))
+            opened[name] = aead.ChaCha20Poly1305(sub).decrypt(bytes(12), body,
+                                                              name.encode())
+    assert opened == values

@@ -15,6 +15,7 @@
 #include "volume/keys/keys.h"
 #include "volume/names/xattr.h"
 
+#define XTS volume_cipher_info(VOLUME_CIPHER_AES256_XTS)
 #define TRUSTED_ENC "VLWJjeUQH2NbhZksgKXjr2lOJ4tKAGMCuncC8oWR1w4"
 
 static const struct {
@@ -99,7 +100,8 @@ static void test_values(struct keyring *kr)
 	/* a short-form value is the sealed value alone */
 	CHECK(xattr_name_store(kr, "user.comment", &xn) == 0, "store");
 	n = hex_decode(sealed_hello, stored, sizeof(stored));
-	CHECK(xattr_load(kr, &xn, 16, stored, n, &value, &len) == 0 && len == 5 &&
+	CHECK(xattr_load(kr, XTS, &xn, "user.comment", stored, n, &value,
+			 &len) == 0 && len == 5 &&
 		      memcmp(value, "hello", 5) == 0,
 	      "hello");
 	/* a long-form one begins with its encrypted name and a NUL */
@@ -109,7 +111,8 @@ static void test_values(struct keyring *kr)
 	CHECK(xattr_long_name_decrypt(kr, xn.stored, stored, n, plain) == 15 &&
 		      strcmp(plain, "trusted.comment") == 0,
 	      "long name");
-	CHECK(xattr_load(kr, &xn, 16, stored, n, &value, &len) == 0 && len == 40,
+	CHECK(xattr_load(kr, XTS, &xn, "trusted.comment", stored, n, &value,
+			 &len) == 0 && len == 40,
 	      "long value");
 	for (size_t i = 0; i < 40 && len == 40; i++)
 		CHECK(value[i] == i, "byte %zu", i);
@@ -123,7 +126,8 @@ static void test_values(struct keyring *kr)
 	      "no name");
 	CHECK(xattr_name_store(kr, name_of(2), &xn) == 0, "store");
 	memcpy(stored, copy, n);
-	CHECK(xattr_load(kr, &xn, 16, stored, n, &value, &len) == -EBADMSG,
+	CHECK(xattr_load(kr, XTS, &xn, name_of(2), stored, n, &value, &len) ==
+		      -EBADMSG,
 	      "value of another name");
 }
 
@@ -147,7 +151,7 @@ static void test_round_trip(enum volume_cipher c, const uint8_t vmk[64])
 {
 	const char *const ns[] = { "user.v", "security.selinux",
 				   "system.posix_acl_access" };
-	size_t bs = volume_cipher_info(c)->blocksize;
+	const struct volume_cipher_info *ci = volume_cipher_info(c);
 	struct volume_keys *keys;
 	struct keyring *kr;
 	uint8_t val[300], out[800];
@@ -163,15 +167,112 @@ static void test_round_trip(enum volume_cipher c, const uint8_t vmk[64])
 			size_t slen;
 
 			CHECK(xattr_name_store(kr, ns[i], &xn) == 0, "store");
-			slen = xattr_stored_size(&xn, bs, vlen);
+			slen = xattr_stored_size(ci, &xn, vlen);
 			CHECK(slen <= sizeof(out) &&
-				      xattr_store(kr, &xn, bs, val, vlen, out) == 0,
+				      xattr_store(kr, ci, &xn, ns[i], val, vlen,
+						  out) == 0,
 			      "seal");
-			CHECK(xattr_load(kr, &xn, bs, out, slen, &got, &len) == 0 &&
+			CHECK(!ci->aead_alg ||
+				      slen == xn.enclen + (xn.enclen != 0) +
+						      vlen + 32,
+			      "%s: nonce, value, tag", ci->name);
+			CHECK(xattr_load(kr, ci, &xn, ns[i], out, slen, &got,
+					 &len) == 0 &&
 				      len == vlen && memcmp(got, val, vlen) == 0,
 			      "%s %zu bytes", ns[i], vlen);
 		}
 	}
+	keyring_free(kr);
+}
+
+/* seal value (len bytes) of name into out: its stored size, 0 on error */
+static size_t seal(struct keyring *kr, const struct volume_cipher_info *ci,
+		   const char *name, const char *value, uint8_t *out)
+{
+	struct xattr_name xn;
+	size_t len = strlen(value);
+
+	if (xattr_name_store(kr, name, &xn) != 0 ||
+	    xattr_store(kr, ci, &xn, name, value, len, out) != 0)
+		return 0;
+	return xattr_stored_size(ci, &xn, len);
+}
+
+/* open a stored value (slen bytes, copied: opening is in place) as name's:
+ * 0 and the value checked against expect, or -errno */
+static int open_as(struct keyring *kr, const struct volume_cipher_info *ci,
+		   const char *name, const uint8_t *stored, size_t slen,
+		   const char *expect)
+{
+	uint8_t copy[800];
+	const uint8_t *got;
+	struct xattr_name xn;
+	size_t len;
+	int rc;
+
+	if (slen > sizeof(copy) || xattr_name_store(kr, name, &xn) != 0)
+		return -EINVAL;
+	memcpy(copy, stored, slen);
+	rc = xattr_load(kr, ci, &xn, name, copy, slen, &got, &len);
+	if (!rc && (len != strlen(expect) || memcmp(got, expect, len) != 0))
+		rc = -EILSEQ;
+	return rc;
+}
+
+/*
+ * Authenticated volumes: every value is nonce || AEAD || tag with its
+ * whole name as associated data, so a flipped bit anywhere, a value
+ * under another name (short form: nothing but the tag tells) or a cut
+ * value is -EBADMSG; and each store draws a fresh nonce.
+ */
+static void test_sealed(enum volume_cipher c, const uint8_t vmk[64])
+{
+	static const char *const names2[][2] = {
+		{ "user.a", "user.b" },             /* short form */
+		{ "trusted.x", "security.x" },      /* long form */
+		{ "user.comment", "trusted.comment" },
+	};
+	const struct volume_cipher_info *ci = volume_cipher_info(c);
+	uint8_t a[800], b[800];
+	struct volume_keys *keys;
+	struct keyring *kr;
+	size_t n, m;
+
+	CHECK(keys_new(vmk, c, &keys) == 0 && keyring_new(c, &kr) == 0, "keys");
+	keyring_install(kr, keys);
+	for (size_t k = 0; k < sizeof(names2) / sizeof(names2[0]); k++) {
+		const char *name = names2[k][0], *other = names2[k][1];
+
+		n = seal(kr, ci, name, "a sealed value", a);
+		CHECK(n && open_as(kr, ci, name, a, n, "a sealed value") == 0,
+		      "%s %s round trip", ci->name, name);
+		for (size_t i = 0; n && i < n; i++) {
+			a[i] ^= (uint8_t)(1u << (i % 8));
+			CHECK(open_as(kr, ci, name, a, n, "a sealed value") ==
+				      -EBADMSG,
+			      "%s %s: bit %zu of byte %zu flipped", ci->name,
+			      name, i % 8, i);
+			a[i] ^= (uint8_t)(1u << (i % 8));
+		}
+		CHECK(open_as(kr, ci, other, a, n, "a sealed value") == -EBADMSG,
+		      "%s: %s's value as %s", ci->name, name, other);
+		CHECK(open_as(kr, ci, name, a, n - 1, "a sealed value") ==
+			      -EBADMSG,
+		      "%s %s: cut", ci->name, name);
+		/* the sealed part: the last 16 + 14 + 16 bytes */
+		m = seal(kr, ci, name, "a sealed value", b);
+		CHECK(m == n && n >= 46 &&
+			      memcmp(a + n - 46, b + n - 46, XATTR_NONCE_SIZE) !=
+				      0 &&
+			      memcmp(a + n - 30, b + n - 30, 30) != 0,
+		      "%s %s: a fresh nonce and ciphertext per store", ci->name,
+		      name);
+	}
+	/* the empty value: nonce and tag alone */
+	n = seal(kr, ci, "user.e", "", a);
+	CHECK(n == 32 && open_as(kr, ci, "user.e", a, n, "") == 0 &&
+		      open_as(kr, ci, "user.e", a, 16, "") == -EBADMSG,
+	      "%s empty value", ci->name);
 	keyring_free(kr);
 }
 
@@ -193,5 +294,9 @@ int main(void)
 	keyring_free(kr);
 	test_round_trip(VOLUME_CIPHER_SPECK128_XTS, vmk);
 	test_round_trip(VOLUME_CIPHER_SPECK64_XTS, vmk);
+	test_round_trip(VOLUME_CIPHER_AES256_GCM, vmk);
+	test_round_trip(VOLUME_CIPHER_XCHACHA20_POLY1305, vmk);
+	test_sealed(VOLUME_CIPHER_AES256_GCM, vmk);
+	test_sealed(VOLUME_CIPHER_XCHACHA20_POLY1305, vmk);
 	return test_finish("test_xattr");
 }

@@ -149,7 +149,8 @@ static const char *alg_of(const struct keyring *kr, enum vkey_kind kind)
 			       kind == VKEY_SYMLINKS
 		       ? keys_names_alg(kr->keys)
 	       : kind == VKEY_CONTENTS ? volume_cipher_contents_alg(kr->ci)
-		       : kr->ci->xts_alg;
+	       : kr->ci->aead_alg ? kr->ci->aead_alg /* sealed xattr values */
+				  : kr->ci->xts_alg;
 }
 
 /* key s->tfm for (s->kind, s->nonce): docs/format.md, "Keys" */
@@ -173,7 +174,8 @@ static int derive(struct keyring *kr, struct vkey_slot *s)
 		err = keys_derive(kr->keys, "symlinks", NULL, 0, key, len);
 		break;
 	case VKEY_XATTR_VALUE:
-		len = kr->ci->xts_keysize;
+		len = kr->ci->aead_alg ? kr->ci->aead_keysize
+				       : kr->ci->xts_keysize;
 		err = keys_derive(kr->keys, "xattr", s->nonce, KEYS_NONCE_SIZE, key,
 				  len);
 		break;

@@ -36,7 +36,8 @@ enum vkey_kind {
 	VKEY_NAMES,       /* names mode: names of the directory with this nonce */
 	VKEY_CONTENTS,    /* xts: content of the file with this nonce */
 	VKEY_XATTR_NAMES, /* names mode: xattr names (nonce ignored) */
-	VKEY_XATTR_VALUE, /* xts: the xattr value with this nonce */
+	VKEY_XATTR_VALUE, /* xts, or the AEAD of authenticated volumes: the
+			   * xattr value with this nonce */
 	VKEY_SYMLINKS,    /* names mode: version-2 symlink targets (nonce
 			   * ignored) */
 };

@@ -181,19 +181,60 @@ int xattr_long_name_decrypt(struct keyring *kr, const char *stored,
 }
 
 /* the sealed size of a value of len bytes */
-static size_t xattr_sealed_size(size_t blocksize, size_t len)
+static size_t xattr_sealed_size(const struct volume_cipher_info *ci,
+				size_t len)
 {
 	size_t body = 4 + len;
 
-	if (body < blocksize)
-		body = blocksize;
+	if (ci->aead_alg)
+		return XATTR_NONCE_SIZE + len + XATTR_TAG_SIZE;
+	if (body < ci->blocksize)
+		body = ci->blocksize;
 	return XATTR_NONCE_SIZE + body;
 }
 
-static int xattr_seal(struct keyring *kr, size_t blocksize,
-		      const void *value, size_t len, uint8_t *out)
+/*
+ * Authenticated volumes: seal (or open) the len bytes at body in place
+ * under the key of nonce, the tag after them, the attribute's whole
+ * plaintext name the associated data. Each key seals one value only (a
+ * fresh nonce every store), so the AEAD nonce is all zero. 0, -EBADMSG
+ * (opening a value that does not verify: body wiped) or -errno.
+ */
+static int xattr_aead(struct keyring *kr, int seal,
+		      const uint8_t nonce[XATTR_NONCE_SIZE], const char *name,
+		      uint8_t *body, size_t len)
 {
-	size_t total = xattr_sealed_size(blocksize, len);
+	const uint8_t iv[24] = { 0 }, *aad = (const uint8_t *)name;
+	struct crypto_tfm *tfm;
+	unsigned int slot;
+	int n;
+
+	keyring_enter(kr);
+	tfm = keyring_get(kr, VKEY_XATTR_VALUE, nonce, &slot, &n);
+	if (tfm) {
+		if (crypto_ivsize(tfm) > sizeof(iv) ||
+		    crypto_tagsize(tfm) != XATTR_TAG_SIZE)
+			n = -EINVAL;
+		else if (seal)
+			n = crypto_aead_encrypt(tfm, iv, aad, strlen(name), body,
+						body, len, body + len);
+		else
+			n = crypto_aead_decrypt(tfm, iv, aad, strlen(name), body,
+						body, len, body + len);
+		keyring_put(kr, slot);
+	}
+	keyring_leave(kr);
+	if (n && !seal)
+		explicit_bzero(body, len); /* no unverified plaintext */
+	secmem_scrub_stack();
+	return n;
+}
+
+static int xattr_seal(struct keyring *kr, const struct volume_cipher_info *ci,
+		      const char *name, const void *value, size_t len,
+		      uint8_t *out)
+{
+	size_t total = xattr_sealed_size(ci, len);
 	uint8_t *body = out + XATTR_NONCE_SIZE;
 	int err;
 
@@ -202,6 +243,10 @@ static int xattr_seal(struct keyring *kr, size_t blocksize,
 	err = random_bytes(out, XATTR_NONCE_SIZE);
 	if (err)
 		return err;
+	if (ci->aead_alg) {
+		memcpy(body, value, len);
+		return xattr_aead(kr, 1, out, name, body, len);
+	}
 	memset(body, 0, total - XATTR_NONCE_SIZE);
 	body[0] = (uint8_t)len;
 	body[1] = (uint8_t)(len >> 8);
@@ -212,14 +257,35 @@ static int xattr_seal(struct keyring *kr, size_t blocksize,
 			   body, total - XATTR_NONCE_SIZE);
 }
 
-static int xattr_open(struct keyring *kr, size_t blocksize,
-		      uint8_t *sealed, size_t slen, const uint8_t **value,
-		      size_t *len)
+/* an authenticated volume's sealed value (slen bytes) of name, in place */
+static int xattr_open_aead(struct keyring *kr, const char *name,
+			   uint8_t *sealed, size_t slen, const uint8_t **value,
+			   size_t *len)
 {
-	size_t bs = blocksize, blen, vlen;
+	size_t vlen;
+	int err;
+
+	if (slen < XATTR_NONCE_SIZE + XATTR_TAG_SIZE)
+		return -EBADMSG;
+	vlen = slen - XATTR_NONCE_SIZE - XATTR_TAG_SIZE;
+	err = xattr_aead(kr, 0, sealed, name, sealed + XATTR_NONCE_SIZE, vlen);
+	if (err)
+		return err;
+	*value = sealed + XATTR_NONCE_SIZE;
+	*len = vlen;
+	return 0;
+}
+
+static int xattr_open(struct keyring *kr, const struct volume_cipher_info *ci,
+		      const char *name, uint8_t *sealed, size_t slen,
+		      const uint8_t **value, size_t *len)
+{
+	size_t bs = ci->blocksize, blen, vlen;
 	uint8_t *body = sealed + XATTR_NONCE_SIZE;
 	int err;
 
+	if (ci->aead_alg)
+		return xattr_open_aead(kr, name, sealed, slen, value, len);
 	if (slen < XATTR_NONCE_SIZE + bs)
 		return -EBADMSG;
 	blen = slen - XATTR_NONCE_SIZE;
@@ -251,24 +317,25 @@ static size_t name_part(const struct xattr_name *xn)
 	return xn->enclen ? xn->enclen + 1 : 0;
 }
 
-size_t xattr_stored_size(const struct xattr_name *xn, size_t blocksize,
-			 size_t len)
+size_t xattr_stored_size(const struct volume_cipher_info *ci,
+			 const struct xattr_name *xn, size_t len)
 {
-	return name_part(xn) + xattr_sealed_size(blocksize, len);
+	return name_part(xn) + xattr_sealed_size(ci, len);
 }
 
-int xattr_store(struct keyring *kr, const struct xattr_name *xn,
-		size_t blocksize, const void *value, size_t len, uint8_t *out)
+int xattr_store(struct keyring *kr, const struct volume_cipher_info *ci,
+		const struct xattr_name *xn, const char *name,
+		const void *value, size_t len, uint8_t *out)
 {
 	size_t skip = name_part(xn);
 
 	memcpy(out, xn->enc, skip); /* enc and its NUL, or nothing */
-	return xattr_seal(kr, blocksize, value, len, out + skip);
+	return xattr_seal(kr, ci, name, value, len, out + skip);
 }
 
-int xattr_load(struct keyring *kr, const struct xattr_name *xn,
-	       size_t blocksize, uint8_t *stored, size_t slen,
-	       const uint8_t **value, size_t *len)
+int xattr_load(struct keyring *kr, const struct volume_cipher_info *ci,
+	       const struct xattr_name *xn, const char *name, uint8_t *stored,
+	       size_t slen, const uint8_t **value, size_t *len)
 {
 	size_t skip = name_part(xn);
 
@@ -276,6 +343,6 @@ int xattr_load(struct keyring *kr, const struct xattr_name *xn,
 	 * but a value copied from another attribute is damage to see */
 	if (slen < skip || memcmp(stored, xn->enc, skip) != 0)
 		return -EBADMSG;
-	return xattr_open(kr, blocksize, stored + skip, slen - skip, value,
+	return xattr_open(kr, ci, name, stored + skip, slen - skip, value,
 			  len);
 }

@@ -21,6 +21,13 @@
  *           XTS(K_v, tweak 0, u32le(length) || value || zero pad to at
  *           least one cipher block)
  *           K_v = HKDF-Expand(PRK, "xattr" || 0x00 || nonce, XTS key size)
+ *   authenticated volumes (the cipher has an aead_alg), instead:
+ *   value = nonce (16 random bytes) ||
+ *           AEAD(K_a, nonce 0, AAD = the whole plaintext name, value) || tag
+ *           K_a = HKDF-Expand(PRK, "xattr" || 0x00 || nonce, AEAD key size)
+ *     so a changed byte, or a value moved to another name, fails the tag
+ *     (-EBADMSG). The entry is not bound: a value copied together with
+ *     its stored name to another entry of the volume still opens.
  *
  * Names are deterministic, as lookups need; a value is re-encrypted with a
  * fresh nonce on every set, so equal values never look equal. Older
@@ -37,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "volume/cipher.h"
 #include "volume/names/vname.h"
 
 struct keyring;
@@ -49,6 +57,7 @@ struct keyring;
 #define XATTR_MAX_NAME 160   /* short form: padded 160 -> 214 chars + "user." */
 #define XATTR_NAME_LIMIT 255 /* XATTR_NAME_MAX: a whole name, long form */
 #define XATTR_NONCE_SIZE 16
+#define XATTR_TAG_SIZE 16 /* authenticated volumes */
 #define XATTR_VALUE_OVERHEAD (XATTR_NONCE_SIZE + 4 + 16)
 
 /* is name in the user namespace (with a non-empty rest)? */
@@ -86,21 +95,23 @@ int xattr_name_decrypt(struct keyring *kr, const char *stored, char out[256]);
 int xattr_long_name_decrypt(struct keyring *kr, const char *stored,
 			    const uint8_t *val, size_t slen, char out[256]);
 
-/* the stored size of a value of len bytes under xn, for a cipher of this
- * block size (volume_cipher_info()->blocksize) */
-size_t xattr_stored_size(const struct xattr_name *xn, size_t blocksize,
-			 size_t len);
-/* value (len bytes) -> its stored form in out (xattr_stored_size bytes):
- * 0 or -errno */
-int xattr_store(struct keyring *kr, const struct xattr_name *xn,
-		size_t blocksize, const void *value, size_t len, uint8_t *out);
+/* the stored size of a value of len bytes under xn on a volume of this
+ * cipher */
+size_t xattr_stored_size(const struct volume_cipher_info *ci,
+			 const struct xattr_name *xn, size_t len);
+/* value (len bytes) of attribute name (whose stored form is xn) -> its
+ * stored form in out (xattr_stored_size bytes): 0 or -errno */
+int xattr_store(struct keyring *kr, const struct volume_cipher_info *ci,
+		const struct xattr_name *xn, const char *name,
+		const void *value, size_t len, uint8_t *out);
 /*
- * Open the stored value (slen bytes) of xn in place; *value points into
- * stored, *len its length. 0 or -EBADMSG (damaged, or a long-form value
- * that names another attribute).
+ * Open the stored value (slen bytes) of attribute name (stored form xn)
+ * in place; *value points into stored, *len its length. 0 or -EBADMSG
+ * (damaged, a long-form value that names another attribute, or on an
+ * authenticated volume a tag that does not verify).
  */
-int xattr_load(struct keyring *kr, const struct xattr_name *xn,
-	       size_t blocksize, uint8_t *stored, size_t slen,
-	       const uint8_t **value, size_t *len);
+int xattr_load(struct keyring *kr, const struct volume_cipher_info *ci,
+	       const struct xattr_name *xn, const char *name, uint8_t *stored,
+	       size_t slen, const uint8_t **value, size_t *len);
 
 #endif

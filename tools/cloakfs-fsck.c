@@ -42,6 +42,11 @@ static const char usage_text[] =
 	"  --repair          repair what can be repaired, move what cannot into\n"
 	"                    " FSCK_LOST_FOUND "/ (never on a mounted volume)\n"
 	"  --deep            also decrypt every sector of every file\n"
+	"  --zero-damaged    with --repair (implies --deep): seal each sector\n"
+	"                    that fails its tag (authenticated volumes) anew as\n"
+	"                    zeros, after copying the file's ciphertext into\n"
+	"                    " FSCK_LOST_FOUND "/NAME.ciphertext; without it,\n"
+	"                    damaged sectors are only reported\n"
 	"  --json            findings and summary as one JSON object on stdout\n"
 	"  --progress        show progress from the start (on a terminal it\n"
 	"                    is shown anyway once a check takes more than a\n"
@@ -56,7 +61,7 @@ static const char usage_text[] =
 	"See cloakfs-fsck(8).\n";
 
 enum { O_PASSFILE = 256, O_EXTPASS, O_NO_CLOAKFSD, O_REPAIR, O_DEEP, O_JSON,
-       O_PROGRESS, O_CONFIG };
+       O_PROGRESS, O_CONFIG, O_ZERO_DAMAGED };
 
 static const struct option options[] = {
 	{ "passfile", required_argument, NULL, O_PASSFILE },
@@ -64,6 +69,7 @@ static const struct option options[] = {
 	{ "no-cloakfsd", no_argument, NULL, O_NO_CLOAKFSD },
 	{ "repair", no_argument, NULL, O_REPAIR },
 	{ "deep", no_argument, NULL, O_DEEP },
+	{ "zero-damaged", no_argument, NULL, O_ZERO_DAMAGED },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "config", required_argument, NULL, O_CONFIG },
@@ -177,6 +183,7 @@ int main(int argc, char **argv)
 		case O_NO_CLOAKFSD: use_daemon = false; break;
 		case O_REPAIR: f.repair = true; break;
 		case O_DEEP: f.deep = true; break;
+		case O_ZERO_DAMAGED: f.zero_damaged = f.deep = true; break;
 		case O_JSON: f.json = true; break;
 		case O_PROGRESS: f.progress_forced = true; break;
 		case O_CONFIG: f.config = optarg; break;
@@ -190,6 +197,9 @@ int main(int argc, char **argv)
 			return usage_error("%s", "bad option");
 		}
 	}
+	if (f.zero_damaged && !f.repair)
+		return usage_error("%s", "--zero-damaged changes files: it needs "
+				   "--repair");
 	if (src.file && src.extpass)
 		return usage_error("%s", "--passfile and --extpass exclude each other");
 	if (argc - optind != 1)

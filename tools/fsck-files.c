@@ -17,6 +17,7 @@
 #include "tools/fsck-progress.h"
 #include "tools/fsck-report.h"
 #include "tools/fsck-targets.h"
+#include "tools/fsck-zero.h"
 #include "tools/fsck-keys.h"
 #include "volume/fdio.h"
 #include "volume/names/namemode.h"
@@ -177,17 +178,19 @@ static uint64_t next_data(const struct fsck *f, int fd, uint64_t off,
 /*
  * --deep: decrypt every unit that holds data; 0 or the first error. In
  * an authenticated volume every unit is checked: each that fails its
- * tag is reported (e: by path and plaintext offset) and the check goes
- * on after it.
+ * tag is reported (e: by path and plaintext offset; zeroed only under
+ * --zero-damaged, fsck-zero.h) and the check goes on after it.
  */
 static int read_all(struct fsck *f, const struct fsck_entry *e, int fd,
 		    uint64_t *done)
 {
 	struct content_file cf;
+	struct fsck_zero z;
 	uint64_t size = 0, off = 0, s = f->geom.sector_size;
 	int rc;
 
 	*done = 0;
+	fsck_zero_init(&z);
 	if (!f->deep_buf) {
 		f->deep_buf = malloc(DEEP_BUF);
 		if (!f->deep_buf)
@@ -216,13 +219,7 @@ static int read_all(struct fsck *f, const struct fsck_entry *e, int fd,
 				uint64_t end = bad_off + s < size ? bad_off + s
 								  : size;
 
-				fsck_report(f, FC_CONTENT_UNREADABLE, e->in_lf,
-					    e->path, e->cpath, FA_NONE, NULL,
-					    "sector at offset %llu (bytes %llu to "
-					    "%llu) fails its tag",
-					    (unsigned long long)bad_off,
-					    (unsigned long long)bad_off,
-					    (unsigned long long)end - 1);
+				fsck_damaged_sector(f, e, fd, &z, bad_off, end);
 				fsck_progress_bytes(end - off);
 				off = end;
 			} else if (n < 0) {
@@ -236,6 +233,7 @@ static int read_all(struct fsck *f, const struct fsck_entry *e, int fd,
 		}
 		fileio_close(&cf);
 	}
+	fsck_zero_end(f, e, &z);
 	/* plaintext: wipe what this file put there */
 	explicit_bzero(f->deep_buf, size < DEEP_BUF ? (size_t)size : DEEP_BUF);
 	*done = off;

@@ -181,6 +181,45 @@ static int keep_sidecar_text(struct fsck *f, int dirfd, const char *side,
 			"encrypted name %s", FSCK_LOST_FOUND, newname, side, buf);
 }
 
+/* a name free in lost+found (made on first use), as candidate() makes
+ * them: name and its encrypted form to, its sidecar written. 0 or -errno */
+static int free_name(struct fsck *f, const char *plain, const char *stem,
+		     char name[VNAME_MAX_PLAIN + 1], struct direntry_name *to)
+{
+	int err = fsck_lost_found_open(f, f->root_names, true);
+
+	for (unsigned int n = 1; !err; n++) {
+		if (n > 100000)
+			return -EEXIST;
+		candidate(plain, stem, n, name);
+		err = direntry_name_encrypt(&(struct direntry_key){
+						    NULL, NULL, f->lf_names },
+					    f->cfg.name_max, name, to);
+		if (!err && fstatat(f->lf_fd, to->name, &(struct stat){ 0 },
+				    AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+			return direntry_name_prepare(f->lf_fd, to);
+	}
+	return err;
+}
+
+int fsck_lost_found_create(struct fsck *f, const char *plain, const char *stem,
+			   char name[VNAME_MAX_PLAIN + 1])
+{
+	struct direntry_name to;
+	int err = free_name(f, plain, stem, name, &to), fd;
+
+	if (err)
+		return err;
+	fd = openat(f->lf_fd, to.name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		direntry_name_forget(f->lf_fd, &to);
+		return err;
+	}
+	return fd;
+}
+
 int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		    const char *plain, const char *stem,
 		    struct crypto_tfm *from_names, char *where, size_t wherelen)
@@ -188,26 +227,11 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 	char name[VNAME_MAX_PLAIN + 1], side[VNAME_SIDECAR_LEN + 1];
 	struct direntry_name to;
 	struct stat st;
-	int err = fsck_lost_found_open(f, f->root_names, true);
+	int err;
 
-	if (err)
-		return err;
 	if (fstatat(dirfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return -errno;
-	for (unsigned int n = 1;; n++) {
-		if (n > 100000)
-			return -EEXIST;
-		candidate(plain, stem, n, name);
-		err = direntry_name_encrypt(&(struct direntry_key){
-						    NULL, NULL, f->lf_names },
-					    f->cfg.name_max, name, &to);
-		if (err)
-			return err;
-		if (fstatat(f->lf_fd, to.name, &(struct stat){ 0 },
-			    AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
-			break;
-	}
-	err = direntry_name_prepare(f->lf_fd, &to);
+	err = free_name(f, plain, stem, name, &to);
 	if (err)
 		return err;
 	err = -EBADMSG;

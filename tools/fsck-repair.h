@@ -18,6 +18,14 @@ int fsck_quarantine(struct fsck *f, int dirfd, const char *cname, bool is_long,
 		    struct crypto_tfm *from_names, char *where, size_t wherelen);
 
 /*
+ * A new, empty regular file (mode 0600) in lost+found.cloakfs/ (made on
+ * first use), named as fsck_quarantine names what it moves; its
+ * plaintext name in name. An O_RDWR descriptor, or -errno.
+ */
+int fsck_lost_found_create(struct fsck *f, const char *plain, const char *stem,
+			   char name[VNAME_MAX_PLAIN + 1]);
+
+/*
  * Put nonce into dirfd's .cloakfs.dir and its copy. present: something
  * is at .cloakfs.dir now (a damaged file, a FIFO, a wrong nonce): it is
  * moved into lost+found as dirnonce-bad-N, never deleted (it may be the

@@ -104,6 +104,7 @@ struct fsck {
 	char root[4096];      /* its realpath */
 	const char *config;   /* --config FILE; NULL: CIPHERDIR/cloakfs.conf */
 	bool repair, json, deep, progress_forced;
+	bool zero_damaged; /* --zero-damaged (with --repair; implies --deep) */
 
 	struct volume vol;        /* the volume (volume/volume.h): config,
 				     lock, root, keyring */

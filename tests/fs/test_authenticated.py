@@ -480,3 +480,53 @@ def test_independent_xattr_reader(volume_factory, cipher):
             opened[name] = aead.ChaCha20Poly1305(sub).decrypt(bytes(12), body,
                                                               name.encode())
     assert opened == values
+
+
+def fsck_run(v, *args):
+    return subprocess.run([FSCK, "--passfile", v.passfile] + list(args) + [v.cipherdir],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("cipher", AEAD)
+@pytest.mark.parametrize("how", ["flip", "cut"])
+def test_zero_damaged(volume_factory, cipher, how):
+    """a sector that fails its tag is changed only when asked: --deep
+    lists it, --repair leaves every byte as it was, --zero-damaged alone
+    is a usage error, and --repair --zero-damaged first copies the file's
+    ciphertext into lost+found.cloakfs/a.ciphertext (whose plaintext is
+    those bytes), then seals that sector anew as zeros: the file reads
+    with zeros there and its other sectors intact, the other file is
+    untouched, and the next --deep is clean"""
+    v, plain, c = make(volume_factory, cipher)
+    bad, size = TAMPER[how](v, plain, c)
+    before = {p: raw(p, 0, 1 << 30) for p in data_files(v)}
+    r = fsck_run(v, "--deep")
+    assert r.returncode == 4 and "sector at offset %d " % (bad * S) in r.stdout, r.stdout
+    r = fsck_run(v, "--deep", "--repair")
+    assert r.returncode == 4 and "fails its tag" in r.stdout, r.stdout
+    r = fsck_run(v, "--zero-damaged")
+    assert r.returncode == 16 and "--repair" in r.stdout, r.stdout
+    assert {p: raw(p, 0, 1 << 30) for p in before} == before
+    r = fsck_run(v, "--repair", "--zero-damaged")
+    lines = [l for l in r.stdout.splitlines() if "fails its tag" in l]
+    assert r.returncode == 1 and len(lines) == 1, r.stdout
+    assert "sector at offset %d " % (bad * S) in lines[0] and "/a" in lines[0] and \
+        "sealed anew as zeros" in lines[0] and "lost+found.cloakfs/a.ciphertext" in lines[0], \
+        r.stdout
+    after = {p: raw(p, 0, 1 << 30) for p in before}
+    assert after[c["b"]] == before[c["b"]]
+    assert after[c["a"]] != before[c["a"]] and len(after[c["a"]]) == len(before[c["a"]])
+    v.mount()
+    with open(v.path("a"), "rb") as f:
+        got = f.read()
+    want = plain["a"][:size]
+    want = want[:bad * S] + bytes(len(want[bad * S:(bad + 1) * S])) + want[(bad + 1) * S:]
+    assert got == want
+    with open(v.path("b"), "rb") as f:
+        assert f.read() == plain["b"]
+    with open(v.path("lost+found.cloakfs/a.ciphertext"), "rb") as f:
+        assert f.read() == before[c["a"]]
+    v.umount()
+    r = fsck_run(v, "--deep")
+    assert r.returncode == 0, r.stdout

@@ -26,8 +26,9 @@
  *           AEAD(K_a, nonce 0, AAD = the whole plaintext name, value) || tag
  *           K_a = HKDF-Expand(PRK, "xattr" || 0x00 || nonce, AEAD key size)
  *     so a changed byte, or a value moved to another name, fails the tag
- *     (-EBADMSG). The entry is not bound: a value copied together with
- *     its stored name to another entry of the volume still opens.
+ *     (-EBADMSG). The entry is not bound (a file's header nonce changes
+ *     at a truncate to 0): a value copied together with its stored name
+ *     to another entry of the volume still opens.
  *
  * Names are deterministic, as lookups need; a value is re-encrypted with a
  * fresh nonce on every set, so equal values never look equal. Older

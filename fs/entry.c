@@ -15,6 +15,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "volume/names/dirnonce.h"
+#include "volume/names/noncecopy.h"
 #include "volume/fdio.h"
 #include "volume/symtext.h"
 
@@ -25,16 +26,21 @@
  * memory"). The vote between two differing copies decodes names in a
  * key section of its own.
  */
-static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
-		     uint8_t nonce[DIRNONCE_SIZE])
+static int dir_nonces(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		      uint8_t nonce[DIRNONCE_SIZE], uint8_t other[DIRNONCE_SIZE],
+		      int *has_other)
 {
 	struct dirnonce_state st;
 	char why[256], where[PATH_MAX];
-	int err, warn;
+	uint8_t second[DIRNONCE_SIZE] = { 0 };
+	int err, warn, two = 0;
 
 	pthread_mutex_lock(&dir->lock);
-	if (dir->have_nonce)
+	if (dir->have_nonce) {
 		memcpy(nonce, dir->nonce, DIRNONCE_SIZE);
+		memcpy(other, dir->other_nonce, DIRNONCE_SIZE);
+		*has_other = dir->have_other;
+	}
 	err = dir->have_nonce ? 0 : -EAGAIN;
 	pthread_mutex_unlock(&dir->lock);
 	if (!err)
@@ -42,9 +48,17 @@ static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 	err = dirnonce_load(dfd, fs->vol.keyring, nonce, &st);
 	warn = dirnonce_describe(&st, why, sizeof(why));
 	explicit_bzero(&st, sizeof(st));
+	/* a directory that cannot be listed has no names to read anyway */
+	if (!err)
+		two = noncecopy_find(dfd, nonce, second, NULL) == 1;
+	*has_other = two;
+	if (two)
+		memcpy(other, second, DIRNONCE_SIZE);
 	pthread_mutex_lock(&dir->lock);
 	if (!err) {
 		memcpy(dir->nonce, nonce, DIRNONCE_SIZE);
+		memcpy(dir->other_nonce, second, DIRNONCE_SIZE);
+		dir->have_other = two;
 		dir->have_nonce = 1;
 	}
 	if (warn) {
@@ -60,6 +74,33 @@ static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		log_warn("%s: %s (run cloakfs-fsck --repair)", where, why);
 	}
 	return err ? -EIO : 0;
+}
+
+/* dir_nonces for the names' key alone */
+static int dir_nonce(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		     uint8_t nonce[DIRNONCE_SIZE])
+{
+	uint8_t other[DIRNONCE_SIZE];
+	int two;
+
+	return dir_nonces(fs, dir, dfd, nonce, other, &two);
+}
+
+/* the directory's name keys: its nonce, and its conflict copy's */
+struct dir_keys {
+	uint8_t nonce[DIRNONCE_SIZE], other[DIRNONCE_SIZE];
+	struct direntry_key key;
+};
+
+static int dir_keys(struct cloakfs *fs, struct fs_inode *dir, int dfd,
+		    struct dir_keys *k)
+{
+	int two, err = dir_nonces(fs, dir, dfd, k->nonce, k->other, &two);
+
+	k->key = (struct direntry_key){
+		.kr = fs->vol.keyring, .nonce = k->nonce,
+		.other = two ? k->other : NULL };
+	return err;
 }
 
 int entry_undecodable_name(const char *cname,
@@ -111,32 +152,30 @@ static int undecodable_entry(struct cloakfs *fs, struct fs_inode *dir,
 int entry_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *name, struct direntry_name *out)
 {
-	uint8_t nonce[DIRNONCE_SIZE];
+	struct dir_keys k;
 	int err;
 
 	if (undecodable_entry(fs, dir, dfd, name, out))
 		return 0;
-	err = dir_nonce(fs, dir, dfd, nonce);
+	err = dir_keys(fs, dir, dfd, &k);
 	return err ? err
-		   : direntry_name_encrypt(&(struct direntry_key){
-						   fs->vol.keyring, nonce, NULL },
-					   fs->vol.cfg.name_max, name, out);
+		   : direntry_name_resolve(&k.key, dfd, fs->vol.cfg.name_max,
+					   name, out);
 }
 
 int entry_decrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		  const char *cname, enum vname_entry kind,
 		  char out[VNAME_MAX_PLAIN + 1])
 {
-	uint8_t nonce[DIRNONCE_SIZE];
+	struct dir_keys k;
 	int err;
 
-	if (kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG)
+	if (kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG &&
+	    kind != VNAME_ENTRY_CONFLICT)
 		return 0; /* hidden: no nonce needed */
-	err = dir_nonce(fs, dir, dfd, nonce);
+	err = dir_keys(fs, dir, dfd, &k);
 	return err ? err
-		   : direntry_name_decrypt(&(struct direntry_key){
-						   fs->vol.keyring, nonce, NULL },
-					   dfd, cname, kind, out, NULL);
+		   : direntry_name_decrypt(&k.key, dfd, cname, kind, out, NULL);
 }
 
 int entry_symlink_encrypt(struct cloakfs *fs, struct fs_inode *dir, int dfd,

@@ -65,6 +65,8 @@ struct fs_inode {
 	pthread_mutex_t lock;
 	uint8_t nonce[16];        /* directories: the name key's nonce, */
 	int have_nonce;           /* read once (entry.c) */
+	uint8_t other_nonce[16];  /* and a conflict copy of it, */
+	int have_other;           /* read with it (noncecopy.h) */
 	int names_warned;         /* undecodable entries (or, for a file,
 				   * damaged sectors) logged once */
 	struct file_state *file;  /* regular files with users (filestate.h) */

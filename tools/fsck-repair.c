@@ -69,7 +69,7 @@ int fsck_lost_found_open(struct fsck *f, struct crypto_tfm *root_names,
 	if (!root_names)
 		return -EIO;
 	/* short under any name_max (VNAME_MIN_NAME_MAX) */
-	err = direntry_name_encrypt(&(struct direntry_key){ NULL, NULL, root_names },
+	err = direntry_name_encrypt(&(struct direntry_key){ .tfm = root_names },
 				    f->cfg.name_max, FSCK_LOST_FOUND, &lf);
 	if (err)
 		return err;
@@ -193,7 +193,7 @@ static int free_name(struct fsck *f, const char *plain, const char *stem,
 			return -EEXIST;
 		candidate(plain, stem, n, name);
 		err = direntry_name_encrypt(&(struct direntry_key){
-						    NULL, NULL, f->lf_names },
+						    .tfm = f->lf_names },
 					    f->cfg.name_max, name, to);
 		if (!err && fstatat(f->lf_fd, to->name, &(struct stat){ 0 },
 				    AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
@@ -310,7 +310,7 @@ static int note_open(struct fsck *f)
 		else
 			snprintf(name, sizeof(name), "fsck-repair-%s-%u.txt", stamp, n);
 		err = direntry_name_encrypt(&(struct direntry_key){
-						    NULL, NULL, f->lf_names },
+						    .tfm = f->lf_names },
 					    f->cfg.name_max, name, &note);
 		if (!err)
 			err = direntry_name_prepare(f->lf_fd, &note);

@@ -257,7 +257,7 @@ static void sidecar_hint(struct dir *d, struct item *it)
  */
 static void judge_encrypted(struct walk *w, struct dir *d, struct item *it)
 {
-	struct direntry_key key = { NULL, NULL, d->names_lost ? NULL : d->names };
+	struct direntry_key key = { .tfm = d->names_lost ? NULL : d->names };
 	char plain[VNAME_MAX_PLAIN + 1];
 	struct direntry_found found;
 	int n = direntry_name_decrypt(&key, d->fd, it->cname, it->kind, plain,
@@ -636,7 +636,7 @@ static enum fsck_action fix_form(struct walk *w, struct dir *d,
 {
 	char side[VNAME_SIDECAR_LEN + 1];
 	struct direntry_name to;
-	int rc = direntry_name_encrypt(&(struct direntry_key){ NULL, NULL, d->names },
+	int rc = direntry_name_encrypt(&(struct direntry_key){ .tfm = d->names },
 				       w->f->cfg.name_max, it->plain, &to);
 
 	if (!rc)

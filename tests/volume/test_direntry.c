@@ -21,6 +21,7 @@
 #include "volume/keys/keyring.h"
 #include "volume/keys/keys.h"
 #include "volume/names/direntry.h"
+#include "volume/names/noncecopy.h"
 
 #define CIPHER VOLUME_CIPHER_SPECK128_XTS
 
@@ -188,6 +189,158 @@ static void test_refused(struct fixture *f)
 	      "locked: no encryption");
 }
 
+/* an entry made in the directory under the name cname */
+static void plant(struct fixture *f, const char *cname)
+{
+	int fd = openat(f->dfd, cname, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			0600);
+
+	CHECK(fd >= 0, "%s made", cname);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Sync tools' conflict copies: listed as the name with the tool's marker,
+ * and that name resolves back to the copy; the literal name wins when it
+ * exists; a copy of a long name, of a nonce file, and one too long.
+ */
+static void test_conflicts(struct fixture *f)
+{
+	static const char mark[] = ".sync-conflict-20261204-101010-ABCDEFG";
+	static const char copy[] = " (laptop's conflicted copy 2026-12-04)";
+	char cname[1024], out[VNAME_MAX_PLAIN + 1], lname[300];
+	struct direntry_name a, r;
+	struct direntry_found found;
+	const char *hash;
+
+	CHECK(direntry_name_encrypt(&f->ring, VNAME_DEFAULT_NAME_MAX,
+				    "report.txt", &a) == 0, "report.txt");
+	plant(f, a.name);
+	snprintf(cname, sizeof(cname), "%s%s", a.name, mark);
+	plant(f, cname);
+	CHECK(judge(f, &f->ring, cname, out, &found) == 1 &&
+		      found.verdict == DIRENTRY_OK && found.conflict &&
+		      !strcmp(out, "report.sync-conflict-20261204-101010-ABCDEFG.txt"),
+	      "a copy listed with its marker: %s", out);
+	CHECK(judge(f, &f->held, cname, out, &found) == 1 && found.conflict,
+	      "and under the held transform");
+	CHECK(direntry_name_resolve(&f->ring, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    out, &r) == 0 && !strcmp(r.name, cname) &&
+		      !r.is_long,
+	      "the listed name resolves to the copy: %s", r.name);
+	CHECK(direntry_name_resolve(&f->ring, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    "report.txt", &r) == 0 &&
+		      !strcmp(r.name, a.name),
+	      "the original resolves to itself");
+	/* no copy of that marker: the name stands for itself */
+	CHECK(direntry_name_resolve(&f->ring, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    "report.sync-conflict-20261204-101011-ABCDEFG.txt",
+				    &r) == 0 &&
+		      direntry_name_encrypt(&f->ring, VNAME_DEFAULT_NAME_MAX,
+					    "report.sync-conflict-20261204-101011-ABCDEFG.txt",
+					    &a) == 0 &&
+		      !strcmp(r.name, a.name),
+	      "a marker-like name with no copy is literal");
+	/* a real file of the listed name wins */
+	CHECK(direntry_name_encrypt(&f->ring, VNAME_DEFAULT_NAME_MAX, out,
+				    &a) == 0, "literal");
+	plant(f, a.name);
+	CHECK(direntry_name_resolve(&f->ring, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    out, &r) == 0 && !strcmp(r.name, a.name),
+	      "the literal entry wins over the copy");
+
+	/* a long name's copy, the marker before the hash (Dropbox) */
+	memset(lname, 'w', 180);
+	strcpy(lname + 180, ".doc");
+	CHECK(direntry_name_encrypt(&f->ring, VNAME_DEFAULT_NAME_MAX, lname,
+				    &a) == 0 && a.is_long, "long");
+	CHECK(direntry_name_prepare(f->dfd, &a) == 0, "sidecar");
+	hash = a.name + strlen(VNAME_LONG_PREFIX);
+	snprintf(cname, sizeof(cname), "cloakfs.long%s.%s", copy, hash);
+	plant(f, cname);
+	CHECK(judge(f, &f->ring, cname, out, &found) == 1 && found.conflict &&
+		      strlen(out) == 184 + strlen(copy) &&
+		      !strcmp(out + 180, " (laptop's conflicted copy 2026-12-04).doc"),
+	      "a long name's copy listed: %s", out);
+	CHECK(direntry_name_resolve(&f->ring, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    out, &r) == 0 && !strcmp(r.name, cname),
+	      "and resolved: %s", r.name);
+	/* past NAME_MAX with its marker: refused, said why */
+	memset(lname, 'z', 240);
+	lname[240] = '\0';
+	CHECK(direntry_name_encrypt(&f->ring, VNAME_DEFAULT_NAME_MAX, lname,
+				    &a) == 0 && a.is_long, "longer");
+	CHECK(direntry_name_prepare(f->dfd, &a) == 0, "sidecar");
+	snprintf(cname, sizeof(cname), "%s%s", a.name, mark);
+	plant(f, cname);
+	CHECK(judge(f, &f->ring, cname, out, &found) == -ENAMETOOLONG &&
+		      found.verdict == DIRENTRY_CONFLICT_TOO_LONG && found.conflict,
+	      "a copy too long to list");
+	/* copies of a nonce file and of a sidecar: hidden */
+	snprintf(cname, sizeof(cname), "%s%s", DIRNONCE_FILE, mark);
+	CHECK(judge(f, &f->ring, cname, out, &found) == 0 &&
+		      found.verdict == DIRENTRY_HIDDEN, "a nonce file's copy hidden");
+	snprintf(cname, sizeof(cname), "%s%s.name", a.name, mark);
+	CHECK(judge(f, &f->ring, cname, out, &found) == 0 &&
+		      found.verdict == DIRENTRY_HIDDEN, "a sidecar's copy hidden");
+}
+
+/*
+ * A directory whose nonce file has a conflict copy: the copy is found,
+ * and names made under it decode and resolve through the key's second
+ * nonce; names under neither stay refused.
+ */
+static void test_other_nonce(struct fixture *f)
+{
+	static const char copy[] = DIRNONCE_FILE
+		".sync-conflict-20261204-101010-ABCDEFG";
+	uint8_t other[DIRNONCE_SIZE], found_nonce[DIRNONCE_SIZE];
+	struct direntry_key two, k2;
+	struct direntry_name a, r;
+	struct direntry_found found;
+	char out[VNAME_MAX_PLAIN + 1];
+	unsigned int copies = 0;
+	int fd;
+
+	test_random_bytes(other, sizeof(other));
+	CHECK(noncecopy_find(f->dfd, f->nonce, found_nonce, &copies) == 0 &&
+		      copies == 0, "no copy yet");
+	fd = openat(f->dfd, copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0400);
+	CHECK(fd >= 0 && write(fd, other, sizeof(other)) == sizeof(other),
+	      "copy written");
+	if (fd >= 0)
+		close(fd);
+	CHECK(noncecopy_find(f->dfd, f->nonce, found_nonce, &copies) == 1 &&
+		      copies == 1 && !memcmp(found_nonce, other, sizeof(other)),
+	      "the copy's nonce found");
+	/* the same nonce as the directory's is no second key */
+	CHECK(noncecopy_find(f->dfd, other, found_nonce, &copies) == 0,
+	      "a copy equal to the nonce is no other");
+	k2 = (struct direntry_key){ .kr = f->kr, .nonce = other };
+	two = (struct direntry_key){ .kr = f->kr, .nonce = f->nonce,
+				     .other = other };
+	CHECK(direntry_name_encrypt(&k2, VNAME_DEFAULT_NAME_MAX,
+				    "made over there", &a) == 0, "under the copy");
+	plant(f, a.name);
+	CHECK(judge(f, &f->ring, a.name, out, &found) == -EBADMSG,
+	      "refused under the directory's nonce alone");
+	CHECK(judge(f, &two, a.name, out, &found) == 1 && found.other &&
+		      !strcmp(out, "made over there"),
+	      "decoded under the second nonce");
+	CHECK(direntry_name_resolve(&two, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    "made over there", &r) == 0 &&
+		      !strcmp(r.name, a.name),
+	      "resolved under the second nonce");
+	CHECK(direntry_name_resolve(&two, f->dfd, VNAME_DEFAULT_NAME_MAX,
+				    "made here", &r) == 0 &&
+		      direntry_name_encrypt(&f->ring, VNAME_DEFAULT_NAME_MAX,
+					    "made here", &a) == 0 &&
+		      !strcmp(r.name, a.name),
+	      "a new name is made under the directory's own nonce");
+	CHECK(unlinkat(f->dfd, copy, 0) == 0, "copy removed");
+}
+
 int main(void)
 {
 	char *dir = voltest_tmpdir("direntry");
@@ -214,9 +367,9 @@ int main(void)
 	CHECK(f.tfm != NULL, "names tfm: %d", err);
 	if (!f.tfm)
 		return 1;
-	f.ring = (struct direntry_key){ f.kr, f.nonce, NULL };
-	f.held = (struct direntry_key){ NULL, NULL, f.tfm };
-	f.none = (struct direntry_key){ NULL, NULL, NULL };
+	f.ring = (struct direntry_key){ .kr = f.kr, .nonce = f.nonce };
+	f.held = (struct direntry_key){ .tfm = f.tfm };
+	f.none = (struct direntry_key){ .kr = NULL };
 
 	test_user_name(&f, "hello", 0);
 	memset(name, 'n', 170);
@@ -224,7 +377,9 @@ int main(void)
 	test_user_name(&f, name, 1);
 	test_hidden(&f);
 	test_sidecars(&f);
-	test_refused(&f);
+	test_conflicts(&f);
+	test_other_nonce(&f);
+	test_refused(&f); /* locks the keyring: last */
 
 	crypto_free(f.tfm);
 	keys_free(f.keys);

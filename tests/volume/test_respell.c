@@ -110,7 +110,7 @@ static void ent(struct tree *t, int dfd, const char *base, struct ent *en)
 			       : "");
 	memset(en, 0, sizeof(*en));
 	CHECK(direntry_name_encrypt(&(struct direntry_key){
-					    t->kr, nonce_of(t, dfd), NULL },
+					    .kr = t->kr, .nonce = nonce_of(t, dfd) },
 				    t->name_max, name, &en->vn) == 0 &&
 		      en->vn.is_long == t->long_names,
 	      "name %s", name);

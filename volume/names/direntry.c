@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "base/log.h"
 #include "volume/dirops.h"
+#include "volume/names/conflict.h"
 #include "volume/names/dirnonce.h"
 #include "volume/fdio.h"
 #include "volume/keys/keyring.h"
@@ -89,6 +91,85 @@ int direntry_name_encrypt(const struct direntry_key *k, unsigned int name_max,
 	return vname_long_name(out->enc, out->enclen, out->name);
 }
 
+/* has the directory a second key (a conflict copy of its nonce)? */
+static int has_other(const struct direntry_key *k)
+{
+	return (k->kr && k->other) || k->other_tfm;
+}
+
+/* does dfd hold an entry of this name? */
+static int entry_exists(int dfd, const char *cname)
+{
+	struct stat st;
+
+	return fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/*
+ * The conflict copy of base (encrypted as e) with marker mark in dfd: the
+ * marker put at each place a tool may have put it in e->name (before
+ * each '.', or last), the first that exists into out. 1, or 0.
+ */
+static int find_copy(int dfd, const struct direntry_name *e, const char *mark,
+		     size_t mlen, struct direntry_name *out)
+{
+	size_t len = strlen(e->name);
+	char cand[NAME_MAX + 1];
+
+	if (len + mlen > NAME_MAX)
+		return 0;
+	for (size_t at = 0; at <= len; at++) {
+		if (at < len && (at == 0 || e->name[at] != '.'))
+			continue;
+		memcpy(cand, e->name, at);
+		memcpy(cand + at, mark, mlen);
+		memcpy(cand + at + mlen, e->name + at, len - at + 1);
+		if (!entry_exists(dfd, cand))
+			continue;
+		memcpy(out->name, cand, len + mlen + 1);
+		memcpy(out->enc, e->enc, e->enclen + 1);
+		out->enclen = e->enclen;
+		out->is_long = 0; /* the sidecar is the original's */
+		return 1;
+	}
+	return 0;
+}
+
+int direntry_name_resolve(const struct direntry_key *k, int dfd,
+			  unsigned int name_max, const char *name,
+			  struct direntry_name *out)
+{
+	char base[VNAME_MAX_PLAIN + 1];
+	struct direntry_name e;
+	struct conflict_cut c;
+	size_t len = strlen(name), from = 0;
+	int err = direntry_name_encrypt(k, name_max, name, out), found = 0;
+
+	if (err || (!has_other(k) && !conflict_next_shown(name, len, 0, &c)) ||
+	    entry_exists(dfd, out->name))
+		return err;
+	/* made under the nonce's conflict copy */
+	if (has_other(k) &&
+	    direntry_name_encrypt(&(struct direntry_key){
+					.kr = k->kr, .nonce = k->other,
+					.tfm = k->other_tfm },
+				  name_max, name, &e) == 0 &&
+	    entry_exists(dfd, e.name)) {
+		*out = e;
+		return 0;
+	}
+	/* a name that reads as a conflict copy's and is no entry itself */
+	while (!found && conflict_next_shown(name, len, from, &c)) {
+		from = c.at + 1;
+		if (conflict_cut_out(name, len, &c, base, sizeof(base)) != 0 ||
+		    direntry_name_encrypt(k, name_max, base, &e) != 0)
+			continue;
+		found = find_copy(dfd, &e, name + c.at, c.len, out);
+	}
+	explicit_bzero(base, sizeof(base));
+	return 0;
+}
+
 int direntry_name_prepare(int dfd, const struct direntry_name *e)
 {
 	if (!e->is_long)
@@ -124,12 +205,40 @@ static enum direntry_verdict codec_verdict(int n, enum vname_verdict v)
 	}
 }
 
+/*
+ * A conflict copy (volume/names/conflict.h): the entry it copies decrypted
+ * and shown with the tool's marker; a copy of a sidecar or of a nonce
+ * file is hidden (the nonce is read by dirnonce_load and the names'
+ * fallback), and so is one whose shown name would pass NAME_MAX.
+ */
+static int conflict_decrypt(const struct direntry_key *k, int dirfd,
+			    const char *cname, char out[VNAME_MAX_PLAIN + 1],
+			    struct direntry_found *f)
+{
+	char base[VNAME_MAX_PLAIN + 1];
+	struct vname_conflict vc;
+	int n;
+
+	if (!vname_conflict_of(cname, &vc) ||
+	    (vc.kind != VNAME_ENTRY_ENCRYPTED && vc.kind != VNAME_ENTRY_LONG))
+		return 0;
+	n = direntry_name_decrypt(k, dirfd, vc.base, vc.kind, base, f);
+	f->conflict = 1;
+	if (n == 1 && conflict_mark(base, strlen(base), cname + vc.cut.at,
+				    vc.cut.len, out, VNAME_MAX_PLAIN + 1) != 0) {
+		f->verdict = DIRENTRY_CONFLICT_TOO_LONG;
+		n = -ENAMETOOLONG;
+	}
+	explicit_bzero(base, sizeof(base));
+	return n;
+}
+
 int direntry_name_decrypt(const struct direntry_key *k, int dirfd,
 			  const char *cname, enum vname_entry kind,
 			  char out[VNAME_MAX_PLAIN + 1],
 			  struct direntry_found *found)
 {
-	struct direntry_found f = { DIRENTRY_HIDDEN, 0 };
+	struct direntry_found f = { DIRENTRY_HIDDEN, 0, 0, 0 };
 	char longenc[VNAME_MAX_ENCODED + 1];
 	const char *enc = cname;
 	enum vname_verdict v;
@@ -153,11 +262,27 @@ int direntry_name_decrypt(const struct direntry_key *k, int dirfd,
 		enc = longenc;
 		f.enclen = (size_t)n;
 		break;
+	case VNAME_ENTRY_CONFLICT:
+		n = conflict_decrypt(k, dirfd, cname, out, &f);
+		goto out;
 	default:
 		goto out;
 	}
 	n = name_crypt(k, NAME_DECRYPT, enc, f.enclen, out, VNAME_MAX_PLAIN + 1,
 		       &v);
+	if (n == -EBADMSG && v != VNAME_OVERPADDED && has_other(k)) {
+		enum vname_verdict v2;
+		int m = name_crypt(&(struct direntry_key){
+					.kr = k->kr, .nonce = k->other,
+					.tfm = k->other_tfm },
+				   NAME_DECRYPT, enc, f.enclen, out,
+				   VNAME_MAX_PLAIN + 1, &v2);
+
+		if (m >= 0) {
+			n = m;
+			f.other = 1;
+		}
+	}
 	f.verdict = n < 0 ? codec_verdict(n, v) : DIRENTRY_OK;
 	n = n < 0 ? n : 1;
 out:
@@ -177,7 +302,7 @@ int direntry_target_encrypt(struct keyring *kr,
 
 	if (len > VNAME_MAX_SYMLINK_PLAIN)
 		return -ENAMETOOLONG;
-	n = name_crypt(&(struct direntry_key){ kr, nonce, NULL },
+	n = name_crypt(&(struct direntry_key){ .kr = kr, .nonce = nonce },
 		       TARGET_ENCRYPT, target, len, out,
 		       VNAME_MAX_SYMLINK_ENCODED + 1, &v);
 	return n < 0 ? n : 0;
@@ -190,7 +315,7 @@ int direntry_target_decrypt(struct keyring *kr,
 {
 	enum vname_verdict v;
 
-	return name_crypt(&(struct direntry_key){ kr, nonce, NULL },
+	return name_crypt(&(struct direntry_key){ .kr = kr, .nonce = nonce },
 			  TARGET_DECRYPT, enc, enclen, out,
 			  VNAME_MAX_SYMLINK_PLAIN + 1, &v);
 }

@@ -43,6 +43,12 @@ struct direntry_key {
 	struct keyring *kr;
 	const uint8_t *nonce; /* DIRNONCE_SIZE bytes */
 	struct crypto_tfm *tfm;
+	/* a second key of the directory, or NULL: its nonce file's conflict
+	 * copy (noncecopy.h); a name that does not decode under the first is
+	 * tried under it, and a name no entry has under the first is looked
+	 * for under it */
+	const uint8_t *other;          /* with kr */
+	struct crypto_tfm *other_tfm;  /* with tfm */
 };
 
 /*
@@ -51,6 +57,18 @@ struct direntry_key {
  */
 int direntry_name_encrypt(const struct direntry_key *k, unsigned int name_max,
 			  const char *name, struct direntry_name *out);
+
+/*
+ * The entry name stands for in dfd: direntry_name_encrypt's, unless name
+ * reads as a conflict copy's listed name (volume/names/conflict.h) and
+ * that copy exists while the literal entry does not (the literal name
+ * wins, so a file that looks like a copy stays reachable). A copy's
+ * out->name is its ciphertext name with the marker, out->is_long 0 (its
+ * sidecar is the original's). Errors as direntry_name_encrypt.
+ */
+int direntry_name_resolve(const struct direntry_key *k, int dfd,
+			  unsigned int name_max, const char *name,
+			  struct direntry_name *out);
 
 /* before creating a long-named entry in dfd: write its sidecar */
 int direntry_name_prepare(int dfd, const struct direntry_name *e);
@@ -74,11 +92,16 @@ enum direntry_verdict {
 			       * else reading it failed) */
 	DIRENTRY_NO_KEY,      /* the key is not there (-EACCES: locked) or
 			       * the cipher failed: nothing is judged */
+	DIRENTRY_CONFLICT_TOO_LONG, /* a conflict copy whose name with the
+				     * tool's marker passes NAME_MAX */
 };
 
 struct direntry_found {
 	enum direntry_verdict verdict;
 	size_t enclen; /* the encoding's length, once read (else 0) */
+	int conflict;  /* a sync tool's conflict copy (conflict.h): the
+			* verdict is on the entry it copies */
+	int other;     /* decoded under the directory's second key only */
 };
 
 /*

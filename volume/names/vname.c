@@ -9,6 +9,7 @@
 
 #include "crypto/secmem.h"
 #include "volume/base64.h"
+#include "volume/names/conflict.h"
 #include "volume/fdio.h"
 
 #define PADDED_MAX_NAME 256 /* 255 rounded up to 32 */
@@ -280,7 +281,8 @@ static int is_name_length(size_t n)
 	return 0;
 }
 
-enum vname_entry vname_classify(const char *e)
+/* vname_classify without conflict copies */
+static enum vname_entry classify_own(const char *e)
 {
 	size_t n = strlen(e), plen = strlen(VNAME_LONG_PREFIX);
 	size_t hlen = VNAME_LONG_LEN - plen;
@@ -314,6 +316,36 @@ enum vname_entry vname_classify(const char *e)
 	if (is_name_length(n) && vname_is_b64url(e, n))
 		return VNAME_ENTRY_ENCRYPTED;
 	return VNAME_ENTRY_OTHER;
+}
+
+int vname_conflict_of(const char *e, struct vname_conflict *vc)
+{
+	size_t len = strlen(e), from = 0;
+	enum vname_entry k;
+
+	while (conflict_next(e, len, from, &vc->cut)) {
+		from = vc->cut.at + 1;
+		if (conflict_cut_out(e, len, &vc->cut, vc->base,
+				     sizeof(vc->base)) != 0)
+			continue;
+		k = classify_own(vc->base);
+		if (k == VNAME_ENTRY_ENCRYPTED || k == VNAME_ENTRY_LONG ||
+		    k == VNAME_ENTRY_SIDECAR || k == VNAME_ENTRY_DIRNONCE) {
+			vc->kind = k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+enum vname_entry vname_classify(const char *e)
+{
+	struct vname_conflict vc;
+	enum vname_entry k = classify_own(e);
+
+	if (k == VNAME_ENTRY_OTHER && vname_conflict_of(e, &vc))
+		k = VNAME_ENTRY_CONFLICT;
+	return k;
 }
 
 int vname_sidecar_name(const char *long_name, char out[VNAME_SIDECAR_LEN + 1])

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "crypto/crypto.h"
+#include "volume/names/conflict.h"
 
 /* a directory's nonce (volume/names/dirnonce.h): here, since the codec keys
  * names with it and vname_classify knows its file */
@@ -149,10 +150,24 @@ enum vname_entry {
 				* left by a crash (dirops.h) */
 	VNAME_ENTRY_UPGRADE_TEMP, /* cloakfs.tmp.up-*: left by an upgrade
 				   * that stopped (keys/upgrade.h) */
+	VNAME_ENTRY_CONFLICT,  /* a sync tool's conflict copy of one of
+				* the kinds above (vname_conflict_of) */
 	VNAME_ENTRY_DOT,       /* "." and ".." */
 	VNAME_ENTRY_OTHER,     /* not ours: skip and let fsck report */
 };
 enum vname_entry vname_classify(const char *entry);
+
+/* a conflict copy's entry: the tool's marker, and the name without it */
+struct vname_conflict {
+	struct conflict_cut cut;
+	char base[VNAME_MAX_ENCODED + 1];
+	enum vname_entry kind; /* of base: encrypted, long, sidecar, nonce */
+};
+
+/* is entry a sync tool's conflict copy (volume/names/conflict.h) of an
+ * encrypted name, a long name, a sidecar or a directory's nonce file? 1
+ * and vc filled (the first marker whose removal leaves one), or 0 */
+int vname_conflict_of(const char *entry, struct vname_conflict *vc);
 
 /* "<long_name>.name" into out; -EINVAL if long_name is not a long name */
 int vname_sidecar_name(const char *long_name,

@@ -24,6 +24,7 @@
 #include "volume/content/fileio.h"
 #include "volume/content/header.h"
 #include "volume/names/symlink.h"
+#include "volume/names/vname.h"
 
 #define DEEP_BUF (1u << 20)
 
@@ -105,6 +106,14 @@ static int cmp_rec(const void *a, const void *b)
 	return 0;
 }
 
+/* is the entry at ciphertext path cpath a sync tool's conflict copy? */
+static bool is_sync_copy(const char *cpath)
+{
+	const char *slash = strrchr(cpath, '/');
+
+	return vname_classify(slash ? slash + 1 : cpath) == VNAME_ENTRY_CONFLICT;
+}
+
 void fsck_nonces_report(struct fsck *f)
 {
 	struct fsck_nonce_table *t = f->nonces;
@@ -123,6 +132,19 @@ void fsck_nonces_report(struct fsck *f)
 
 			if (a->dev == b->dev && a->ino == b->ino)
 				continue;
+			/* two versions of one file a sync tool kept both
+			 * of: what an overwrite in place shows anyway */
+			if (is_sync_copy(a->cpath) || is_sync_copy(b->cpath)) {
+				fsck_report(f, FC_SYNC_CONFLICT,
+					    b->in_lf && a->in_lf, b->path,
+					    b->cpath, FA_NONE, NULL,
+					    "shares its file key with %s: two "
+					    "versions of one file a sync tool "
+					    "kept; copy the one you keep through "
+					    "the mount to give it a new key",
+					    a->path ? a->path : a->cpath);
+				continue;
+			}
 			/* re-encrypting is a copy through the mount; fsck
 			 * does not pick which copy to change */
 			fsck_report(f, FC_NONCE_REUSE, b->in_lf && a->in_lf,

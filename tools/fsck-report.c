@@ -41,6 +41,7 @@ static const struct {
 	[FC_SIDECAR_MISMATCH] = { "sidecar-mismatch", FSCK_ERROR },
 	[FC_FOREIGN_ENTRY] = { "foreign-entry", FSCK_ERROR },
 	[FC_TEMP_ENTRY] = { "temp-entry", FSCK_ERROR },
+	[FC_SYNC_CONFLICT] = { "sync-conflict", FSCK_WARNING },
 	[FC_HEADER_TRUNCATED] = { "header-truncated", FSCK_ERROR },
 	[FC_CONTENT_TRUNCATED] = { "content-truncated", FSCK_ERROR },
 	[FC_HEADER_MAGIC] = { "header-magic", FSCK_ERROR },

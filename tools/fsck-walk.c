@@ -41,6 +41,7 @@
 #include "volume/fdio.h"
 #include "volume/names/direntry.h"
 #include "volume/names/dirnonce.h"
+#include "volume/names/noncecopy.h"
 
 #define KEEP_OPEN 32
 
@@ -63,6 +64,10 @@ struct dir {
 	bool path_known;   /* every component of its plaintext path decoded */
 	bool in_lf, is_root, is_lf;
 	struct crypto_tfm *names; /* NULL: nonce lost, or put away (deep) */
+	/* while its names are judged: the key of its nonce file's sync
+	 * conflict copy (noncecopy.h), and how many names need it */
+	struct crypto_tfm *other_names;
+	size_t other_used;
 	uint8_t nonce[DIRNONCE_SIZE]; /* of names, to make it again */
 	bool have_nonce;
 	bool names_lost;   /* the nonce was missing or damaged */
@@ -250,6 +255,71 @@ static void sidecar_hint(struct dir *d, struct item *it)
 		it->hint = strdup(plain);
 }
 
+static void judge_encrypted(struct walk *w, struct dir *d, struct item *it);
+
+/*
+ * A name the mount lists for a sync tool's conflict (a copy of an entry,
+ * or a name made under a copy of the directory's nonce): a warning, and
+ * the entry stays where it is (it may be the only copy of its data).
+ */
+static void report_conflict(struct walk *w, struct dir *d, struct item *it,
+			    bool other)
+{
+	d->other_used += other;
+	if (enter(w, d, it))
+		return;
+	fsck_report(w->f, FC_SYNC_CONFLICT, d->in_lf, plain_path(w, d, it),
+		    w->c.s, FA_NONE, NULL, "%s; kept (compare it with the other "
+		    "version, then remove or rename it through the mount)",
+		    it->kind == VNAME_ENTRY_CONFLICT
+			    ? "a sync tool's conflict copy of an entry"
+			    : "named under a sync tool's conflict copy of the "
+			      "directory's nonce file");
+	leave(w, d);
+}
+
+/* what a conflict copy of cloakfs's own files holds: reported, kept */
+static void judge_copy(struct walk *w, struct dir *d, struct item *it)
+{
+	struct vname_conflict vc;
+
+	if (!vname_conflict_of(it->cname, &vc))
+		return;
+	if (vc.kind == VNAME_ENTRY_ENCRYPTED || vc.kind == VNAME_ENTRY_LONG) {
+		judge_encrypted(w, d, it);
+		return;
+	}
+	/* a nonce file's copy: reported once the names have been read */
+	it->skip = true;
+	if (vc.kind != VNAME_ENTRY_SIDECAR || enter(w, d, it))
+		return;
+	fsck_report(w->f, FC_SYNC_CONFLICT, d->in_lf, NULL, w->c.s, FA_NONE,
+		    NULL, "a sync tool's conflict copy of a long name's "
+		    "sidecar (the sidecar itself is what is read); kept");
+	leave(w, d);
+}
+
+/* the copies of the directory's nonce file, with the names that need one */
+static void report_nonce_copies(struct walk *w, struct dir *d)
+{
+	struct vname_conflict vc;
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct item *it = &d->items[i];
+
+		if (it->kind != VNAME_ENTRY_CONFLICT ||
+		    !vname_conflict_of(it->cname, &vc) ||
+		    vc.kind != VNAME_ENTRY_DIRNONCE || enter(w, d, it))
+			continue;
+		fsck_report(w->f, FC_SYNC_CONFLICT, d->in_lf, NULL, w->c.s,
+			    FA_NONE, NULL, "a sync tool's conflict copy of the "
+			    "directory's %s; %zu names are read under %s; kept",
+			    DIRNONCE_FILE, d->other_used,
+			    d->other_used ? "a copy of it" : "none of them");
+		leave(w, d);
+	}
+}
+
 /*
  * The name of an encrypted or long entry, judged by the call the mount
  * decrypts it with; a directory whose nonce is lost lends no key, so a
@@ -257,7 +327,8 @@ static void sidecar_hint(struct dir *d, struct item *it)
  */
 static void judge_encrypted(struct walk *w, struct dir *d, struct item *it)
 {
-	struct direntry_key key = { .tfm = d->names_lost ? NULL : d->names };
+	struct direntry_key key = { .tfm = d->names_lost ? NULL : d->names,
+				    .other_tfm = d->other_names };
 	char plain[VNAME_MAX_PLAIN + 1];
 	struct direntry_found found;
 	int n = direntry_name_decrypt(&key, d->fd, it->cname, it->kind, plain,
@@ -299,6 +370,15 @@ static void judge_encrypted(struct walk *w, struct dir *d, struct item *it)
 			"asks for (docs/format.md 7.2)", plain);
 		explicit_bzero(plain, sizeof(plain));
 		return;
+	case DIRENTRY_CONFLICT_TOO_LONG:
+		if (enter(w, d, it) == 0)
+			fsck_report(w->f, FC_SYNC_CONFLICT, d->in_lf, NULL, w->c.s,
+				    FA_NONE, NULL, "a sync tool's conflict copy "
+				    "whose name with the tool's marker passes 255 "
+				    "bytes: the mount does not list it; kept");
+		leave(w, d);
+		it->skip = true;
+		return;
 	case DIRENTRY_INVALID:
 		set_why(it, FC_NAME_INVALID, "decrypts to an empty name, \".\", "
 			"\"..\", or one holding '/' or NUL");
@@ -321,7 +401,10 @@ static void judge_encrypted(struct walk *w, struct dir *d, struct item *it)
 		fsck_fail(w->f, "out of memory");
 		return;
 	}
-	if ((it->kind == VNAME_ENTRY_LONG) !=
+	if (found.conflict || found.other)
+		report_conflict(w, d, it, found.other);
+	if (it->kind != VNAME_ENTRY_CONFLICT &&
+	    (it->kind == VNAME_ENTRY_LONG) !=
 	    (bool)vname_is_long(found.enclen, w->f->cfg.name_max))
 		set_why(it, FC_NAME_WRONG_FORM, "stored in the %s form; this "
 			"volume's name_max %u wants the other",
@@ -361,6 +444,9 @@ static void judge_name(struct walk *w, struct dir *d, struct item *it)
 		return;
 	case VNAME_ENTRY_SIDECAR:
 		return; /* judged with the long names */
+	case VNAME_ENTRY_CONFLICT:
+		judge_copy(w, d, it);
+		return;
 	case VNAME_ENTRY_UPGRADE_TEMP:
 		set_why(it, FC_TEMP_ENTRY, "left by a cloakfs-keytool upgrade "
 			"that stopped: run the upgrade again, which removes it "
@@ -476,6 +562,19 @@ static void lf_first(struct dir *d)
 			return;
 		}
 	}
+}
+
+/* the key of a sync tool's copy of d's nonce file, when there is one */
+static void other_names(struct walk *w, struct dir *d)
+{
+	uint8_t other[DIRNONCE_SIZE];
+	int err;
+
+	d->other_used = 0;
+	if (d->names && !d->names_lost &&
+	    noncecopy_find(d->fd, d->nonce, other, NULL) == 1)
+		d->other_names = keys_names_tfm(w->f->keys, other, &err);
+	explicit_bzero(other, sizeof(other));
 }
 
 /* d's name transform from nonce (kept to make it again): 0 or -errno */
@@ -864,12 +963,16 @@ static int push_dir(struct walk *w, int fd, bool in_lf, bool is_root,
 	check_nonce(w, d);
 	if (is_root && d->names && !d->names_lost)
 		(void)fsck_lost_found_open(f, d->names, false);
+	other_names(w, d);
 	for (size_t i = 0; i < d->n && !f->operational_error; i++) {
 		if (is_root && d->items[i].kind == VNAME_ENTRY_CONFIG_TEMP)
 			config_temp(w, d, &d->items[i]);
 		else
 			judge_name(w, d, &d->items[i]);
 	}
+	report_nonce_copies(w, d);
+	crypto_free(d->other_names); /* the names are judged */
+	d->other_names = NULL;
 	find_duplicates(d);
 	check_sidecars(w, d);
 	if (is_root)

@@ -177,6 +177,25 @@ int direntry_name_prepare(int dfd, const struct direntry_name *e)
 	return vname_write_sidecar(dfd, e->name, e->enc, e->enclen);
 }
 
+/* does dfd hold a conflict copy of long name lname (its sidecar's too)?
+ * 1, 0, or 1 when it cannot be told */
+static int has_copy(int dfd, const char *lname)
+{
+	struct vname_conflict vc;
+	struct dirent *de;
+	int found = 0;
+	DIR *dp;
+
+	if (fdio_opendir(dfd, &dp) != 0)
+		return 1;
+	while (!found && (de = readdir(dp)) != NULL)
+		found = vname_classify(de->d_name) == VNAME_ENTRY_CONFLICT &&
+			vname_conflict_of(de->d_name, &vc) &&
+			vc.kind == VNAME_ENTRY_LONG && !strcmp(vc.base, lname);
+	closedir(dp);
+	return found;
+}
+
 void direntry_name_forget(int dfd, const struct direntry_name *e)
 {
 	char side[VNAME_SIDECAR_LEN + 1];
@@ -187,6 +206,8 @@ void direntry_name_forget(int dfd, const struct direntry_name *e)
 	if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
 	    errno != ENOENT)
 		return; /* the entry is there (or we cannot tell): keep it */
+	if (has_copy(dfd, e->name))
+		return; /* a sync tool's copy of the entry still needs it */
 	(void)unlinkat(dfd, side, 0);
 }
 
@@ -203,6 +224,31 @@ static enum direntry_verdict codec_verdict(int n, enum vname_verdict v)
 	default:
 		return DIRENTRY_UNDECODABLE;
 	}
+}
+
+/*
+ * enc under the directory's second key, when the first gave n (a name in
+ * out that is no evidence for its key, or a refusal): the second's name
+ * when it decodes and the first's did not, or it is evidence; else n.
+ */
+static int other_decrypt(const struct direntry_key *k, const char *enc,
+			 size_t enclen, char out[VNAME_MAX_PLAIN + 1], int n,
+			 struct direntry_found *f)
+{
+	char alt[VNAME_MAX_PLAIN + 1];
+	enum vname_verdict v;
+	int m = name_crypt(&(struct direntry_key){ .kr = k->kr,
+						   .nonce = k->other,
+						   .tfm = k->other_tfm },
+			   NAME_DECRYPT, enc, enclen, alt, sizeof(alt), &v);
+
+	if (m >= 0 && (n < 0 || dirnonce_name_evidence(alt, (size_t)m, enclen))) {
+		memcpy(out, alt, (size_t)m + 1);
+		f->other = 1;
+		n = m;
+	}
+	explicit_bzero(alt, sizeof(alt));
+	return n;
 }
 
 /*
@@ -270,18 +316,12 @@ int direntry_name_decrypt(const struct direntry_key *k, int dirfd,
 	}
 	n = name_crypt(k, NAME_DECRYPT, enc, f.enclen, out, VNAME_MAX_PLAIN + 1,
 		       &v);
-	if (n == -EBADMSG && v != VNAME_OVERPADDED && has_other(k)) {
-		enum vname_verdict v2;
-		int m = name_crypt(&(struct direntry_key){
-					.kr = k->kr, .nonce = k->other,
-					.tfm = k->other_tfm },
-				   NAME_DECRYPT, enc, f.enclen, out,
-				   VNAME_MAX_PLAIN + 1, &v2);
-
-		if (m >= 0) {
-			n = m;
-			f.other = 1;
-		}
+	if (has_other(k) && (n == -EBADMSG || (n >= 0 &&
+	    !dirnonce_name_evidence(out, (size_t)n, f.enclen)))) {
+		/* refused, or a name a wrong key may give: is it the
+		 * other's? (a refusal for over-padding stays one) */
+		if (n != -EBADMSG || v != VNAME_OVERPADDED)
+			n = other_decrypt(k, enc, f.enclen, out, n, &f);
 	}
 	f.verdict = n < 0 ? codec_verdict(n, v) : DIRENTRY_OK;
 	n = n < 0 ? n : 1;

@@ -196,11 +196,14 @@ static int vote_for(struct crypto_tfm *names, const char *enc, size_t len,
 {
 	int n = vname_decrypt(names, enc, len, plain, VNAME_MAX_PLAIN + 1);
 
-	if (n < 0)
-		return 0;
+	return n >= 0 && dirnonce_name_evidence(plain, (size_t)n, len);
+}
+
+int dirnonce_name_evidence(const char *plain, size_t n, size_t enclen)
+{
 	/* base64url without padding: 6 bits a character */
-	return (size_t)n + 2 <= len * 6 / 8 ||
-	       looks_typed((const unsigned char *)plain, (size_t)n);
+	return n + 2 <= enclen * 6 / 8 ||
+	       looks_typed((const unsigned char *)plain, n);
 }
 
 /*

@@ -73,6 +73,13 @@ int dirnonce_load(int dirfd, struct keyring *kr,
 			uint8_t nonce[DIRNONCE_SIZE],
 			struct dirnonce_state *st);
 
+/*
+ * Is a name that decrypted to plain (n bytes) from an encoding of enclen
+ * chars evidence for the key (docs/format.md 7.1): two or more bytes of
+ * padding, or text that looks typed? A wrong key gives one rarely.
+ */
+int dirnonce_name_evidence(const char *plain, size_t n, size_t enclen);
+
 /* dirnonce_load without keys or state */
 int dirnonce_read(int dirfd, uint8_t nonce[DIRNONCE_SIZE]);
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Sync tools' conflict copies in the ciphertext directory (docs/format.md
-7.6): planted in an unmounted volume as Syncthing, Dropbox and Nextcloud
+7.7): planted in an unmounted volume as Syncthing, Dropbox and Nextcloud
 leave them, they must show through the mount under the decrypted name
 with the tool's marker, each readable with its own content, removable and
 renamable to a plain name; a conflict copy of a directory's nonce file

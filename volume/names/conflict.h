@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Sync tools' conflict copies (docs/format.md 7.6). When a tool that syncs
+ * Sync tools' conflict copies (docs/format.md 7.7). When a tool that syncs
  * the ciphertext directory meets two versions of one entry, it keeps both
  * and gives one a marker in its name:
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A directory nonce's conflict copy (docs/format.md 7.6): when a sync tool
+ * A directory nonce's conflict copy (docs/format.md 7.7): when a sync tool
  * met two versions of a directory's .cloakfs.dir (two machines made the
  * directory apart), it keeps the other as ".cloakfs.dir<marker>"
  * (volume/names/conflict.h), and the names the other machine made there

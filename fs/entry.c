@@ -134,7 +134,8 @@ static int undecodable_entry(struct cloakfs *fs, struct fs_inode *dir,
 	memcpy(cname, name, len - slen);
 	cname[len - slen] = '\0';
 	kind = vname_classify(cname);
-	if ((kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG) ||
+	if ((kind != VNAME_ENTRY_ENCRYPTED && kind != VNAME_ENTRY_LONG &&
+	     kind != VNAME_ENTRY_CONFLICT) ||
 	    fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
 	r = entry_decrypt(fs, dir, dfd, cname, kind, plain);

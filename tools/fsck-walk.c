@@ -506,14 +506,28 @@ static int cmp_cname(const void *a, const void *b)
 static void check_sidecars(struct walk *w, struct dir *d)
 {
 	char **names = malloc((d->n + 1) * sizeof(*names)), key[VNAME_LONG_LEN + 1];
-	char *kp = key;
-	size_t m = 0;
+	char *kp = key, *bases = malloc(d->n * (VNAME_LONG_LEN + 1) + 1);
+	struct vname_conflict vc;
+	size_t m = 0, b = 0;
 
-	if (!names)
+	if (!names || !bases) {
+		free(names);
+		free(bases);
 		return;
-	for (size_t i = 0; i < d->n; i++)
-		if (d->items[i].kind == VNAME_ENTRY_LONG)
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->items[i].kind == VNAME_ENTRY_LONG) {
 			names[m++] = d->items[i].cname;
+		} else if (d->items[i].kind == VNAME_ENTRY_CONFLICT &&
+			   vname_conflict_of(d->items[i].cname, &vc) &&
+			   vc.kind == VNAME_ENTRY_LONG) {
+			/* a sync tool's copy of a long name reads its
+			 * original's sidecar */
+			names[m] = bases + b * (VNAME_LONG_LEN + 1);
+			memcpy(names[m++], vc.base, VNAME_LONG_LEN + 1);
+			b++;
+		}
+	}
 	if (m)
 		qsort(names, m, sizeof(*names), cmp_cname);
 	for (size_t i = 0; i < d->n; i++) {
@@ -548,6 +562,7 @@ static void check_sidecars(struct walk *w, struct dir *d)
 		leave(w, d);
 	}
 	free(names);
+	free(bases);
 }
 
 /* lost+found first (see the top of the file), then directory order */

@@ -173,3 +173,19 @@ def cname_of_unmounted(v):
             if os.path.isdir(os.path.join(v.cipherdir, n))]
     assert len(dirs) == 1, dirs
     return os.path.join(v.cipherdir, dirs[0], NONCE)
+
+
+def test_long_original_removed(planted):
+    """the original of a long name's copy removed: its sidecar stays, so
+    the copy still reads, and fsck --repair keeps it too"""
+    v, shown = planted
+    copy = LONG[:-4] + DROPBOX + ".txt"
+    os.unlink(v.path("d", LONG))
+    v.remount()
+    assert read_file(v.path("d", copy)) == shown[copy]
+    v.umount()
+    if FSCK:
+        rc, out = fsck(v, "--repair")
+        assert rc == 0 and "sidecar-orphan" not in out, out
+    v.mount()
+    assert read_file(v.path("d", copy)) == shown[copy]

@@ -189,3 +189,22 @@ def test_long_original_removed(planted):
         assert rc == 0 and "sidecar-orphan" not in out, out
     v.mount()
     assert read_file(v.path("d", copy)) == shown[copy]
+
+
+def test_literal_and_copy_listed_alike(volume_factory):
+    """a real file named as a copy lists: both are listed, the name reaches
+    the real file, and once it is renamed the name reaches the copy"""
+    v = volume_factory()
+    real = "notes" + ST
+    write_file(v.path("notes"), b"original")
+    write_file(v.path(real), b"a real file")
+    enc = cname_of(v, "notes")
+    v.umount()
+    copy_entry(enc, enc + ST)
+    v.mount()
+    assert sorted(os.listdir(v.mnt)) == sorted(["notes", real, real])
+    assert read_file(v.path(real)) == b"a real file"
+    os.rename(v.path(real), v.path("renamed"))
+    v.remount()
+    assert read_file(v.path(real)) == b"original"
+    assert read_file(v.path("renamed")) == b"a real file"

@@ -628,7 +628,7 @@ int main(int argc, char **argv)
 		fs.cipherdir_view = viewdir;
 	fs.mountpoint = absmnt;
 	atomic_store(&fs.readahead_kb, o.readahead_kb);
-	fs.timeout = ATTR_TIMEOUT;
+	fs.timeout = o.shared ? (double)o.shared_timeout_ms / 1000 : ATTR_TIMEOUT;
 	fs.chown_new = geteuid() == 0;
 	fs.test_skip_fsync = getenv("CLOAKFS_TEST_SKIP_FSYNC") &&
 			     strcmp(getenv("CLOAKFS_TEST_SKIP_FSYNC"), "1") == 0;
@@ -637,6 +637,7 @@ int main(int argc, char **argv)
 	rc = open_volume(&fs, &o, absdir);
 	if (rc)
 		goto out_opts;
+	fs.vol.shared = o.shared;
 	rc = check_mountpoint(absmnt, absdir, o.nonempty);
 	if (rc)
 		goto out_opts;

@@ -28,7 +28,12 @@ static void usage(FILE *out)
 		"                        config=FILE, passfile=FILE, extpass=CMD,\n"
 		"                        idle=TIME, readahead=KB, nocloakfsd, badname\n"
 		"                        (as the long options below), nonempty (mount\n"
-		"                        over a directory that is not empty)\n"
+		"                        over a directory that is not empty),\n"
+		"                        shared (other machines mount the same\n"
+		"                        CIPHERDIR on shared storage: locks, no\n"
+		"                        cache kept across opens), shared_timeout=\n"
+		"                        SECONDS (attributes and entries may be that\n"
+		"                        old with -o shared; default 1, 0 allowed)\n"
 		"      --ro              read-only (as -o ro)\n"
 		"      --config FILE     the volume's config is FILE, not\n"
 		"                        CIPHERDIR/cloakfs.conf\n"
@@ -62,6 +67,12 @@ static int parse_idle(const char *s, unsigned long long *ms)
 
 #define IDLE_WANTS "a time (90s, 10m, 2h, 1d; a plain number is minutes) " \
 	"up to a year"
+
+/* seconds, fractions allowed ("0.5"), at most an hour */
+static int parse_shared_timeout(const char *s, unsigned long long *ms)
+{
+	return duration_parse(s, 1, 3600ULL * 1000, ms);
+}
 
 /* KiB, 0 to 65536 */
 static int parse_kb(const char *s, unsigned int *out)
@@ -132,6 +143,17 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 			o->use_cloakfsd = 0;
 		} else if (!strcmp(opt, "badname")) {
 			o->show_undecodable = 1;
+		} else if (!strcmp(opt, "shared")) {
+			o->shared = 1;
+		} else if (!strncmp(opt, "shared_timeout=", 15)) {
+			if (parse_shared_timeout(opt + 15,
+						 &o->shared_timeout_ms)) {
+				snprintf(err, errlen, "-o shared_timeout: takes "
+					 "seconds from 0 to 3600, not '%s'",
+					 opt + 15);
+				return -EINVAL;
+			}
+			o->shared_timeout_set = 1;
 		} else if (!strcmp(opt, "nonempty")) {
 			o->nonempty = 1; /* ours: FUSE 3 dropped the option */
 		} else if (mount_only(opt)) {
@@ -181,6 +203,7 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 	memset(o, 0, sizeof(*o));
 	o->use_cloakfsd = 1;
 	o->readahead_kb = CLOAKFS_READAHEAD_KB_DEFAULT;
+	o->shared_timeout_ms = 1000;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:fdso:hV", longopts, NULL)) != -1 ||
@@ -271,6 +294,11 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 	if (!o->cipherdir || !o->mountpoint) {
 		snprintf(err, errlen, "give CIPHERDIR and MOUNTPOINT (try cloakfs "
 			 "--help)");
+		return CMDLINE_USAGE;
+	}
+	if (o->shared_timeout_set && !o->shared) {
+		snprintf(err, errlen, "-o shared_timeout applies to -o shared "
+			 "only: give both");
 		return CMDLINE_USAGE;
 	}
 	if (o->pass.file && o->pass.extpass) {

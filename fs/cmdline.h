@@ -5,7 +5,7 @@
  * Options may follow the two directories, as mount.fuse3 passes them
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
  * cloakfs' own -o options (config=, passfile=, extpass=, idle=,
- * readahead=, nocloakfsd, nonempty, badname) are
+ * readahead=, nocloakfsd, nonempty, badname, shared, shared_timeout=) are
  * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
  * dropped; the rest goes to FUSE.
  */
@@ -33,6 +33,12 @@ struct cloakfs_options {
 	int recovery_key;        /* --recovery-key: unlock with it, not a
 				    passphrase (pass then gives the key) */
 	int show_undecodable;    /* --show-undecodable, -o badname */
+	int shared;              /* -o shared: other machines use the
+				    ciphertext directory too (docs/design.md
+				    "Several machines") */
+	unsigned long long shared_timeout_ms; /* -o shared_timeout: the
+				    attribute and entry timeout then */
+	int shared_timeout_set;
 	char *fuse_opts;         /* comma-separated, for FUSE; may be NULL */
 };
 

@@ -146,8 +146,10 @@ int filestate_load(struct cloakfs *fs, struct fs_inode *in)
 		return 0;
 	err = fileio_open(&st->cf, st->fd, fs->vol.keyring, fs->vol.cfg.cipher,
 			  fs->vol.cfg.sector_size);
-	if (!err)
+	if (!err) {
+		st->cf.shared = fs->vol.shared;
 		st->loaded = 1;
+	}
 	return err;
 }
 

@@ -32,6 +32,8 @@
 #include "volume/keys/keyring.h"
 #include "volume/volume.h"
 
+struct fuse_session;
+
 struct cloakfs {
 	/* the volume (volume/volume.h): config, keys, root, lock; the mount
 	 * opens, unlocks and closes it */
@@ -46,6 +48,7 @@ struct cloakfs {
 	atomic_uint readahead_kb;
 
 	struct inode_table inodes;
+	struct fuse_session *se;   /* for notifications (-o shared's opens) */
 	struct fs_inode *root;
 
 	double timeout;            /* entry and attribute cache, seconds */

@@ -62,9 +62,10 @@ void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (!err)
 		err = lookup_cname(r.fs, r.in, r.fd, en.name, &e);
 	if (err == -ENOENT) {
-		/* a negative entry the kernel may cache */
+		/* a negative entry the kernel may cache; not with -o shared,
+		 * where another machine may make the name any moment */
 		memset(&e, 0, sizeof(e));
-		e.entry_timeout = r.fs->timeout;
+		e.entry_timeout = r.fs->vol.shared ? 0 : r.fs->timeout;
 		err = 0;
 	}
 	if (request_done(&r, err))

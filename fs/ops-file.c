@@ -35,6 +35,10 @@ static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
 
 	filestate_lock(in);
 	err = filestate_get(in, want_write, fd, pathfd);
+	/* close-to-open with -o shared: another machine may have written
+	 * since this file was last read here */
+	if (!err && fs->vol.shared && in->file->loaded)
+		fileio_forget_cached(&in->file->cf);
 	if (!err && (flags & O_TRUNC) && want_write) {
 		err = filestate_load(fs, in);
 		if (!err)
@@ -57,12 +61,17 @@ static void close_content(struct cloakfs *fs, struct fs_inode *in)
 	atomic_fetch_sub(&fs->open_handles, 1);
 }
 
-static void fill_open(struct fuse_file_info *fi)
+static void fill_open(struct cloakfs *fs, fuse_ino_t ino,
+		      struct fuse_file_info *fi)
 {
 	fi->fh = (uint64_t)(unsigned int)fi->flags;
 	/* cloakfs is the only writer of its ciphertext: cached pages stay
-	 * valid across opens */
-	fi->keep_cache = 1;
+	 * valid across opens. Not with -o shared: another machine may have
+	 * written, so each open starts from the ciphertext (pages dropped,
+	 * attributes and so the size asked again) */
+	fi->keep_cache = !fs->vol.shared;
+	if (fs->vol.shared && ino && fs->se)
+		(void)fuse_lowlevel_notify_inval_inode(fs->se, ino, -1, 0);
 	fi->direct_io = 0;
 	/* fs_flush has nothing to do (writes are not buffered here): spare
 	 * the kernel a round trip per close */
@@ -98,7 +107,7 @@ void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		err = open_content(r.fs, r.in, fi->flags, -1, r.fd);
 	if (!request_done(&r, err))
 		return;
-	fill_open(fi);
+	fill_open(r.fs, ino, fi);
 	readahead_apply_once(r.fs);
 	if (fuse_reply_open(req, fi) != 0) {
 		/* the opener is gone (interrupted): no release will come */
@@ -193,7 +202,7 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		direntry_name_forget(r.fd, &en);
 	if (!request_done(&r, err))
 		return;
-	fill_open(fi);
+	fill_open(r.fs, 0, fi); /* new: nothing cached to drop */
 	if (fuse_reply_create(req, &e, fi) != 0) {
 		close_content(r.fs, in);
 		inode_table_forget(&r.fs->inodes, in, 1);
@@ -273,8 +282,8 @@ void fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		 * write-back of mmap'ed pages, which may come through any
 		 * handle and carry their own offset */
 		if (!n && (fi->fh & O_APPEND) && !fi->writepage)
-			n = fileio_size(&in->file->cf, &pos);
-		if (!n)
+			n = fileio_append(&in->file->cf, buf, size, &pos);
+		else if (!n)
 			n = fileio_write(&in->file->cf, buf, size, pos);
 		/* O_SYNC/O_DSYNC handles: the ciphertext descriptor is shared */
 		if (n >= 0 && (fi->fh & (O_SYNC | O_DSYNC)) &&

@@ -83,5 +83,6 @@ static const struct fuse_lowlevel_ops cloakfs_ops = {
 struct fuse_session *cloakfs_session_new(struct fuse_args *args,
 					 struct cloakfs *fs)
 {
-	return fuse_session_new(args, &cloakfs_ops, sizeof(cloakfs_ops), fs);
+	fs->se = fuse_session_new(args, &cloakfs_ops, sizeof(cloakfs_ops), fs);
+	return fs->se;
 }

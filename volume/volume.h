@@ -91,6 +91,11 @@ struct volume {
 	int slot;                 /* the keyslot that opened, or -1 */
 	unsigned char slots[VOLCONF_MAX_KEYSLOTS]; /* enum volume_slot_state */
 	const char *dir;          /* as given to volume_open (messages) */
+	int shared;               /* other machines use the ciphertext at
+				     once (a mount's -o shared): content I/O
+				     takes byte-range locks on the backing
+				     files and trusts no cached header or
+				     size (fileio.h); 0 costs nothing */
 	char confpath[4096];      /* the config's path */
 };
 

@@ -18,6 +18,7 @@
 #include "volume/content/steps.h"
 #include "volume/content/wide.h"
 #include "volume/fdio.h"
+#include "volume/rangelock.h"
 
 /* plaintext bytes handled per pread/pwrite */
 #define FILEIO_BATCH (128 * 1024)
@@ -38,6 +39,19 @@ static int cipher_size_of(int fd, uint64_t *size)
 	if (fstat(fd, &st) != 0)
 		return -errno;
 	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* the size as the storage has it now, past any client's attribute cache
+ * (a network filesystem's, which fstat may answer from) */
+static int cipher_size_fresh(int fd, uint64_t *size)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_FORCE_SYNC, STATX_SIZE,
+		  &stx) != 0)
+		return -errno;
+	*size = stx.stx_size;
 	return 0;
 }
 
@@ -213,10 +227,53 @@ void fileio_close(struct content_file *f)
 	f->have_header = 0;
 }
 
+void fileio_forget_cached(struct content_file *f)
+{
+	f->have_header = 0;
+	/*
+	 * An fdatasync of a file with nothing to write is how a network
+	 * client is made to ask the storage: GlusterFS's answers from its
+	 * metadata cache until then (a size a second old, seen), and takes
+	 * the new one from the sync's reply. Then the clean pages go (ours
+	 * are never dirty: written through). Both only speed: a failure
+	 * leaves the cache to expire as it would.
+	 */
+	(void)fdatasync(f->fd);
+	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+/* with f->shared: the whole ciphertext file locked for a change, and
+ * what is cached of it forgotten (fileio_forget_cached says why) */
+static int shared_begin(struct content_file *f)
+{
+	int err;
+
+	if (!f->shared)
+		return 0;
+	err = rangelock_take(f->fd, 1, 0, 0);
+	if (!err)
+		fileio_forget_cached(f);
+	return err;
+}
+
+/* the change reaches the storage before the lock goes (a client's write
+ * cache, GlusterFS's write-behind, would otherwise keep it from the next
+ * machine to take the lock); err, or the sync's error */
+static int shared_end(const struct content_file *f, int err)
+{
+	if (!f->shared)
+		return err;
+	if (fdatasync(f->fd) != 0 && !err)
+		err = -errno;
+	rangelock_drop(f->fd, 0, 0);
+	return err;
+}
+
 int fileio_size(struct content_file *f, uint64_t *plain)
 {
 	uint64_t csize;
-	int err = cipher_size_of(f->fd, &csize);
+	int err = f->shared ? cipher_size_fresh(f->fd, &csize)
+			    : cipher_size_of(f->fd, &csize);
 
 	if (err)
 		return err;
@@ -504,8 +561,8 @@ static int grow_sealed(struct content_file *f, uint64_t *plain,
 	return 0;
 }
 
-ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
-		     uint64_t off)
+static ssize_t write_pieces(struct content_file *f, const void *buf,
+			    size_t len, uint64_t off)
 {
 	const uint8_t *p = buf;
 	size_t done = 0;
@@ -538,6 +595,37 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 	return (ssize_t)done;
 }
 
+ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
+		     uint64_t off)
+{
+	ssize_t n;
+	int err;
+
+	if (len == 0)
+		return 0;
+	err = shared_begin(f);
+	if (err)
+		return err;
+	n = write_pieces(f, buf, len, off);
+	err = shared_end(f, n < 0 ? (int)n : 0);
+	return err ? err : n;
+}
+
+ssize_t fileio_append(struct content_file *f, const void *buf, size_t len,
+		      uint64_t *off)
+{
+	ssize_t n;
+	int err = shared_begin(f);
+
+	if (err)
+		return err;
+	n = fileio_size(f, off);
+	if (!n && len)
+		n = write_pieces(f, buf, len, *off);
+	err = shared_end(f, n < 0 ? (int)n : 0);
+	return err ? err : n;
+}
+
 /*
  * Shrink to new_size > 0: the new last unit, re-encrypted in its shape,
  * is written over the old units first and the file cut after it, so
@@ -551,7 +639,7 @@ static int shrink(struct content_file *f, uint64_t old_size, uint64_t new_size)
 	return apply(f, &c, NULL, 0);
 }
 
-int fileio_truncate(struct content_file *f, uint64_t size)
+static int truncate_locked(struct content_file *f, uint64_t size)
 {
 	uint64_t plain;
 	int err;
@@ -574,6 +662,15 @@ int fileio_truncate(struct content_file *f, uint64_t size)
 	if (f->geom.overhead)
 		return grow_sealed(f, &plain, size);
 	return rewrite(f, plain, size, size, NULL, 0);
+}
+
+int fileio_truncate(struct content_file *f, uint64_t size)
+{
+	int err = shared_begin(f);
+
+	if (err)
+		return err;
+	return shared_end(f, truncate_locked(f, size));
 }
 
 static int fd_seek(void *ctx, uint64_t off, int whence, uint64_t *out)

@@ -39,6 +39,9 @@ struct content_file {
 	struct content_geom geom;
 	struct file_header hdr;          /* valid if have_header */
 	int have_header;
+	int shared;                      /* other machines write the file
+					  * too (struct volume.shared); set
+					  * after fileio_open */
 };
 
 /*
@@ -53,6 +56,21 @@ int fileio_open(struct content_file *f, int fd, struct keyring *kr,
 		enum volume_cipher cipher, uint32_t sector_size);
 /* forget the header; the fd stays open */
 void fileio_close(struct content_file *f);
+
+/*
+ * Another machine may have changed the file (f->shared): forget its
+ * header and drop the backing file's cached pages, so that what comes
+ * next reads both from the storage (close-to-open).
+ *
+ * With f->shared, fileio_write and fileio_truncate run whole under an
+ * exclusive byte-range lock on the ciphertext file (volume/rangelock.h)
+ * and read its header and size afresh inside it: a new file's header is
+ * written once (the second machine finds and uses the first one's), a
+ * read-modify-write of a unit never interleaves with another machine's,
+ * and an append goes at the end the storage has. A lock that does not
+ * come in time fails the call with -ENOLCK, changing nothing.
+ */
+void fileio_forget_cached(struct content_file *f);
 
 /* plaintext size, from the ciphertext size (and header) */
 int fileio_size(struct content_file *f, uint64_t *plain);
@@ -115,6 +133,10 @@ ssize_t fileio_read(struct content_file *f, void *buf, size_t len,
 		    uint64_t off);
 ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 		     uint64_t off);
+/* fileio_write at the end of the file, however far another machine has
+ * grown it (f->shared): bytes done, *off where they went; or -errno */
+ssize_t fileio_append(struct content_file *f, const void *buf, size_t len,
+		      uint64_t *off);
 /*
  * fileio_read for a file of plaintext size plain (from fileio_size while
  * nothing changed it since). It only reads f, so several may run at once

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Byte-range locks on backing files, for volumes that several machines
+ * use at once (struct volume.shared): open file description locks
+ * (F_OFD_SETLK, fcntl(2)), which GlusterFS, NFS and CephFS carry to the
+ * other clients, and which belong to the descriptor, not the process,
+ * so no other descriptor of the file closed meanwhile drops them.
+ *
+ * A wait is bounded: a lock that another machine holds longer than
+ * RANGELOCK_WAIT_MS gives -ENOLCK (a machine that hangs while holding
+ * one stalls its peers no longer than that; the call fails cleanly).
+ */
+#ifndef CLOAKFS_VOLUME_RANGELOCK_H
+#define CLOAKFS_VOLUME_RANGELOCK_H
+
+#include <sys/types.h>
+
+#define RANGELOCK_WAIT_MS 30000
+
+/*
+ * Lock [start, start + len) of fd (len 0: to the end, however far the
+ * file grows) for writing (exclusive) or reading (shared). 0, -ENOLCK
+ * after the bound, or another -errno of fcntl (-EINVAL: the filesystem
+ * has no OFD locks).
+ */
+int rangelock_take(int fd, int exclusive, off_t start, off_t len);
+/* release what rangelock_take took (same range) */
+void rangelock_drop(int fd, off_t start, off_t len);
+
+#endif

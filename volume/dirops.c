@@ -27,15 +27,58 @@ int dirops_temp_name(char out[DIROPS_TEMP_NAME_SIZE])
 	return 0;
 }
 
+/* a non-directory: a second name, then the first one gone; 1 when the
+ * filesystem cannot link (the caller falls back) */
+static int move_by_link(int olddir, const char *oldname, int newdir,
+			const char *newname)
+{
+	int err;
+
+	if (linkat(olddir, oldname, newdir, newname, 0) != 0)
+		return errno == EPERM || errno == EOPNOTSUPP || errno == EMLINK ||
+		       errno == ENOSYS ? 1 : -errno;
+	if (unlinkat(olddir, oldname, 0) == 0)
+		return 0;
+	err = -errno;
+	(void)unlinkat(newdir, newname, 0); /* back to one name, as before */
+	return err;
+}
+
+/* a directory: newname claimed by an empty directory, then replaced */
+static int move_dir_over_own(int olddir, const char *oldname, int newdir,
+			     const char *newname)
+{
+	int err;
+
+	if (mkdirat(newdir, newname, S_IRWXU) != 0)
+		return -errno;
+	if (renameat(olddir, oldname, newdir, newname) == 0)
+		return 0;
+	err = -errno;
+	/* not empty any more: someone else's now, left alone */
+	if (err == -ENOTEMPTY || err == -EEXIST)
+		return -EEXIST;
+	(void)unlinkat(newdir, newname, AT_REMOVEDIR);
+	return err;
+}
+
 int dirops_rename_noreplace(int olddir, const char *oldname, int newdir,
 			    const char *newname)
 {
 	struct stat st;
+	int err;
 
 	if (renameat2(olddir, oldname, newdir, newname, RENAME_NOREPLACE) == 0)
 		return 0;
 	if (errno != EINVAL && errno != ENOSYS)
 		return -errno;
+	if (fstatat(olddir, oldname, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	err = S_ISDIR(st.st_mode)
+		      ? move_dir_over_own(olddir, oldname, newdir, newname)
+		      : move_by_link(olddir, oldname, newdir, newname);
+	if (err != 1)
+		return err;
 	if (fstatat(newdir, newname, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return -EEXIST;
 	return renameat(olddir, oldname, newdir, newname) == 0 ? 0 : -errno;

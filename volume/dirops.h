@@ -24,8 +24,16 @@
 int dirops_temp_name(char out[DIROPS_TEMP_NAME_SIZE]);
 
 /*
- * renameat2 RENAME_NOREPLACE, emulated (check, then rename) where the
- * filesystem lacks it; 0 or -errno (-EEXIST when newname exists).
+ * renameat2 RENAME_NOREPLACE, emulated where the filesystem lacks it
+ * (GlusterFS's FUSE client answers EINVAL) without a window in which
+ * another writer's newname could be replaced: a non-directory is linked
+ * to newname (link(2) fails with EEXIST when it is taken), then its old
+ * name removed; a directory gets newname made first as an empty
+ * directory of its own (mkdir(2): EEXIST), then renamed over it, which
+ * the filesystem refuses (ENOTEMPTY, answered as EEXIST) should anyone
+ * have put something in it meanwhile. Only where neither link nor mkdir
+ * can do it (a filesystem without hard links) is it a check, then a
+ * rename. 0 or -errno (-EEXIST when newname exists).
  */
 int dirops_rename_noreplace(int olddir, const char *oldname, int newdir,
 			    const char *newname);

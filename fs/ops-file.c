@@ -37,8 +37,12 @@ static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
 	err = filestate_get(in, want_write, fd, pathfd);
 	/* close-to-open with -o shared: another machine may have written
 	 * since this file was last read here */
-	if (!err && fs->vol.shared && in->file->loaded)
-		fileio_forget_cached(&in->file->cf);
+	if (!err && fs->vol.shared) {
+		if (in->file->loaded)
+			fileio_forget_cached(&in->file->cf);
+		else
+			fileio_fresh_view(in->file->fd);
+	}
 	if (!err && (flags & O_TRUNC) && want_write) {
 		err = filestate_load(fs, in);
 		if (!err)

@@ -227,9 +227,8 @@ void fileio_close(struct content_file *f)
 	f->have_header = 0;
 }
 
-void fileio_forget_cached(struct content_file *f)
+void fileio_fresh_view(int fd)
 {
-	f->have_header = 0;
 	/*
 	 * An fdatasync of a file with nothing to write is how a network
 	 * client is made to ask the storage: GlusterFS's answers from its
@@ -238,8 +237,14 @@ void fileio_forget_cached(struct content_file *f)
 	 * are never dirty: written through). Both only speed: a failure
 	 * leaves the cache to expire as it would.
 	 */
-	(void)fdatasync(f->fd);
-	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	(void)fdatasync(fd);
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+void fileio_forget_cached(struct content_file *f)
+{
+	f->have_header = 0;
+	fileio_fresh_view(f->fd);
 }
 
 /* with f->shared: the whole ciphertext file locked for a change, and

@@ -71,6 +71,9 @@ void fileio_close(struct content_file *f);
  * come in time fails the call with -ENOLCK, changing nothing.
  */
 void fileio_forget_cached(struct content_file *f);
+/* the part of fileio_forget_cached for a backing file fd not yet read
+ * through a content_file: its cached pages and attributes */
+void fileio_fresh_view(int fd);
 
 /* plaintext size, from the ciphertext size (and header) */
 int fileio_size(struct content_file *f, uint64_t *plain);

@@ -71,9 +71,16 @@ int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
 {
 	int err;
 
-	pthread_rwlock_rdlock(&in->io);
+	/* -o shared: one READ at a time, since the byte-range lock it
+	 * takes (fileio_read_begin) belongs to the one descriptor */
+	if (fs->vol.shared)
+		pthread_rwlock_wrlock(&in->io);
+	else
+		pthread_rwlock_rdlock(&in->io);
 	pthread_mutex_lock(&in->lock);
 	err = filestate_load(fs, in);
+	if (!err)
+		err = fileio_read_begin(&in->file->cf);
 	if (!err)
 		err = fileio_size(&in->file->cf, plain);
 	pthread_mutex_unlock(&in->lock);
@@ -82,6 +89,9 @@ int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
 
 void filestate_read_end(struct fs_inode *in)
 {
+	/* read_locked is set only with -o shared, where io is exclusive */
+	if (in->file)
+		fileio_read_end(&in->file->cf);
 	pthread_rwlock_unlock(&in->io);
 }
 

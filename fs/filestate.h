@@ -27,7 +27,8 @@ void filestate_lock(struct fs_inode *in);
 void filestate_unlock(struct fs_inode *in);
 
 /*
- * A READ: in's io lock shared, and under its lock (briefly) the state
+ * A READ: in's io lock shared (exclusive with -o shared), and under its
+ * lock (briefly) the state
  * loaded and the plaintext size into *plain. 0 or -errno; either
  * way io stays held until filestate_read_end(in).
  */

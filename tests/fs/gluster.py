@@ -97,6 +97,13 @@ class Gluster:
         run("gluster", "--mode=script", "volume", "create", self.name, "replica", "2",
             *["%s:%s" % (self.host, b) for b in self.bricks], "force")
         self.created = True
+        # quick-read answers reads of a small file from a client-side copy
+        # that no lock or sync refreshes (seen: a read-modify-write under
+        # an OFD lock read content a second old and lost the other
+        # machine's write); docs/design.md "Several machines" asks it off
+        # for shared use, so the volume is set up that way
+        run("gluster", "--mode=script", "volume", "set", self.name,
+            "performance.quick-read", "off")
         run("gluster", "--mode=script", "volume", "start", self.name)
         for m in (self.a, self.b):
             run("mount", "-t", "glusterfs", "%s:/%s" % (self.host, self.name), m)

@@ -247,6 +247,29 @@ void fileio_forget_cached(struct content_file *f)
 	fileio_fresh_view(f->fd);
 }
 
+int fileio_read_begin(struct content_file *f)
+{
+	int err;
+
+	if (!f->shared)
+		return 0;
+	err = rangelock_take(f->fd, 0, 0, 0);
+	if (err)
+		return err;
+	f->read_locked = 1;
+	f->have_header = 0;
+	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	return 0;
+}
+
+void fileio_read_end(struct content_file *f)
+{
+	if (!f->read_locked)
+		return;
+	f->read_locked = 0;
+	rangelock_drop(f->fd, 0, 0);
+}
+
 /* with f->shared: the whole ciphertext file locked for a change, and
  * what is cached of it forgotten (fileio_forget_cached says why) */
 static int shared_begin(struct content_file *f)

@@ -42,6 +42,8 @@ struct content_file {
 	int shared;                      /* other machines write the file
 					  * too (struct volume.shared); set
 					  * after fileio_open */
+	int read_locked;                 /* between fileio_read_begin and
+					  * fileio_read_end */
 };
 
 /*
@@ -71,6 +73,18 @@ void fileio_close(struct content_file *f);
  * come in time fails the call with -ENOLCK, changing nothing.
  */
 void fileio_forget_cached(struct content_file *f);
+/*
+ * Around a read (fileio_size, then fileio_read_*) with f->shared: a shared
+ * lock on the whole ciphertext file, the header read afresh and the
+ * cached pages dropped, so that a read never decrypts one version's
+ * sectors under another version's header (another machine's truncate to
+ * 0 and rewrite gives the file a new nonce). 0 or -errno (-ENOLCK);
+ * nothing without f->shared. One reader at a time per content_file (the
+ * lock belongs to its descriptor). fileio_read_end: the lock released,
+ * if taken.
+ */
+int fileio_read_begin(struct content_file *f);
+void fileio_read_end(struct content_file *f);
 /* the part of fileio_forget_cached for a backing file fd not yet read
  * through a content_file: its cached pages and attributes */
 void fileio_fresh_view(int fd);

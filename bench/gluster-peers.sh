@@ -15,8 +15,8 @@
 #   --workdir, its FUSE client mounted), and times, through client A:
 #     gluster           the client mount itself
 #     cloakfs           cloakfs's default mount (aes256-xts)
-#     cloakfs-shared    cloakfs -o shared; left out with a note while the
-#                       mount refuses the option
+#     cloakfs-shared    cloakfs -o shared (left out with a note if the
+#                       mount fails)
 #     gocryptfs         Debian's gocryptfs
 #     gocryptfs-shared  gocryptfs -sharedstorage
 #   the workloads (sizes for --quick in brackets):

@@ -28,9 +28,9 @@ static long long now_ms(void)
 }
 
 /*
- * Polled rather than F_OFD_SETLKW: a blocking wait has no bound, and a
- * FUSE client (GlusterFS's) may not pass a signal on to end it. The
- * pause doubles from 1 ms to 50 ms, so a short hold costs little.
+ * Polled rather than F_OFD_SETLKW, whose wait has no bound of its own
+ * (only a signal ends it, and a FUSE worker thread has none to take).
+ * The pause doubles from 1 ms to 64 ms, so a short hold costs little.
  */
 int rangelock_take(int fd, int exclusive, off_t start, off_t len)
 {
@@ -45,7 +45,7 @@ int rangelock_take(int fd, int exclusive, off_t start, off_t len)
 		if (now_ms() >= until)
 			return -ENOLCK;
 		nanosleep(&pause, NULL);
-		if (pause.tv_nsec < 50000000)
+		if (pause.tv_nsec < 64000000)
 			pause.tv_nsec *= 2;
 	}
 }

@@ -309,6 +309,27 @@ def test_idle_units(vol):
     vol.umount()
 
 
+def test_shared_options(vol):
+    """-o shared and shared_timeout=: bad values and a timeout without
+    shared refused by name; a shared mount (fstab order, options after
+    the directories) reads back what it wrote, appends and truncates"""
+    for bad in ("shared,shared_timeout=soon", "shared,shared_timeout=-1",
+                "shared,shared_timeout=3601", "shared_timeout=2"):
+        r = run(vol.cipherdir, vol.mnt, "-o", bad)
+        assert r.returncode == EXIT_USAGE and b"shared_timeout" in r.stderr, bad
+        assert not mounted(vol.mnt)
+    r = run("--help")
+    assert b"shared_timeout=" in r.stdout
+    vol.mount("-o", "shared,shared_timeout=0.5")
+    p = os.path.join(vol.mnt, "f")
+    write_file(p, b"x" * 5000)
+    with open(p, "ab") as f:
+        f.write(b"tail")
+    os.truncate(p, 4098)
+    assert read_file(p) == b"x" * 4096 + b"xx"
+    vol.umount()
+
+
 def test_ro_flag(vol):
     vol.mount()
     write_file(os.path.join(vol.mnt, "kept"), b"before")

@@ -28,7 +28,7 @@ import subprocess
 
 import pytest
 
-from conftest import renameat2, scratch_base
+from conftest import AEAD_CIPHERS, CONTENT_CIPHERS, renameat2, scratch_base
 from test_format_v2 import V1Volume, needs_tools
 
 IS_ROOT = os.geteuid() == 0
@@ -299,9 +299,18 @@ def run_sequence(vol, seed, v1=False):
         shutil.rmtree(ref, ignore_errors=True)
 
 
-@pytest.mark.parametrize("cache", ["tiny-cache", "default-cache", "version-1"])
+# each authenticated cipher (those $CLOAKFS_TEST_CIPHERS keeps) with the
+# tiny cache: the same sequence, its writes and truncates sealed
+CASES = ["tiny-cache", "default-cache", "version-1"] + [
+    c for c in CONTENT_CIPHERS if c in AEAD_CIPHERS]
+
+
+@pytest.mark.parametrize("cache", CASES)
 def test_namespace_matches_reference(volume_factory, request, cache):
     seed = int(os.environ.get("CLOAKFS_NS_SEED", random.randrange(1 << 30)))
+    cipher = "speck128-xts"
+    if cache in AEAD_CIPHERS:
+        cipher, cache = cache, "tiny-cache"
     if cache == "version-1":
         # the committed version-1 fixture, tiny cache: its renames of
         # symlinks across directories re-encrypt them (fs/ops-rename.c)
@@ -311,7 +320,7 @@ def test_namespace_matches_reference(volume_factory, request, cache):
         request.addfinalizer(vol.destroy)
         cache = "tiny-cache"
     else:
-        vol = volume_factory("speck128-xts", mount=False)
+        vol = volume_factory(cipher, mount=False)
     env = dict(os.environ)
     if cache == "tiny-cache":
         env["CLOAKFS_FD_CACHE"] = "2"

@@ -104,9 +104,12 @@ static int encrypt_units(const struct content_file *f, uint64_t plain,
 	return err;
 }
 
-/* in place; a sealed unit that does not verify: -EBADMSG and *bad */
+/* from buf to dst (sealed units; XTS and wide units are always
+ * decrypted in place, dst == buf); a sealed unit that does not verify: -EBADMSG and
+ * *bad */
 static int decrypt_units(const struct content_file *f, uint64_t plain,
-			 uint64_t first, uint64_t n, uint8_t *buf, uint64_t *bad)
+			 uint64_t first, uint64_t n, uint8_t *dst, uint8_t *buf,
+			 uint64_t *bad)
 {
 	unsigned int slot;
 	int err;
@@ -116,7 +119,7 @@ static int decrypt_units(const struct content_file *f, uint64_t plain,
 		return err;
 	if (f->geom.overhead)
 		err = sealed_decrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
-					   first, n, buf, buf, bad);
+					   first, n, dst, buf, bad);
 	else if (f->geom.wide_tweak)
 		err = wide_decrypt_units(tfm, &f->geom, f->hdr.nonce, plain,
 					 first, n, buf, buf);
@@ -356,6 +359,7 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 		uint64_t n = 0, take, bad = u;
 		uint64_t bytes = 0;
 		uint8_t *dst;
+		int direct;
 
 		if (skip == 0)
 			n = content_whole_units(&f->geom, plain, u, last,
@@ -369,24 +373,30 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 			}
 			n = batch_units(&f->geom, u, last);
 			bytes = content_units_len(&f->geom, plain, u, n);
-			used = bytes > used ? (size_t)bytes : used;
 			dst = buf;
 		}
 		err = pread_units(f->fd, dst, (size_t)bytes,
 				  content_unit_pos(&f->geom, u));
+		/* the plaintext of these units is dst from start, clipped to
+		 * the file (a padded unit is longer) */
+		take = content_units_plain(&f->geom, plain, u, n) - skip;
+		/* sealed units wholly wanted: decrypted from the batch
+		 * buffer straight into out, not moved twice */
+		direct = f->geom.overhead && dst == buf && skip == 0 &&
+			 take <= len - done;
+		if (dst == buf && !direct) /* buf held plaintext: wiped */
+			used = bytes > used ? (size_t)bytes : used;
 		if (!err)
-			err = decrypt_units(f, plain, u, n, dst, &bad);
+			err = decrypt_units(f, plain, u, n,
+					    direct ? out + done : dst, dst, &bad);
 		if (err) {
 			if (err == -EBADMSG && f->geom.overhead && bad_off)
 				*bad_off = bad * f->geom.sector_size;
 			break;
 		}
-		/* the plaintext of these units is dst from start, clipped to
-		 * the file (a padded unit is longer) */
-		take = content_units_plain(&f->geom, plain, u, n) - skip;
 		if (take > len - done)
 			take = len - done;
-		if (dst == buf)
+		if (dst == buf && !direct)
 			memcpy(out + done, buf + skip, (size_t)take);
 		done += take;
 		u += n;

@@ -62,7 +62,7 @@ for i, (kind, name, off, n, seed) in enumerate(ops):
 """
 
 
-def make_ops(rng, prefix, count=3000):
+def make_ops(rng, prefix, count=20000):
     """a random sequence of appends, overwrites and truncates"""
     sizes = {}
     ops = []
@@ -137,7 +137,9 @@ def run_round(v, model, rng, prefix):
     w = subprocess.Popen([sys.executable, "-c", WRITER % (PIECE, PIECE), v.mnt, opsfile],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     # the kill: once a random operation has started, after a random delay
-    at, lines = rng.randrange(50, len(ops) // 2), []
+    # (the writer runs ahead of this reader by what the pipe holds: many
+    # more operations than are ever reached keep it from finishing first)
+    at, lines = rng.randrange(50, 1500), []
     while len(lines) <= at:
         line = w.stdout.readline()
         assert line, "the writer stopped early: %s" % "".join(lines[-5:])

@@ -296,8 +296,9 @@ int crypto_register_simd_ciphers(struct crypto_registry *reg,
  * child must fit its slot (fits(i, d), the template's own check, as the
  * kernel's hctr2 checks for "xctr(" and "polyval"). Instantiated over
  * every fitting combination of registered drivers whose algorithm has
- * vectors of its own (hctr2(aes); not hctr2(sm4): no published vectors,
- * and a composition of two children is not trusted from another cipher's).
+ * vectors of its own (hctr2(aes), hctr2(sm4), hctr2(camellia); not
+ * hctr2(speck128): a composition of two children is not trusted from
+ * another cipher's vectors).
  */
 static const struct {
 	const char *name;         /* "hctr2_base" */

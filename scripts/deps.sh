@@ -17,12 +17,15 @@ cloakfs_test_deps=(python3 python3-pytest git tar gdb util-linux acl
 	libc6-dev-arm64-cross libc6-dev-armhf-cross
 	clang libclang-rt-14-dev llvm-14
 	debhelper build-essential bash-completion python3-cryptography-vectors
+	python3-cryptography
 	glusterfs-server glusterfs-client gocryptfs)
 # (debhelper, build-essential and bash-completion: scripts/ci-package.sh
 # builds the Debian package, and dpkg-checkbuilddeps wants build-essential
 # itself, not only the compiler it pulls in; the other build dependencies
 # are the rest of these lists;
 # python3-cryptography-vectors: NIST's SHA512LongMsg.rsp for test_sha512_cavp;
+# python3-cryptography: the SM4, Camellia and AES of test_hctr2_oracle's
+# HCTR2 oracle (tests/crypto/hctr2_oracle.py);
 # glusterfs-server and -client: a distributed filesystem on loopback for
 # the tests of several machines sharing a volume, tests/fs/gluster.py;
 # gocryptfs: the peer those tests measure beside cloakfs, tests/fs/test_shared.py)

@@ -51,8 +51,9 @@ static int registry_has(const char *alg)
 /*
  * --names: a mode the cipher takes (hctr2 needs a 128-bit block cipher)
  * and whose algorithm the crypto layer builds at all, whatever the
- * policy: hctr2 is instantiated only over ciphers with published
- * vectors, today AES (cloakfs-enc --list). 0 or a usage exit code.
+ * policy: hctr2 is instantiated only over ciphers with vectors of its
+ * own, today AES, SM4 and Camellia (cloakfs-enc --list). 0 or a usage
+ * exit code.
  */
 static int choose_names(const char *arg, enum volume_cipher c,
 			struct volume_create_params *p)
@@ -284,7 +285,8 @@ const struct kt_command kt_cmd_init = {
 		"                       xchacha20-poly1305\n"
 		"  --names MODE         how names, symlink targets and xattr names are\n"
 		"                       encrypted: cts (CBC-CS3, every cipher), hctr2\n"
-		"                       (one wide block; aes256-xts) or adiantum (one\n"
+		"                       (one wide block; aes256-xts, sm4-xts,\n"
+		"                       camellia256-xts) or adiantum (one\n"
 		"                       wide block; every cipher). Wide-block names\n"
 		"                       share no ciphertext prefix. Default: adiantum\n"
 		"                       for --cipher adiantum and xchacha20-poly1305,\n"

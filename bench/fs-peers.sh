@@ -17,8 +17,8 @@
 #                 no crypto, the same FUSE options as cloakfs (the ceiling)
 #     cloakfs-C   cloakfs with cipher C (speck128-xts, speck64-xts,
 #                 aes256-xts, sm4-xts, camellia256-xts, adiantum; the
-#                 authenticated aes256-gcm and xchacha20-poly1305, made
-#                 with the test tool fs_mkvol as the others are)
+#                 authenticated aes256-gcm and xchacha20-poly1305); C+M
+#                 with names mode M (aes256-xts+hctr2: HCTR2 names)
 #     gocryptfs   Debian's gocryptfs (AES-256-GCM)
 #     securefs    Debian's securefs, lite format (format 4)
 #     cryfs, encfs  Debian's; slow, so one repetition only
@@ -114,7 +114,8 @@ else
 	write_mib=1024 rand_mib=256 nsmall=5000 tree_src=/usr/include
 	fio_cap=15
 fi
-ciphers="speck128-xts speck64-xts aes256-xts sm4-xts camellia256-xts adiantum aes256-gcm xchacha20-poly1305"
+ciphers="speck128-xts speck64-xts aes256-xts sm4-xts camellia256-xts adiantum
+	aes256-gcm xchacha20-poly1305 aes256-xts+hctr2"
 all_fs="bare passthrough"
 for c in $ciphers; do all_fs="$all_fs cloakfs-$c"; done
 for v in "${variants[@]}"; do
@@ -161,18 +162,17 @@ cloakfs_install_deps >/dev/null || die "installing the build dependencies failed
 install_missing fio gocryptfs securefs cryfs encfs tar
 command -v fio >/dev/null || die "fio is missing"
 
-if [ ! -x "$builddir/fs/cloakfs" ] || [ ! -x "$builddir/tests/fs/fs_mkvol" ]; then
+if [ ! -x "$builddir/fs/cloakfs" ] || [ ! -x "$builddir/tools/cloakfs-keytool" ]; then
 	note "building cloakfs in $builddir"
 	if [ ! -f "$builddir/build.ninja" ]; then
 		meson setup "$builddir" --buildtype=release -Dwerror=false >/dev/null ||
 			die "meson setup failed"
 	fi
-	ninja -C "$builddir" fs/cloakfs tools/cloakfs-keytool tests/fs/fs_mkvol >/dev/null ||
+	ninja -C "$builddir" fs/cloakfs tools/cloakfs-keytool >/dev/null ||
 		die "building cloakfs failed"
 fi
 cloakfs=$builddir/fs/cloakfs
 keytool=$builddir/tools/cloakfs-keytool
-mkvol=$builddir/tests/fs/fs_mkvol
 ptll=$builddir/bench-passthrough-ll
 gcc -O2 -Wall -Wextra -I. -o "$ptll" bench/passthrough-ll.c fs/readahead.c \
 	base/mountinfo.c \
@@ -252,14 +252,14 @@ setup_fs() { # setup_fs NAME BACK MNT [again]: create (unless again) and mount
 			done
 			cipher=${cipher%@*}
 		fi
-		case "$cipher" in
-		aes256-gcm | xchacha20-poly1305) # refused by keytool init for now
-			[ -n "$again" ] || "$mkvol" "$cipher" "$back" "$pass" >"$log" 2>&1 ||
-				return 1 ;;
-		*)
-			[ -n "$again" ] || "$keytool" init --cipher "$cipher" --kdf-time 0.1 \
-				--kdf-memory 8 --passfile "$pass" "$back" >"$log" 2>&1 || return 1 ;;
-		esac
+		local -a names_opt=()
+		if [ "${cipher#*+}" != "$cipher" ]; then
+			names_opt=(--names "${cipher#*+}")
+			cipher=${cipher%%+*}
+		fi
+		[ -n "$again" ] || "$keytool" init --cipher "$cipher" "${names_opt[@]}" \
+			--kdf-time 0.1 --kdf-memory 8 --passfile "$pass" "$back" \
+			>"$log" 2>&1 || return 1
 		"$bin" -f --no-cloakfsd --passfile "$pass" "$back" "$mnt" >>"$log" 2>&1 & ;;
 	gocryptfs)
 		command -v gocryptfs >/dev/null || return 1

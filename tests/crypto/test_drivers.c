@@ -28,7 +28,7 @@ static const char *const algs[] = {
 	"ctr(camellia)", "ctr(sm4)", "ctr(speck128)", "cts(cbc(aes))",
 	"cts(cbc(camellia))", "cts(cbc(sm4))", "cts(cbc(speck128))",
 	"ecb(aes)", "ecb(camellia)", "ecb(sm4)", "ecb(speck128)", "ecb(speck64)",
-	"hctr2(aes)",
+	"hctr2(aes)", "hctr2(camellia)", "hctr2(sm4)",
 	"xchacha12", "xchacha20",
 	"xctr(aes)", "xts(aes)", "xts(camellia)", "xts(sm4)", "xts(speck128)",
 	"xts(speck64)",

@@ -9,6 +9,7 @@
 #include "crypto/adiantum/adiantum.h"
 #include "crypto/arch/arm/aes-ce-glue.h"
 #include "crypto/aes/aes-generic.h"
+#include "crypto/arch/arm/aes-neon-glue.h"
 #include "crypto/arch/arm/aes-neonbs-glue.h"
 #include "crypto/arch/x86/aes-x86-glue.h"
 #include "crypto/arch/arm/camellia-ce-glue.h"
@@ -45,6 +46,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	speck_x86_register,
 	aes_x86_register,
 	aes_neonbs_register,
+	aes_neon_register,
 	sm4_x86_register,
 	camellia_x86_register,
 	chacha20_x86_register,

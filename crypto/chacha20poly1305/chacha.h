@@ -64,14 +64,21 @@ void hchacha_generic(uint8_t out[CHACHA20_KEY_SIZE],
 		     const uint8_t nonce[HCHACHA20_NONCE_SIZE],
 		     unsigned int nrounds);
 
+/* the shape of a driver's HChaCha: hchacha_generic's */
+typedef void hchacha_fn(uint8_t out[CHACHA20_KEY_SIZE],
+			const struct chacha20_key *key,
+			const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			unsigned int nrounds);
+
 /*
  * The ChaCha<nrounds> state of XChaCha<nrounds> for key and a 32-byte
- * XChaCha IV (above): subkey from HChaCha, then position and nonce tail.
+ * XChaCha IV (above): subkey from hchacha, then position and nonce tail.
  * The caller wipes state.
  */
 void xchacha_init_state(uint32_t state[CHACHA20_STATE_WORDS],
 			const struct chacha20_key *key,
-			const uint8_t iv[XCHACHA_IV_SIZE], unsigned int nrounds);
+			const uint8_t iv[XCHACHA_IV_SIZE], unsigned int nrounds,
+			hchacha_fn *hchacha);
 
 struct crypto_tfm;
 
@@ -87,6 +94,11 @@ int chacha_skcipher_crypt(chacha_crypt_fn *crypt, unsigned int nrounds,
 int xchacha_skcipher_crypt(chacha_crypt_fn *crypt, unsigned int nrounds,
 			   const struct crypto_tfm *tfm, uint8_t *iv,
 			   uint8_t *dst, const uint8_t *src, size_t len);
+/* the same with a driver's HChaCha (xchacha_skcipher_crypt: the generic) */
+int xchacha_skcipher_crypt_h(hchacha_fn *hchacha, chacha_crypt_fn *crypt,
+			     unsigned int nrounds, const struct crypto_tfm *tfm,
+			     uint8_t *iv, uint8_t *dst, const uint8_t *src,
+			     size_t len);
 
 /* the skcipher_alg (crypto/internal/alg.h) of a chacha12 / xchacha driver */
 #define CHACHA_SKCIPHER_ALG_IV(ivsz, cryptfn) CHACHA_SKCIPHER_ALG_IV_KS0(ivsz, cryptfn, NULL)

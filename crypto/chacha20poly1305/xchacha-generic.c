@@ -16,12 +16,13 @@
 
 void xchacha_init_state(uint32_t state[CHACHA20_STATE_WORDS],
 			const struct chacha20_key *key,
-			const uint8_t iv[XCHACHA_IV_SIZE], unsigned int nrounds)
+			const uint8_t iv[XCHACHA_IV_SIZE], unsigned int nrounds,
+			hchacha_fn *hchacha)
 {
 	struct chacha20_key subkey;
 	uint8_t sk[CHACHA20_KEY_SIZE], tail[CHACHA20_IV_SIZE];
 
-	hchacha_generic(sk, key, iv, nrounds);
+	hchacha(sk, key, iv, nrounds);
 	chacha20_setkey(&subkey, sk);
 	/* words 12-15: the stream position (le64), then nonce[16..24] */
 	memcpy(tail, iv + XCHACHA_NONCE_SIZE, 8);
@@ -48,9 +49,18 @@ int xchacha_skcipher_crypt(chacha_crypt_fn *crypt, unsigned int nrounds,
 			   const struct crypto_tfm *tfm, uint8_t *iv,
 			   uint8_t *dst, const uint8_t *src, size_t len)
 {
+	return xchacha_skcipher_crypt_h(hchacha_generic, crypt, nrounds, tfm,
+					iv, dst, src, len);
+}
+
+int xchacha_skcipher_crypt_h(hchacha_fn *hchacha, chacha_crypt_fn *crypt,
+			     unsigned int nrounds, const struct crypto_tfm *tfm,
+			     uint8_t *iv, uint8_t *dst, const uint8_t *src,
+			     size_t len)
+{
 	uint32_t state[CHACHA20_STATE_WORDS];
 
-	xchacha_init_state(state, tfm->ctx, iv, nrounds);
+	xchacha_init_state(state, tfm->ctx, iv, nrounds, hchacha);
 	/*
 	 * The position is 64 bits (words 12-13) but a crypt advances word 12
 	 * alone: a message is cut where word 12 wraps, and word 13 carried

@@ -124,11 +124,15 @@ void nhpoly1305_digest(const struct nhpoly1305_state *ks, const uint8_t *msg,
 		       size_t len, uint8_t out[NHPOLY1305_DIGEST_SIZE])
 {
 	_Alignas(16) union poly1305_core_state poly;
-	uint8_t h[NH_HASH_BYTES];
+	/* the NH sums of up to DIGEST_BATCH chunks, one Poly1305 call for all */
+	enum { DIGEST_BATCH = 4 };
+	uint8_t hs[DIGEST_BATCH * NH_HASH_BYTES];
+	unsigned int k = 0;
 
 	poly1305_generic_core.setkey(&poly, ks->r);
 	while (len) {
 		size_t n = len < NH_MESSAGE_BYTES ? len : NH_MESSAGE_BYTES;
+		uint8_t *h = hs + k * NH_HASH_BYTES;
 
 		if (n % NH_MESSAGE_UNIT) {
 			/* the last chunk ends in a partial unit: zero-padded copy */
@@ -142,13 +146,18 @@ void nhpoly1305_digest(const struct nhpoly1305_state *ks, const uint8_t *msg,
 		} else {
 			ks->nh(ks->nh_key, msg, n, h);
 		}
-		poly1305_generic_core.blocks(&poly, h, NH_HASH_BYTES / POLY1305_BLOCK_SIZE, 1);
 		msg += n;
 		len -= n;
+		if (++k == DIGEST_BATCH || !len) {
+			poly1305_generic_core.blocks(&poly, hs,
+						     k * NH_HASH_BYTES / POLY1305_BLOCK_SIZE, 1);
+			k = 0;
+		}
 	}
 	poly1305_generic_core.emit(&poly, out);
-	wipe(&poly, sizeof(poly));
-	wipe(h, sizeof(h));
+	/* the generic core's state is its l44 (or smaller l26) member */
+	wipe(&poly, sizeof(poly.l44));
+	wipe(hs, sizeof(hs));
 }
 
 DEFINE_NHPOLY1305_DRIVER(nhpoly1305_generic_driver, "nhpoly1305-generic", 100,

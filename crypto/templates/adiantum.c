@@ -195,12 +195,13 @@ static void adiantum_hash_tweak(const struct crypto_tfm *tfm, const uint8_t *twe
 				size_t len, uint8_t out[16])
 {
 	_Alignas(16) union poly1305_core_state ht;
-	uint8_t head[POLY1305_BLOCK_SIZE] = { 0 };
+	/* the length block and T in one buffer: one call of the block function */
+	uint8_t msg[POLY1305_BLOCK_SIZE + ADIANTUM_TWEAK] = { 0 };
 
-	store_le64(head, (uint64_t)len * 8);
+	store_le64(msg, (uint64_t)len * 8);
+	memcpy(msg + POLY1305_BLOCK_SIZE, tweak, ADIANTUM_TWEAK);
 	poly1305_generic_core.setkey(&ht, adiantum_kt(tfm));
-	poly1305_generic_core.blocks(&ht, head, 1, 1);
-	poly1305_generic_core.blocks(&ht, tweak, ADIANTUM_TWEAK / POLY1305_BLOCK_SIZE, 1);
+	poly1305_generic_core.blocks(&ht, msg, sizeof(msg) / POLY1305_BLOCK_SIZE, 1);
 	poly1305_generic_core.emit(&ht, out);
 	wipe(&ht, sizeof(ht.l44));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Single-block AES for NEON without the Crypto Extensions, AArch64 and
- * ARMv7 AArch32 (see aes-neon.h), as intrinsics. The bitsliced core
+ * ARMv7 AArch32 (see aes-neon.h): the tables, and the AArch64 core as
+ * intrinsics (ARMv7's is aes-neon-core-arm32.S). The bitsliced core
  * (aes-neonbs-core.c) pays for eight blocks whatever it is given; one
  * block here is a handful of instructions a round:
  *
@@ -23,9 +24,10 @@
  */
 #include "crypto/arch/arm/aes-neon.h"
 
-#include <arm_neon.h>
+/* hidden: the ARMv7 assembly reaches them PC-relative */
+#define AES_NEON_TABLE __attribute__((aligned(16), visibility("hidden")))
 
-static const uint8_t aes_neon_sbox[256] __attribute__((aligned(16))) = {
+const uint8_t aes_neon_sbox[256] AES_NEON_TABLE = {
 	0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5,
 	0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
 	0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0,
@@ -60,7 +62,7 @@ static const uint8_t aes_neon_sbox[256] __attribute__((aligned(16))) = {
 	0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
 };
 
-static const uint8_t aes_neon_inv_sbox[256] __attribute__((aligned(16))) = {
+const uint8_t aes_neon_inv_sbox[256] AES_NEON_TABLE = {
 	0x52, 0x09, 0x6a, 0xd5, 0x30, 0x36, 0xa5, 0x38,
 	0xbf, 0x40, 0xa3, 0x9e, 0x81, 0xf3, 0xd7, 0xfb,
 	0x7c, 0xe3, 0x39, 0x82, 0x9b, 0x2f, 0xff, 0x87,
@@ -96,39 +98,47 @@ static const uint8_t aes_neon_inv_sbox[256] __attribute__((aligned(16))) = {
 };
 
 /* ShiftRows and its inverse as byte shuffles of the column-major state */
-static const uint8_t shift_rows_idx[16] = {
+const uint8_t aes_neon_shift_rows_idx[16] AES_NEON_TABLE = {
 	0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11,
 };
-static const uint8_t inv_shift_rows_idx[16] = {
+const uint8_t aes_neon_inv_shift_rows_idx[16] AES_NEON_TABLE = {
 	0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3,
 };
 
+/* ARMv7 has its core in aes-neon-core-arm32.S */
 #if defined(__aarch64__)
 
-/* the whole S-box in sixteen registers */
+#include <arm_neon.h>
+
+/*
+ * The whole S-box in sixteen registers, four TBL tables. Passed by value
+ * to inlined functions: an array of them was copied to the stack and
+ * reloaded every round.
+ */
 struct sbox_regs {
-	uint8x16x4_t t[4];
+	uint8x16x4_t t0, t1, t2, t3;
 };
 
-static inline struct sbox_regs sbox_load(const uint8_t *sbox)
+static inline __attribute__((always_inline)) struct sbox_regs
+sbox_load(const uint8_t *sbox)
 {
-	struct sbox_regs s;
-
-	for (int i = 0; i < 4; i++)
-		s.t[i] = vld1q_u8_x4(sbox + 64 * i);
-	return s;
+	return (struct sbox_regs){ vld1q_u8_x4(sbox), vld1q_u8_x4(sbox + 64),
+				   vld1q_u8_x4(sbox + 128),
+				   vld1q_u8_x4(sbox + 192) };
 }
 
-static inline uint8x16_t sub_bytes(const struct sbox_regs *s, uint8x16_t x)
+static inline __attribute__((always_inline)) uint8x16_t
+sub_bytes(const struct sbox_regs s, uint8x16_t x)
 {
 	const uint8x16_t step = vdupq_n_u8(64);
-	uint8x16_t y = vqtbl4q_u8(s->t[0], x);
+	uint8x16_t y = vqtbl4q_u8(s.t0, x);
 
-	for (int i = 1; i < 4; i++) {
-		x = vsubq_u8(x, step);
-		y = vqtbx4q_u8(y, s->t[i], x);
-	}
-	return y;
+	x = vsubq_u8(x, step);
+	y = vqtbx4q_u8(y, s.t1, x);
+	x = vsubq_u8(x, step);
+	y = vqtbx4q_u8(y, s.t2, x);
+	x = vsubq_u8(x, step);
+	return vqtbx4q_u8(y, s.t3, x);
 }
 
 static inline uint8x16_t shuffle(uint8x16_t x, uint8x16_t idx)
@@ -136,54 +146,6 @@ static inline uint8x16_t shuffle(uint8x16_t x, uint8x16_t idx)
 	return vqtbl1q_u8(x, idx);
 }
 
-#define SBOX_T struct sbox_regs
-#define SBOX_ARG(s) (&(s))
-
-#else /* ARMv7 */
-
-/* 32 bytes of the table as the four d registers VTBL takes */
-static inline uint8x8x4_t sbox_part(const uint8_t *p)
-{
-	uint8x16_t a = vld1q_u8(p), b = vld1q_u8(p + 16);
-	uint8x8x4_t t = { { vget_low_u8(a), vget_high_u8(a), vget_low_u8(b),
-			    vget_high_u8(b) } };
-
-	return t;
-}
-
-static inline uint8x16_t sub_bytes(const uint8_t *sbox, uint8x16_t x)
-{
-	const uint8x16_t step = vdupq_n_u8(32);
-	uint8x8x4_t t = sbox_part(sbox);
-	uint8x8_t lo = vtbl4_u8(t, vget_low_u8(x));
-	uint8x8_t hi = vtbl4_u8(t, vget_high_u8(x));
-
-	for (int i = 1; i < 8; i++) {
-		x = vsubq_u8(x, step);
-		t = sbox_part(sbox + 32 * i);
-		lo = vtbx4_u8(lo, t, vget_low_u8(x));
-		hi = vtbx4_u8(hi, t, vget_high_u8(x));
-	}
-	return vcombine_u8(lo, hi);
-}
-
-static inline uint8x16_t shuffle(uint8x16_t x, uint8x16_t idx)
-{
-	uint8x8x2_t t = { { vget_low_u8(x), vget_high_u8(x) } };
-
-	return vcombine_u8(vtbl2_u8(t, vget_low_u8(idx)),
-			   vtbl2_u8(t, vget_high_u8(idx)));
-}
-
-#define SBOX_T const uint8_t *
-#define SBOX_ARG(s) (s)
-
-static inline SBOX_T sbox_load(const uint8_t *sbox)
-{
-	return sbox;
-}
-
-#endif
 
 /* each byte times x in GF(2^8), without branches */
 static inline uint8x16_t xtime(uint8x16_t x)
@@ -224,31 +186,33 @@ static inline uint8x16_t inv_mix_columns(uint8x16_t a)
 void aes_neon_encrypt_block(const void *vkey, uint8_t *dst, const uint8_t *src)
 {
 	const struct aes_neon_key *key = vkey;
-	SBOX_T s = sbox_load(aes_neon_sbox);
-	const uint8x16_t sr = vld1q_u8(shift_rows_idx);
+	const struct sbox_regs s = sbox_load(aes_neon_sbox);
+	const uint8x16_t sr = vld1q_u8(aes_neon_shift_rows_idx);
 	uint8x16_t x = veorq_u8(vld1q_u8(src), vld1q_u8(key->rk[0]));
 	unsigned int r;
 
 	for (r = 1; r < key->rounds; r++) {
-		x = mix_columns(sub_bytes(SBOX_ARG(s), shuffle(x, sr)));
+		x = mix_columns(sub_bytes(s, shuffle(x, sr)));
 		x = veorq_u8(x, vld1q_u8(key->rk[r]));
 	}
-	x = sub_bytes(SBOX_ARG(s), shuffle(x, sr));
+	x = sub_bytes(s, shuffle(x, sr));
 	vst1q_u8(dst, veorq_u8(x, vld1q_u8(key->rk[r])));
 }
 
 void aes_neon_decrypt_block(const void *vkey, uint8_t *dst, const uint8_t *src)
 {
 	const struct aes_neon_key *key = vkey;
-	SBOX_T s = sbox_load(aes_neon_inv_sbox);
-	const uint8x16_t isr = vld1q_u8(inv_shift_rows_idx);
+	const struct sbox_regs s = sbox_load(aes_neon_inv_sbox);
+	const uint8x16_t isr = vld1q_u8(aes_neon_inv_shift_rows_idx);
 	uint8x16_t x = veorq_u8(vld1q_u8(src), vld1q_u8(key->rk[key->rounds]));
 	unsigned int r;
 
 	for (r = key->rounds - 1; r > 0; r--) {
-		x = sub_bytes(SBOX_ARG(s), shuffle(x, isr));
+		x = sub_bytes(s, shuffle(x, isr));
 		x = inv_mix_columns(veorq_u8(x, vld1q_u8(key->rk[r])));
 	}
-	x = sub_bytes(SBOX_ARG(s), shuffle(x, isr));
+	x = sub_bytes(s, shuffle(x, isr));
 	vst1q_u8(dst, veorq_u8(x, vld1q_u8(key->rk[0])));
 }
+
+#endif /* AArch64 */

@@ -8,9 +8,14 @@
 #ifndef CLOAKFS_CRYPTO_ARCH_ARM_AES_NEON_H
 #define CLOAKFS_CRYPTO_ARCH_ARM_AES_NEON_H
 
-#include <stdint.h>
-
 #define AES_NEON_MAX_ROUNDS 14
+/* offset of struct aes_neon_key's rounds, for the ARMv7 assembly */
+#define AES_NEON_ROUNDS_OFFSET 240
+
+#ifndef __ASSEMBLER__
+
+#include <stddef.h>
+#include <stdint.h>
 
 /* the FIPS-197 round keys, byte for byte as they are XORed in */
 struct aes_neon_key {
@@ -25,5 +30,15 @@ struct aes_neon_key {
  */
 void aes_neon_encrypt_block(const void *key, uint8_t *dst, const uint8_t *src);
 void aes_neon_decrypt_block(const void *key, uint8_t *dst, const uint8_t *src);
+
+/* aes-neon-core.c: the S-boxes and ShiftRows shuffles both cores use */
+extern const uint8_t aes_neon_sbox[256], aes_neon_inv_sbox[256];
+extern const uint8_t aes_neon_shift_rows_idx[16];
+extern const uint8_t aes_neon_inv_shift_rows_idx[16];
+
+_Static_assert(offsetof(struct aes_neon_key, rounds) == AES_NEON_ROUNDS_OFFSET,
+	       "the assembly's offset of rounds");
+
+#endif
 
 #endif

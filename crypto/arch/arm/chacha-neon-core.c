@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "crypto/arch/arm/chacha-neon.h"
+#include "crypto/chacha20poly1305/chacha.h"
+#include "crypto/chacha20poly1305/chacha20.h"
 
 #if defined(__ARM_BIG_ENDIAN)
 #error "the NEON ChaCha core loads little-endian words as vectors"
@@ -74,13 +76,11 @@ void chacha_neon_4blocks(const uint32_t st[16], uint8_t *dst,
 			 const uint8_t *src, unsigned int nrounds);
 #define chacha_4blocks chacha_neon_4blocks
 
-/* 1 block (64 bytes) from st's counter, rows; st unchanged */
-static void chacha_1block(const uint32_t st[16], uint8_t *dst,
-			  const uint8_t *src, unsigned int nrounds)
+/* nrounds rounds of the permutation on the rows x[0..3] of one block */
+static inline __attribute__((always_inline)) void
+chacha_rows_rounds(uint32x4_t x[4], unsigned int nrounds)
 {
-	const uint32x4_t r0 = vld1q_u32(st), r1 = vld1q_u32(st + 4);
-	const uint32x4_t r2 = vld1q_u32(st + 8), r3 = vld1q_u32(st + 12);
-	uint32x4_t a = r0, b = r1, c = r2, d = r3;
+	uint32x4_t a = x[0], b = x[1], c = x[2], d = x[3];
 	ROT8_DECL;
 
 	for (unsigned int i = 0; i < nrounds; i += 2) {
@@ -94,10 +94,43 @@ static void chacha_1block(const uint32_t st[16], uint8_t *dst,
 		c = vextq_u32(c, c, 2);
 		d = vextq_u32(d, d, 1);
 	}
+	x[0] = a;
+	x[1] = b;
+	x[2] = c;
+	x[3] = d;
+}
+
+/* 1 block (64 bytes) from st's counter, rows; st unchanged */
+static void chacha_1block(const uint32_t st[16], uint8_t *dst,
+			  const uint8_t *src, unsigned int nrounds)
+{
+	const uint32x4_t r0 = vld1q_u32(st), r1 = vld1q_u32(st + 4);
+	const uint32x4_t r2 = vld1q_u32(st + 8), r3 = vld1q_u32(st + 12);
+	uint32x4_t x[4] = { r0, r1, r2, r3 };
+
+	chacha_rows_rounds(x, nrounds);
+	uint32x4_t a = x[0], b = x[1], c = x[2], d = x[3];
+
 	xor_store(dst, src, vaddq_u32(a, r0));
 	xor_store(dst + 16, src + 16, vaddq_u32(b, r1));
 	xor_store(dst + 32, src + 32, vaddq_u32(c, r2));
 	xor_store(dst + 48, src + 48, vaddq_u32(d, r3));
+}
+
+void chacha_neon_hchacha(uint8_t out[CHACHA20_KEY_SIZE],
+			 const struct chacha20_key *key,
+			 const uint8_t nonce[HCHACHA20_NONCE_SIZE],
+			 unsigned int nrounds)
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e, 0x79622d32,
+					   0x6b206574 };
+	uint32x4_t x[4] = { vld1q_u32(sigma), vld1q_u32(key->k),
+			    vld1q_u32(key->k + 4), load_words(nonce) };
+
+	chacha_rows_rounds(x, nrounds);
+	/* HChaCha has no feed-forward: rows 0 and 3 are the subkey */
+	vst1q_u8(out, vreinterpretq_u8_u32(x[0]));
+	vst1q_u8(out + 16, vreinterpretq_u8_u32(x[3]));
 }
 
 /* clearing that the compiler may not drop: the copy held key stream */

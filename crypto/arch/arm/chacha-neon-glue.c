@@ -32,8 +32,8 @@
 
 /*
  * The skcipher entry points, encryption and decryption alike: the shared
- * bodies of chacha.h (body: chacha_ or xchacha_skcipher_crypt) over the
- * core (HChaCha, once a message, is the generic one's).
+ * bodies of chacha.h (body: chacha_skcipher_crypt, or
+ * xchacha_skcipher_crypt_h with the core's HChaCha) over the core.
  */
 #define CHACHA_NEON_CRYPT(fn, body, nrounds)                                 \
 	static int fn(const struct crypto_tfm *tfm, uint8_t *iv,             \
@@ -42,11 +42,13 @@
 		return body(chacha_neon_xor, (nrounds), tfm, iv, dst, src,   \
 			    len);                                            \
 	}
+#define xchacha_neon_crypt(...) \
+	xchacha_skcipher_crypt_h(chacha_neon_hchacha, __VA_ARGS__)
 
 CHACHA_NEON_CRYPT(chacha20_neon_crypt, chacha_skcipher_crypt, CHACHA20_ROUNDS)
 CHACHA_NEON_CRYPT(chacha12_neon_crypt, chacha_skcipher_crypt, CHACHA12_ROUNDS)
-CHACHA_NEON_CRYPT(xchacha12_neon_crypt, xchacha_skcipher_crypt, CHACHA12_ROUNDS)
-CHACHA_NEON_CRYPT(xchacha20_neon_crypt, xchacha_skcipher_crypt, CHACHA20_ROUNDS)
+CHACHA_NEON_CRYPT(xchacha12_neon_crypt, xchacha_neon_crypt, CHACHA12_ROUNDS)
+CHACHA_NEON_CRYPT(xchacha20_neon_crypt, xchacha_neon_crypt, CHACHA20_ROUNDS)
 
 /*
  * crypt_ks0 (crypto/internal/alg.h): keystream block 0 (the AEAD

@@ -27,6 +27,16 @@
 void chacha_neon_xor(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 		     size_t len, unsigned int nrounds);
 
+struct chacha20_key;
+
+/*
+ * HChaCha<nrounds> (nrounds even) of key and the 16-byte nonce, one block
+ * in rows: the subkey XChaCha derives once a message (chacha.h's
+ * hchacha_fn; the same as hchacha_generic).
+ */
+void chacha_neon_hchacha(uint8_t out[32], const struct chacha20_key *key,
+			 const uint8_t nonce[16], unsigned int nrounds);
+
 /* the bytes of the core's widest pass (4 blocks, one per 32-bit lane) */
 #define CHACHA_NEON_GROUP_BYTES 256
 

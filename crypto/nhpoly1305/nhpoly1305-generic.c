@@ -22,6 +22,7 @@ int nhpoly1305_setkey(void *state, const uint8_t *key, size_t keylen, nh_fn *nh)
 	for (size_t i = 0; i < NH_KEY_WORDS; i++)
 		s->nh_key[i] = load_le32(key + POLY1305_BLOCK_SIZE + 4 * i);
 	s->nh = nh;
+	s->poly_blocks = NULL;
 	nhpoly1305_init(s);
 	return 0;
 }
@@ -149,8 +150,12 @@ void nhpoly1305_digest(const struct nhpoly1305_state *ks, const uint8_t *msg,
 		msg += n;
 		len -= n;
 		if (++k == DIGEST_BATCH || !len) {
-			poly1305_generic_core.blocks(&poly, hs,
-						     k * NH_HASH_BYTES / POLY1305_BLOCK_SIZE, 1);
+			size_t nb = k * NH_HASH_BYTES / POLY1305_BLOCK_SIZE;
+
+			if (ks->poly_blocks)
+				ks->poly_blocks(ks, &poly, hs, nb);
+			else
+				poly1305_generic_core.blocks(&poly, hs, nb, 1);
 			k = 0;
 		}
 	}

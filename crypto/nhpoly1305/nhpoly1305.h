@@ -31,10 +31,25 @@
 #define NHPOLY1305_KEY_SIZE (POLY1305_BLOCK_SIZE + NH_KEY_BYTES) /* 1088 */
 #define NHPOLY1305_DIGEST_SIZE 16
 
+#define NHPOLY1305_POLY_PW_WORDS 36
+
+struct nhpoly1305_state;
+
+/*
+ * A driver's Poly1305 for nhpoly1305_digest's runs of NH sums: nblocks
+ * blocks (pad bit 1) into the generic-layout state poly, with what the
+ * driver's setkey left in ks->poly_pw
+ */
+typedef void nhpoly1305_poly_fn(const struct nhpoly1305_state *ks,
+				union poly1305_core_state *poly,
+				const uint8_t *src, size_t nblocks);
+
 struct nhpoly1305_state {
 	_Alignas(16) union poly1305_core_state poly;
 	uint32_t nh_key[NH_KEY_WORDS]; /* host order */
 	nh_fn *nh;
+	nhpoly1305_poly_fn *poly_blocks; /* NULL: the generic block function */
+	uint32_t poly_pw[NHPOLY1305_POLY_PW_WORDS]; /* poly_blocks' key data */
 	uint8_t r[POLY1305_BLOCK_SIZE]; /* K_M, to restart the accumulator */
 	uint64_t nh_sum[NH_NUM_PASSES]; /* the current chunk's NH so far */
 	size_t chunk_pos;               /* bytes of the current chunk hashed */

@@ -11,8 +11,8 @@
  * cipher run through the core as well, padded to a chunk: one block
  * costs as much as eight, which is still fewer instructions than
  * aes-generic's four-block pass on both ARM targets (docs/performance.md,
- * "Bitsliced NEON AES"),
- * so the cipher is the best constant-time single block there too.
+ * "Bitsliced NEON AES"); aes-neon (aes-neon-glue.h), above it, is the
+ * single-block cipher users without a mode driver get.
  *
  * The cores are built only when meson defines CLOAKFS_AES_NEONBS_CORES
  * (ARM host, simd option on); otherwise this file registers nothing.

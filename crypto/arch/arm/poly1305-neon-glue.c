@@ -60,15 +60,15 @@ static void neon_setkey(union poly1305_core_state *core, const uint8_t r[16])
 }
 
 /* the core's table: r^(4 - j) in lane j, limbs then 5 x limbs 1..4 */
-static void neon_powers(union poly1305_core_state *core)
+void poly1305_neon_powers(const union poly1305_core_state *keyed, uint32_t *pw)
 {
 	static const uint8_t zero[POLY1305_BLOCK_SIZE];
 	static const uint32_t one[5] = { 1 };
 	union poly1305_core_state t;
-	uint32_t p[5], pw[POLY1305_NEON_POWER_WORDS];
+	uint32_t p[5];
 
 	/* r in the generic layout: the words before POWERS_READY */
-	memcpy(&t, core, POWERS_READY * sizeof(t.simd[0]));
+	memcpy(&t, keyed, POWERS_READY * sizeof(t.simd[0]));
 	poly1305_generic_set26(&t, one);
 	for (int k = 1; k <= 4; k++) {
 		poly1305_generic_core.blocks(&t, zero, 1, 0); /* h = r^k */
@@ -78,11 +78,29 @@ static void neon_powers(union poly1305_core_state *core)
 		for (int i = 1; i < 5; i++)
 			pw[4 * (4 + i) + 4 - k] = 5 * p[i];
 	}
-	memcpy(&core->simd[POWERS], pw, sizeof(pw));
-	core->simd[POWERS_READY] = 1;
 	wipe(&t, POWERS_READY * sizeof(t.simd[0]));
 	wipe(p, sizeof(p));
+}
+
+static void neon_powers(union poly1305_core_state *core)
+{
+	uint32_t pw[POLY1305_NEON_POWER_WORDS];
+
+	poly1305_neon_powers(core, pw);
+	memcpy(&core->simd[POWERS], pw, sizeof(pw));
+	core->simd[POWERS_READY] = 1;
 	wipe(pw, sizeof(pw));
+}
+
+void poly1305_neon_run(union poly1305_core_state *core, const void *pw,
+		       const uint8_t *src, size_t nblocks, uint32_t padbit)
+{
+	uint32_t h[5];
+
+	poly1305_generic_get26(core, h);
+	poly1305_blocks_neon(h, pw, src, nblocks, padbit);
+	poly1305_generic_set26(core, h);
+	wipe(h, sizeof(h));
 }
 
 static void neon_blocks(union poly1305_core_state *core, const uint8_t *src,
@@ -90,14 +108,10 @@ static void neon_blocks(union poly1305_core_state *core, const uint8_t *src,
 {
 	if (nblocks >= POLY1305_NEON_MIN_BLOCKS) {
 		size_t n = nblocks & ~(size_t)3;
-		uint32_t h[5];
 
 		if (!core->simd[POWERS_READY])
 			neon_powers(core);
-		poly1305_generic_get26(core, h);
-		poly1305_blocks_neon(h, &core->simd[POWERS], src, n, padbit);
-		poly1305_generic_set26(core, h);
-		wipe(h, sizeof(h));
+		poly1305_neon_run(core, &core->simd[POWERS], src, n, padbit);
 		src += n * POLY1305_BLOCK_SIZE;
 		nblocks -= n;
 	}

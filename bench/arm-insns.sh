@@ -34,7 +34,9 @@
 # least 3x fewer than chacha20-generic (chacha12-neon, xchacha12-neon,
 # xchacha20-neon, nhpoly1305-neon likewise than their generic drivers),
 # poly1305-neon at least 1.5x fewer than poly1305-generic (the condition
-# it is registered on); or of issue 30: gcm(aes) with the AES and PMULL
+# it is registered on); or of issue 31: Adiantum without AES instructions
+# (adiantum-xchacha12-neon-aes-neon-nhpoly1305-neon) at most 0.7x the
+# instructions/byte of xts-speck128-neon; or of issue 30: gcm(aes) with the AES and PMULL
 # instructions (gcm-aes-ce-ghash-pmull) at least 5x fewer than
 # gcm-aes-generic-ghash-generic.
 set -u
@@ -182,6 +184,8 @@ measure() {
 			check_ratio "$drv" "$enc" "$genc" 3
 		elif [ "$drv" = poly1305-neon ]; then
 			check_ratio "$drv" "$enc" "$genc" 1.5
+		elif [ "$drv" = adiantum-xchacha12-neon-aes-neon-nhpoly1305-neon ]; then
+			check_adiantum "$qemu" "$root" "$arch" "$enc" "$dec"
 		fi
 	done <"$work/all"
 }
@@ -234,6 +238,21 @@ check_camellia_ce() {
 		print ok ? "met" : "MISSED" }')
 	[ "$ok" = met ] || missed=1
 	echo "  target xts-camellia-ce >= 2x fewer insns/B than $gen (dec: $gdec): $ok"
+}
+
+# issue 31's target for Adiantum on NEON without AES instructions (the
+# aes-neon instance, the pick there): at most 0.7x the instructions/byte
+# of xts-speck128-neon, both directions
+check_adiantum() {
+	local qemu=$1 root=$2 arch=$3 enc=$4 dec=$5 se sd ok
+	se=$(insns "$qemu" "$root" "$arch" xts-speck128-neon enc)
+	sd=$(insns "$qemu" "$root" "$arch" xts-speck128-neon dec)
+	ok=$(awk -v e="$enc" -v d="$dec" -v se="$se" -v sd="$sd" 'BEGIN {
+		ok = e != "-" && d != "-" && se != "-" && sd != "-" &&
+		     e <= 0.7 * se && d <= 0.7 * sd
+		print ok ? "met" : "MISSED" }')
+	[ "$ok" = met ] || missed=1
+	echo "  target adiantum (aes-neon) <= 0.7x xts-speck128-neon's insns/B ($se, dec $sd): $ok"
 }
 
 # check_ratio DRIVER INSNS GENERIC_INSNS N: at least N times fewer

@@ -35,7 +35,7 @@
  * Round key r to the cores' layout: plane b of byte m is 0xff when bit b
  * of the byte is set, by masks (the key is secret: no branches).
  */
-static int neonbs_setkey(void *vctx, const uint8_t *key, size_t keylen)
+int aes_neonbs_setkey(void *vctx, const uint8_t *key, size_t keylen)
 {
 	struct aes_neonbs_key *ctx = vctx;
 	uint32_t w[AES_MAX_KEY_WORDS];
@@ -92,14 +92,14 @@ static void neonbs_decrypt(const void *ctx, uint8_t *dst, const uint8_t *src)
 	neonbs_blocks(ctx, dst, src, 1, 0);
 }
 
-static void neonbs_encrypt_blocks(const void *ctx, uint8_t *dst,
-				  const uint8_t *src, size_t nblocks)
+void aes_neonbs_encrypt_blocks(const void *ctx, uint8_t *dst,
+			       const uint8_t *src, size_t nblocks)
 {
 	neonbs_blocks(ctx, dst, src, nblocks, 1);
 }
 
-static void neonbs_decrypt_blocks(const void *ctx, uint8_t *dst,
-				  const uint8_t *src, size_t nblocks)
+void aes_neonbs_decrypt_blocks(const void *ctx, uint8_t *dst,
+			       const uint8_t *src, size_t nblocks)
 {
 	neonbs_blocks(ctx, dst, src, nblocks, 0);
 }
@@ -108,11 +108,11 @@ static const struct cipher_alg aes_neonbs_alg = {
 	.blocksize = AES_BLOCK_SIZE,
 	.keysizes = { 16, 24, 32, 0 },
 	.ctxsize = sizeof(struct aes_neonbs_key),
-	.setkey = neonbs_setkey,
+	.setkey = aes_neonbs_setkey,
 	.encrypt = neonbs_encrypt,
 	.decrypt = neonbs_decrypt,
-	.encrypt_blocks = neonbs_encrypt_blocks,
-	.decrypt_blocks = neonbs_decrypt_blocks,
+	.encrypt_blocks = aes_neonbs_encrypt_blocks,
+	.decrypt_blocks = aes_neonbs_decrypt_blocks,
 };
 
 /*
@@ -122,6 +122,12 @@ static const struct cipher_alg aes_neonbs_alg = {
  * below the Crypto Extension drivers (400).
  */
 #define NEONBS_PRIORITY 250
+/*
+ * The mode drivers: above aes-neon (300), the single-block cipher, whose
+ * generic mode instances would otherwise win with one block a call where
+ * these run 8-block chunks in the core
+ */
+#define NEONBS_MODE_PRIORITY 310
 
 static const struct crypto_driver aes_neonbs_drivers[] = {
 	{
@@ -156,7 +162,7 @@ static const struct crypto_bulk_ops aes_neonbs_ops = {
 		.mode = #m,                                                    \
 		.child_driver = "aes-neonbs",                                  \
 		.driver_name = #m "-aes-neonbs",                               \
-		.priority = NEONBS_PRIORITY,                                   \
+		.priority = NEONBS_MODE_PRIORITY,                              \
 		.features = CPU_FEAT_NEON,                                     \
 		.flags = CRYPTO_F_CONST_TIME,                                  \
 		.bulk = &aes_neonbs_ops,                                       \

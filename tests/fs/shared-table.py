@@ -18,7 +18,8 @@ import json
 import sys
 
 COLUMNS = [("gluster", "GlusterFS"), ("cloakfs", "cloakfs default"),
-           ("cloakfs-shared", "cloakfs -o shared"), ("gocryptfs", "gocryptfs"),
+           ("cloakfs-shared", "cloakfs -o shared"),
+           ("cloakfs-shared-gcm", "cloakfs -o shared, aes256-gcm"), ("gocryptfs", "gocryptfs"),
            ("gocryptfs-shared", "gocryptfs -sharedstorage")]
 
 

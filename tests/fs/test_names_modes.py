@@ -80,6 +80,7 @@ def test_xattrs(d, cvol):
     test_posix.test_xattrs(d, cvol)
 
 
+@test_xattr.needs_root
 def test_every_namespace_and_longest_names(volume_factory):
     test_xattr.test_every_namespace_and_longest_names(volume_factory, CIPHER)
 

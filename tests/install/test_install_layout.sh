@@ -38,7 +38,7 @@ for m in man1/cloakfs.1 man1/cloakfs-keytool.1 man8/cloakfs-fsck.8 man1/cloakfsd
 	has "$mandir/$m" "man page $m"
 done
 docdir=$datadir/doc/cloakfs
-for d in LICENSE README.md format.md security.md crypto.md fsck.md daemon-protocol.md; do
+for d in LICENSE README.md format.md security.md crypto.md fsck.md daemon-protocol.md design.md; do
 	has "$docdir/$d" "document $d"
 done
 has "$unitdir/cloakfsd.service" "systemd user unit"

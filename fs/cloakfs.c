@@ -361,7 +361,7 @@ static int open_root(struct cloakfs *fs, const char *dir)
 		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(rc));
 	}
 	inode_table_probe_handles(&fs->inodes, fd);
-	if (inode_table_get(&fs->inodes, NULL, NULL, fd, &st, &fs->root))
+	if (inode_table_get_root(&fs->inodes, fd, &st, &fs->root))
 		return fail(CLOAKFS_EXIT_ERROR, "%s: %s", dir, strerror(ENOMEM));
 	inode_pin(&fs->inodes, fs->root); /* the kernel never forgets the root */
 	return 0;
@@ -657,8 +657,10 @@ int main(int argc, char **argv)
 		rc = unlock(&fs, &o, &from_daemon);
 	if (!rc)
 		rc = serve(&fs, &o, absmnt, from_daemon);
-	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened",
-		 absdir, fs.inodes.max_fds, fs.inodes.evictions, fs.inodes.reopens);
+	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened; "
+		 "%lu forgotten inodes brought back for file handles",
+		 absdir, fs.inodes.max_fds, fs.inodes.evictions,
+		 fs.inodes.reopens, fs.inodes.revived);
 	inode_table_destroy(&fs.inodes);
 out_opts:
 	volume_close(&fs.vol); /* wipes the keys */

@@ -2,6 +2,7 @@
 /* see fileid.h */
 #include "fs/fileid.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,15 @@ struct fileid *fileid_of(int fd)
 	return id;
 }
 
+struct fileid *fileid_dup(const struct fileid *id)
+{
+	struct fileid *d = malloc(sizeof(*id) + id->len);
+
+	if (d)
+		memcpy(d, id, sizeof(*id) + id->len);
+	return d;
+}
+
 int fileid_equal(const struct fileid *a, const struct fileid *b)
 {
 	return a && b && a->kind == b->kind && a->handle_type == b->handle_type &&
@@ -64,8 +74,10 @@ static int open_handle(int mount_fd, const struct fileid *id, int flags)
 {
 	union handle_space h;
 
-	if (!id || id->kind != FILEID_HANDLE || id->len > MAX_HANDLE_SZ)
+	if (!id || id->kind != FILEID_HANDLE || id->len > MAX_HANDLE_SZ) {
+		errno = ESTALE;
 		return -1;
+	}
 	h.fh.handle_bytes = id->len;
 	h.fh.handle_type = id->handle_type;
 	memcpy(h.fh.f_handle, id->bytes, id->len);
@@ -98,17 +110,23 @@ int fileid_open(const struct fileid_opener *o, const struct fileid *id,
 		dev_t dev, ino_t ino)
 {
 	struct stat st;
-	int fd;
+	int fd, err;
 
 	if (o->mount_fd < 0 || dev != o->dev)
-		return -1;
+		return -EPERM;
+	if (!id || id->kind != FILEID_HANDLE)
+		return -ESTALE; /* nothing to open it by */
 	fd = open_handle(o->mount_fd, id, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0 ||
-	    st.st_dev != dev || st.st_ino != ino || st.st_nlink == 0) {
+		return errno == ENOENT ? -ESTALE : -errno;
+	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+		err = -errno;
 		close(fd);
-		return -1;
+		return err;
+	}
+	if (st.st_dev != dev || st.st_ino != ino || st.st_nlink == 0) {
+		close(fd);
+		return -ESTALE;
 	}
 	return fd;
 }

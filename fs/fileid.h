@@ -17,6 +17,9 @@ struct fileid;
  * filesystem gives neither a handle nor a birth time (or out of memory) */
 struct fileid *fileid_of(int fd);
 
+/* a copy of id (free() it), or NULL when out of memory */
+struct fileid *fileid_dup(const struct fileid *id);
+
 /* the same file; two NULLs are not (nothing to tell them by) */
 int fileid_equal(const struct fileid *a, const struct fileid *b);
 
@@ -36,7 +39,8 @@ void fileid_probe(struct fileid_opener *o, int rootfd);
 /*
  * An O_PATH|O_NOFOLLOW descriptor of the file with identity id, device
  * dev and inode number ino, opened by its handle, if it still has a name
- * somewhere (st_nlink > 0); or -1.
+ * somewhere (st_nlink > 0). -ESTALE when the file is gone (or another),
+ * -EPERM when this process cannot open by handle, other -errno.
  */
 int fileid_open(const struct fileid_opener *o, const struct fileid *id,
 		dev_t dev, ino_t ino);

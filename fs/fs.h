@@ -14,7 +14,8 @@
  *   3. a key section of fs->vol.keyring (volume/keys/keyring.h): CPU work only,
  *      never nested, never around I/O on the backing store, so a lock or
  *      expiry of the volume waits for no disk
- *   4. fs->inodes.lock (the table; held only for short table updates)
+ *   4. fs->inodes.lock (the table, and its export table of nodeids,
+ *      export.h; held only for short table updates, never over I/O)
  */
 #ifndef CLOAKFS_FS_FS_H
 #define CLOAKFS_FS_FS_H

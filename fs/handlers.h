@@ -23,6 +23,13 @@
  */
 int lookup_cname(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		 const char *cname, struct fuse_entry_param *e);
+/* e for the reply of a lookup that gave in (one more lookup on it, which
+ * is dropped again on failure) */
+int entry_reply_param(struct cloakfs *fs, struct fs_inode *in,
+		      struct fuse_entry_param *e);
+
+/* LOOKUP of "." or ".." (ops-export.c): decoding a file handle */
+void fs_lookup_export(fuse_req_t req, fuse_ino_t nodeid, const char *name);
 
 /* new entries belong to the caller when the filesystem runs as root */
 void set_owner(struct request *r, int dfd, const char *cname);

@@ -3,7 +3,7 @@
 #include "fs/inode.h"
 
 #include <errno.h>
-#include <stdatomic.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,11 +44,12 @@ int inode_table_init(struct inode_table *t, unsigned int max_fds,
 	t->max_fds = max_fds < 2 ? 2 : max_fds;
 	fdcache_init(&t->fds);
 	t->handles.mount_fd = -1;
-	t->evictions = t->reopens = 0;
+	t->evictions = t->reopens = t->revived = 0;
 	t->stale = NULL;
 	t->file = file;
 	t->buckets = calloc(t->nbuckets, sizeof(*t->buckets));
-	if (!t->buckets) {
+	if (!t->buckets || export_init(&t->exp) != 0) {
+		free(t->buckets);
 		pthread_mutex_destroy(&t->lock);
 		return -ENOMEM;
 	}
@@ -58,6 +59,8 @@ int inode_table_init(struct inode_table *t, unsigned int max_fds,
 void inode_table_probe_handles(struct inode_table *t, int rootfd)
 {
 	fileid_probe(&t->handles, rootfd);
+	/* a forgotten inode is found again only by its handle */
+	t->exp.keep = t->handles.mount_fd >= 0;
 }
 
 /* double the buckets when full; a failed allocation only costs speed */
@@ -253,6 +256,7 @@ static void release_locked(struct inode_table *t, struct fs_inode *in)
 		dead = cur->hnext;
 		if (fd >= 0)
 			close(fd);
+		export_detach(&t->exp, cur);
 		while (cur->links) {
 			struct inode_link *l = cur->links;
 			struct fs_inode *p = l->parent;
@@ -282,9 +286,6 @@ static void put_locked(struct inode_table *t, struct fs_inode *in)
 		release_locked(t, in);
 }
 
-/* generations of new inodes, from 1 (the root's is 0) */
-static _Atomic uint64_t next_generation = 1;
-
 /* a new inode for (st_dev, st_ino) of *st, taking id */
 static struct fs_inode *new_inode(const struct stat *st, struct fileid *id)
 {
@@ -301,7 +302,6 @@ static struct fs_inode *new_inode(const struct stat *st, struct fileid *id)
 	in->ino = st->st_ino;
 	in->type = st->st_mode & S_IFMT;
 	in->ident = id;
-	in->generation = atomic_fetch_add(&next_generation, 1);
 	return in;
 }
 
@@ -318,9 +318,10 @@ static void unhash_stale_locked(struct inode_table *t, struct fs_inode *in)
 	t->stale = in;
 }
 
-int inode_table_get(struct inode_table *t, struct fs_inode *parent,
-		    const char *cname, int fd, const struct stat *st,
-		    struct fs_inode **out)
+/* inode_table_get, or for the root (root: parent and cname NULL) */
+static int get_inode(struct inode_table *t, struct fs_inode *parent,
+		     const char *cname, int root, int fd, const struct stat *st,
+		     struct fs_inode **out)
 {
 	struct fs_inode *in, *fresh = NULL;
 	struct fileid *id = NULL;
@@ -358,16 +359,20 @@ int inode_table_get(struct inode_table *t, struct fs_inode *parent,
 		pthread_mutex_lock(&t->lock);
 	}
 	if (!in && fresh) {
-		in = fresh;
-		fresh = NULL;
-		insert_hash(t, in);
+		if (root)
+			fresh->nodeid = INODE_ROOT_NODEID;
+		if (root || export_attach(&t->exp, fresh) == 0) {
+			in = fresh;
+			fresh = NULL;
+			insert_hash(t, in);
+		}
 	}
 	if (in) {
 		in->nlookup++;
 		if (parent)
 			link_add_locked(t, in, parent, cname);
-		else
-			in->slot.keep = 1; /* the root */
+		if (root)
+			in->slot.keep = 1;
 		if (in->slot.fd < 0) {
 			nv = fdcache_install(&t->fds, &in->slot, fd, 0,
 					     t->max_fds, victims);
@@ -389,6 +394,77 @@ int inode_table_get(struct inode_table *t, struct fs_inode *parent,
 		close(fd);
 	*out = in;
 	return in ? 0 : -ENOMEM;
+}
+
+int inode_table_get(struct inode_table *t, struct fs_inode *parent,
+		    const char *cname, int fd, const struct stat *st,
+		    struct fs_inode **out)
+{
+	return get_inode(t, parent, cname, 0, fd, st, out);
+}
+
+int inode_table_get_root(struct inode_table *t, int fd, const struct stat *st,
+			 struct fs_inode **out)
+{
+	return get_inode(t, NULL, NULL, 1, fd, st, out);
+}
+
+void inode_table_ref(struct inode_table *t, struct fs_inode *in)
+{
+	pthread_mutex_lock(&t->lock);
+	in->nlookup++;
+	pthread_mutex_unlock(&t->lock);
+}
+
+struct fs_inode *inode_table_nodeid(struct inode_table *t, uint64_t nodeid)
+{
+	return export_live(&t->exp, nodeid);
+}
+
+int inode_table_revive(struct inode_table *t, uint64_t nodeid,
+		       struct fs_inode **out)
+{
+	struct fs_inode *in;
+	struct fileid *id;
+	struct stat st;
+	dev_t dev = 0;
+	ino_t ino = 0;
+	int fd, err;
+
+	pthread_mutex_lock(&t->lock);
+	err = export_find(&t->exp, nodeid, &in, &dev, &ino, &id);
+	if (!err && in)
+		in->nlookup++; /* still live (its forget may be on its way) */
+	pthread_mutex_unlock(&t->lock);
+	*out = in;
+	if (err || in)
+		return err;
+	/* forgotten: its file, if it still has a name, by its handle */
+	fd = fileid_open(&t->handles, id, dev, ino);
+	free(id);
+	if (fd == -ESTALE) {
+		pthread_mutex_lock(&t->lock);
+		export_gone(&t->exp, nodeid);
+		pthread_mutex_unlock(&t->lock);
+	}
+	if (fd < 0)
+		return -ESTALE;
+	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+		close(fd);
+		return -ESTALE;
+	}
+	err = get_inode(t, NULL, NULL, 0, fd, &st, &in);
+	if (err)
+		return err;
+	if (in->nodeid != nodeid) { /* another file took the entry meanwhile */
+		inode_table_forget(t, in, 1);
+		return -ESTALE;
+	}
+	pthread_mutex_lock(&t->lock);
+	t->revived++;
+	pthread_mutex_unlock(&t->lock);
+	*out = in;
+	return 0;
 }
 
 void inode_table_forget(struct inode_table *t, struct fs_inode *in, uint64_t n)
@@ -484,6 +560,9 @@ void inode_table_move(struct inode_table *t, struct fs_inode *in, int fd,
 	}
 	link_add_locked(t, in, to, cname);
 	insert_hash(t, in);
+	/* out of memory: its entry keeps the old file, so a handle of it
+	 * gives ESTALE once the kernel forgot it */
+	(void)export_moved(&t->exp, in);
 	if (in->slot.users == 0) /* the old descriptor goes; nobody holds it */
 		old = fdcache_drop(&t->fds, &in->slot);
 	if (in->slot.fd < 0) {
@@ -561,6 +640,7 @@ void inode_table_destroy(struct inode_table *t)
 	}
 	free(t->buckets);
 	t->buckets = NULL;
+	export_destroy(&t->exp);
 	if (t->handles.mount_fd >= 0)
 		close(t->handles.mount_fd);
 	pthread_mutex_destroy(&t->lock);

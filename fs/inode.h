@@ -3,8 +3,9 @@
  * The inode table, in the manner of libfuse's passthrough_hp: every inode
  * the kernel knows is one struct, found by the (st_dev, st_ino) of its
  * ciphertext inode, so hard links share one struct and one nodeid. The
- * nodeid given to the kernel is the struct's address (FUSE_ROOT_ID stands
- * for the root).
+ * nodeid given to the kernel is an entry of the export table (export.h),
+ * which outlives the struct, so a file handle of a forgotten inode finds
+ * its file again (inode_table_revive); the root's is INODE_ROOT_NODEID.
  *
  * An inode lives while the kernel holds lookups on it (nlookup, dropped by
  * forget) or something pins it: each of its children's names, and walks
@@ -27,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "fs/export.h"
 #include "fs/fdcache.h"
 #include "fs/fileid.h"
 
@@ -41,10 +43,11 @@ struct fs_inode {
 	ino_t ino;
 	mode_t type;    /* S_IFMT bits */
 	struct fileid *ident;     /* NULL: cannot be told apart, keep fd */
-	/* the FUSE generation: nodeids are addresses, which a later inode
-	 * may reuse; a file handle (name_to_handle_at) of a forgotten inode
-	 * then differs from its successor's here, and the kernel answers
-	 * ESTALE instead of opening the newer file */
+	/* its nodeid and FUSE generation (export.h), set as it goes in the
+	 * table; an export entry reclaimed and given to another file gets a
+	 * new generation, so an old file handle gets ESTALE from the kernel
+	 * instead of the newer file */
+	uint64_t nodeid;
 	uint64_t generation;
 
 	/* guarded by the table lock */
@@ -82,8 +85,10 @@ struct inode_table {
 	struct fdcache fds;
 	unsigned int max_fds;     /* open O_PATH descriptors kept, at most */
 	struct fileid_opener handles; /* reopening by handle (privileged) */
-	/* counters for tests and benchmarks (evictions, reopens) */
-	unsigned long evictions, reopens;
+	struct export_table exp;  /* nodeids (export.h), under lock */
+	/* counters for tests and benchmarks (evictions, reopens, forgotten
+	 * inodes brought back for a file handle) */
+	unsigned long evictions, reopens, revived;
 	const struct inode_file_ops *file;
 };
 
@@ -109,15 +114,36 @@ void inode_table_destroy(struct inode_table *t);
  */
 void inode_table_probe_handles(struct inode_table *t, int rootfd);
 
+/* the root's nodeid (FUSE_ROOT_ID); it has no export entry */
+#define INODE_ROOT_NODEID 1
+
 /*
  * The inode of fd, an O_PATH descriptor of ciphertext entry cname in
- * parent (NULL, NULL for the root) whose fstat is *st: an existing one
- * gets one more lookup and learns the name, else a new one takes fd with
- * nlookup 1. fd is kept (in the cache) or closed. 0 or -ENOMEM.
+ * parent (NULL, NULL: a name not known, as for a file handle's inode)
+ * whose fstat is *st: an existing one gets one more lookup and learns the
+ * name, else a new one takes fd with nlookup 1. fd is kept (in the cache)
+ * or closed. 0 or -ENOMEM.
  */
 int inode_table_get(struct inode_table *t, struct fs_inode *parent,
 		    const char *cname, int fd, const struct stat *st,
 		    struct fs_inode **out);
+/* inode_table_get for the root (its descriptor is always kept) */
+int inode_table_get_root(struct inode_table *t, int fd, const struct stat *st,
+			 struct fs_inode **out);
+/* one more kernel lookup on in */
+void inode_table_ref(struct inode_table *t, struct fs_inode *in);
+
+/* the live inode of a nodeid the kernel holds (not the root), or NULL */
+struct fs_inode *inode_table_nodeid(struct inode_table *t, uint64_t nodeid);
+/*
+ * LOOKUP of "." on a nodeid (how the kernel decodes a file handle whose
+ * inode it forgot): its inode with one more lookup, brought back by
+ * handle (fileid.h) if it was forgotten. -ESTALE when the nodeid names
+ * nothing, its file is gone or another, or this process cannot open by
+ * handle (not privileged); -ENOMEM.
+ */
+int inode_table_revive(struct inode_table *t, uint64_t nodeid,
+		       struct fs_inode **out);
 
 /* drop n kernel lookups (forget); frees at zero lookups and pins */
 void inode_table_forget(struct inode_table *t, struct fs_inode *in, uint64_t n);

@@ -36,9 +36,14 @@ int lookup_cname(struct cloakfs *fs, struct fs_inode *dir, int dfd,
 		return err;
 	}
 	err = inode_table_get(&fs->inodes, dir, cname, fd, &st, &in);
-	if (err)
-		return err;
-	err = attr_get(fs, in, &e->attr);
+	return err ? err : entry_reply_param(fs, in, e);
+}
+
+int entry_reply_param(struct cloakfs *fs, struct fs_inode *in,
+		      struct fuse_entry_param *e)
+{
+	int err = attr_get(fs, in, &e->attr);
+
 	if (err) {
 		inode_table_forget(&fs->inodes, in, 1);
 		return err;
@@ -55,7 +60,14 @@ void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct request r;
 	struct fuse_entry_param e;
 	struct direntry_name en;
-	int err = request_begin(&r, req, parent, REQ_FD);
+	int err;
+
+	/* only file handles ask for these (the kernel walks them itself) */
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+		fs_lookup_export(req, parent, name);
+		return;
+	}
+	err = request_begin(&r, req, parent, REQ_FD);
 
 	if (!err)
 		err = entry_encrypt(r.fs, r.in, r.fd, name, &en);
@@ -75,8 +87,10 @@ void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 void fs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
 	struct cloakfs *fs = fuse_req_userdata(req); /* not a use */
+	struct fs_inode *in = request_inode(fs, ino);
 
-	inode_table_forget(&fs->inodes, request_inode(fs, ino), nlookup);
+	if (in)
+		inode_table_forget(&fs->inodes, in, nlookup);
 	fuse_reply_none(req);
 }
 
@@ -85,10 +99,12 @@ void fs_forget_multi(fuse_req_t req, size_t count,
 {
 	struct cloakfs *fs = fuse_req_userdata(req);
 
-	for (size_t i = 0; i < count; i++)
-		inode_table_forget(&fs->inodes,
-				   request_inode(fs, forgets[i].ino),
-				   forgets[i].nlookup);
+	for (size_t i = 0; i < count; i++) {
+		struct fs_inode *in = request_inode(fs, forgets[i].ino);
+
+		if (in)
+			inode_table_forget(&fs->inodes, in, forgets[i].nlookup);
+	}
 	fuse_reply_none(req);
 }
 

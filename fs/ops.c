@@ -41,6 +41,10 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 	 * after it; invalidating from here instead (notify_inval_inode)
 	 * could wait on a page whose READ no free thread can serve */
 	conn->want &= ~(unsigned int)FUSE_CAP_ASYNC_DIO;
+	/* file handles outlive the kernel's inode (LOOKUP of "." and "..",
+	 * ops-export.c), so open_by_handle_at and NFS export work */
+	if (conn->capable & FUSE_CAP_EXPORT_SUPPORT)
+		conn->want |= FUSE_CAP_EXPORT_SUPPORT;
 }
 
 static const struct fuse_lowlevel_ops cloakfs_ops = {

@@ -9,18 +9,18 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 
-static_assert(sizeof(fuse_ino_t) >= sizeof(void *),
-	      "nodeids are struct fs_inode pointers");
+static_assert(INODE_ROOT_NODEID == FUSE_ROOT_ID, "the root's nodeid");
 
 struct fs_inode *request_inode(struct cloakfs *fs, fuse_ino_t ino)
 {
 	return ino == FUSE_ROOT_ID ? fs->root
-				   : (struct fs_inode *)(uintptr_t)ino;
+				   : inode_table_nodeid(&fs->inodes, ino);
 }
 
 fuse_ino_t request_nodeid(struct cloakfs *fs, struct fs_inode *in)
 {
-	return in == fs->root ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)in;
+	(void)fs;
+	return (fuse_ino_t)in->nodeid;
 }
 
 int request_begin(struct request *r, fuse_req_t req, fuse_ino_t ino,
@@ -31,6 +31,8 @@ int request_begin(struct request *r, fuse_req_t req, fuse_ino_t ino,
 	r->in = ino ? request_inode(r->fs, ino) : NULL;
 	r->fd = -1;
 	r->nheld = 0;
+	if (ino && !r->in)
+		return -ESTALE; /* a nodeid the kernel should not hold */
 	/* a stat or statfs of the root (mountpoint checks, desktop
 	 * polling) would keep an --idle mount forever */
 	if (!(flags & REQ_QUIET) &&

@@ -1,20 +1,23 @@
 # SPDX-License-Identifier: MIT
 """File handles (name_to_handle_at, open_by_handle_at) on a mount.
-cloakfs does not offer FUSE export support (docs/design.md, "File
-handles"): a handle names the inode the kernel holds. So:
-name_to_handle_at works for anyone; open_by_handle_at (root:
-CAP_DAC_READ_SEARCH) opens the same file while the kernel holds its
-inode, and after the kernel forgot it (a cache drop) fails with ESTALE,
-never opening another file, even when a newer inode took the forgotten
-one's nodeid (nodeids are addresses: the generation tells them apart)."""
+cloakfs offers FUSE export support (docs/design.md, "File handles of the
+mount"): a handle names a nodeid of the mount's export table, which
+outlives the kernel's inode. So name_to_handle_at works for anyone;
+open_by_handle_at (root: CAP_DAC_READ_SEARCH) opens the same file and
+directory while the kernel holds its inode and after the kernel forgot it
+(a cache drop: the mount brings it back by the backing store's own
+handle); a deleted file's handle gives ESTALE, never another file, even
+when a newer file took the deleted one's nodeid (the generation tells
+them apart)."""
 import ctypes
 import errno
 import os
+import re
 import struct
 
 import pytest
 
-from conftest import write_file
+from conftest import fsck_clean, write_file
 
 IS_ROOT = os.geteuid() == 0
 MAX_HANDLE = 128
@@ -82,21 +85,77 @@ def test_open_by_handle_cached_and_dropped(cvol, d):
         assert read_fd(open_by_handle(mfd, h)) == b"the file's bytes"
         os.close(keep)
         drop_caches()
-        try:
-            fd = open_by_handle(mfd, h)
-        except OSError as e:
-            assert e.errno == errno.ESTALE, e
-        else:  # still held somewhere: then it is the same file
-            assert read_fd(fd) == b"the file's bytes"
+        assert read_fd(open_by_handle(mfd, h)) == b"the file's bytes"
     finally:
         os.close(mfd)
+
+
+def assert_stale(mfd, handle):
+    """a removed file's handle gives ESTALE, never a file"""
+    try:
+        fd = open_by_handle(mfd, handle)
+    except OSError as e:
+        assert e.errno == errno.ESTALE, e
+    else:
+        raise AssertionError("a removed file's handle opened %r" % read_fd(fd))
+
+
+def revived(v):
+    """forgotten inodes the mount brought back for file handles, from its
+    summary at unmount"""
+    m = re.findall(r"(\d+) forgotten inodes brought back", v.stderr())
+    assert m, "no summary in the mount's log:\n" + v.stderr()
+    return int(m[-1])
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
+def test_handles_outlive_the_kernels_inode(volume_factory):
+    """handles of a file and of a directory two levels down, and of a file
+    then deleted; the kernel forgets them all (cache drops, no descriptor
+    open), the mount is left with their nodeids only: the file opens with
+    its bytes and inode number, the directory with its entries (the
+    kernel connects it to the tree through LOOKUP of ".."), the deleted
+    file gives ESTALE; the mount counts the inodes it brought back, and
+    fsck finds the volume clean"""
+    v = volume_factory(mount=False)
+    v.mount(env=dict(os.environ, CLOAKFS_LOG="info"))  # for its summary
+    os.makedirs(v.path("a", "b"))
+    f, g = v.path("a", "b", "f"), v.path("a", "g")
+    write_file(f, b"kept by its handle")
+    write_file(g, b"deleted")
+    want = {p: os.stat(p).st_ino for p in (f, v.path("a", "b"))}
+    hf, hd, hg = name_to_handle(f), name_to_handle(v.path("a", "b")), name_to_handle(g)
+    os.unlink(g)
+    mfd = os.open(v.mnt, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(2):  # the second drop frees what the first unpinned
+            drop_caches()
+        fd = open_by_handle(mfd, hf)
+        try:
+            assert os.fstat(fd).st_ino == want[f]
+            assert os.pread(fd, 100, 0) == b"kept by its handle"
+        finally:
+            os.close(fd)
+        fd = open_by_handle(mfd, hd, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            assert os.fstat(fd).st_ino == want[v.path("a", "b")]
+            assert os.listdir(fd) == ["f"]
+        finally:
+            os.close(fd)
+        assert_stale(mfd, hg)
+    finally:
+        os.close(mfd)
+    v.umount()
+    assert revived(v) >= 2  # the file and the directory: the kernel forgot them
+    fsck_clean(v)
 
 
 @pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
 def test_stale_handle_never_opens_a_newer_file(cvol, d):
     """files made and removed one by one until a new one has the nodeid
-    of a removed one (an address reused): that removed file's handle
-    gives ESTALE, not the new file"""
+    of a removed one (the mount gives a nodeid again once a handle showed
+    its file gone): that removed file's handle gives ESTALE, not the new
+    file"""
     mfd = os.open(cvol.mnt, os.O_RDONLY | os.O_DIRECTORY)
     removed = {}  # nodeid -> handle
     try:
@@ -109,15 +168,10 @@ def test_stale_handle_never_opens_a_newer_file(cvol, d):
             os.unlink(p)
             drop_caches()
             removed[nodeid(h)] = h
+            assert_stale(mfd, h)
         else:
             pytest.skip("no new inode took a removed one's nodeid in 300 tries")
-        try:
-            fd = open_by_handle(mfd, removed[nodeid(h)])
-        except OSError as e:
-            assert e.errno == errno.ESTALE, e
-        else:
-            got = read_fd(fd)
-            raise AssertionError("a removed file's handle opened %r" % got)
+        assert_stale(mfd, removed[nodeid(h)])
         assert read_fd(open_by_handle(mfd, h)) == b"file %d" % i
     finally:
         os.close(mfd)

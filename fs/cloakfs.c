@@ -652,7 +652,10 @@ int main(int argc, char **argv)
 		rc = fail(CLOAKFS_EXIT_ERROR, "out of memory");
 		goto out_opts;
 	}
-	rc = open_root(&fs, absdir);
+	rc = export_keep_from_env(&fs.inodes.exp)
+		     ? fail(CLOAKFS_EXIT_USAGE, "CLOAKFS_EXPORT_KEEP: %s",
+			    "not a number of at least 1")
+		     : open_root(&fs, absdir);
 	if (!rc)
 		rc = unlock(&fs, &o, &from_daemon);
 	if (!rc)

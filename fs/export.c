@@ -4,7 +4,10 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+
+#include "cli/decimal.h"
 
 #include "fs/fileid.h"
 #include "fs/inode.h"
@@ -47,6 +50,19 @@ int export_init(struct export_table *x)
 	x->hashed = x->forgotten = 0;
 	x->max_forgotten = EXPORT_MAX_FORGOTTEN;
 	x->keep = 0;
+	return 0;
+}
+
+int export_keep_from_env(struct export_table *x)
+{
+	const char *env = getenv("CLOAKFS_EXPORT_KEEP");
+	unsigned long long n;
+
+	if (!env || !*env)
+		return 0;
+	if (decimal_parse(env, UINT32_MAX, &n) != 0 || n < 1)
+		return -EINVAL;
+	x->max_forgotten = (size_t)n;
 	return 0;
 }
 

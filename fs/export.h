@@ -43,6 +43,10 @@ struct export_table {
 
 /* 0 or -ENOMEM */
 int export_init(struct export_table *x);
+/* CLOAKFS_EXPORT_KEEP=N keeps at most N forgotten entries instead (tests
+ * use a few, so that reclaiming happens); 0, or -EINVAL when it is not a
+ * number of at least 1 */
+int export_keep_from_env(struct export_table *x);
 void export_destroy(struct export_table *x);
 
 /*

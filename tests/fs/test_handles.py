@@ -212,3 +212,41 @@ def test_unprivileged_mount_gives_estale_after_forget(volume_factory, monkeypatc
     v.umount()
     assert revived(v) == 0
     fsck_clean(v)
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
+def test_forgotten_entries_are_bounded(volume_factory):
+    """a mount keeping at most 2 forgotten entries (CLOAKFS_EXPORT_KEEP;
+    the default is 262,144): of 6 files the kernel forgot, the handles of
+    2 open their own file and the other 4 give ESTALE (their entries were
+    reclaimed), never another file; every file still opens by its name,
+    and then by a new handle"""
+    v = volume_factory(mount=False)
+    v.mount(env=dict(os.environ, CLOAKFS_LOG="info", CLOAKFS_EXPORT_KEEP="2"))
+    paths = [v.path("f%d" % i) for i in range(6)]
+    for i, p in enumerate(paths):
+        write_file(p, b"file %d" % i)
+    handles = [name_to_handle(p) for p in paths]
+    mfd = os.open(v.mnt, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(2):
+            drop_caches()
+        opened = 0
+        for i, h in enumerate(handles):
+            try:
+                fd = open_by_handle(mfd, h)
+            except OSError as e:
+                assert e.errno == errno.ESTALE, e
+            else:
+                assert read_fd(fd) == b"file %d" % i
+                opened += 1
+        assert opened == 2
+        for i, p in enumerate(paths):
+            with open(p, "rb") as f:
+                assert f.read() == b"file %d" % i
+            assert read_fd(open_by_handle(mfd, name_to_handle(p))) == b"file %d" % i
+    finally:
+        os.close(mfd)
+    v.umount()
+    assert revived(v) == 2
+    fsck_clean(v)

@@ -132,10 +132,11 @@ def test_handles_outlive_the_kernels_inode(volume_factory):
     try:
         for _ in range(2):  # the second drop frees what the first unpinned
             drop_caches()
-        fd = open_by_handle(mfd, hf)
+        fd = open_by_handle(mfd, hf, os.O_RDWR)
         try:
             assert os.fstat(fd).st_ino == want[f]
             assert os.pread(fd, 100, 0) == b"kept by its handle"
+            os.pwrite(fd, b"KEPT", 0)  # an inode with no name yet
         finally:
             os.close(fd)
         fd = open_by_handle(mfd, hd, os.O_RDONLY | os.O_DIRECTORY)
@@ -145,6 +146,8 @@ def test_handles_outlive_the_kernels_inode(volume_factory):
         finally:
             os.close(fd)
         assert_stale(mfd, hg)
+        with open(f, "rb") as fo:
+            assert fo.read() == b"KEPT by its handle"
     finally:
         os.close(mfd)
     v.umount()

@@ -52,24 +52,36 @@
 .endm
 
 /*
+ * One round: quarter rounds (a_i, b_i, c_i, d_i), i = 0..3, with word 8
+ * or 11's swap through q8 before the last: q8 stored to the slot at
+ * rsave, the word at rload loaded into it.
+ */
+.macro	ROUND a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, rsave, rload, a3, b3, c3, d3
+	QR	\a0, \b0, \c0, \d0
+	QR	\a1, \b1, \c1, \d1
+	QR	\a2, \b2, \c2, \d2
+	vst1.32	{d16-d17}, [\rsave :128]
+	vld1.32	{d16-d17}, [\rload :128]
+	QR	\a3, \b3, \c3, \d3
+.endm
+
+/*
  * One double round; b4..b7, d12..d15 are the registers of words 4..7 and
  * 12..15. Afterwards words 4, 5, 6, 7 are in b6, b7, b4, b5 and words 12,
  * 13, 14, 15 in d14, d15, d12, d13. r4: word 8's stack slot, r5: 11's.
  */
 .macro	DOUBLEROUND b4, b5, b6, b7, d12, d13, d14, d15
-	QR	q0, \b4, q8, \d12
-	QR	q1, \b5, q9, \d13
-	QR	q2, \b6, q10, \d14
-	vst1.32	{d16-d17}, [r4 :128]
-	vld1.32	{d16-d17}, [r5 :128]		@ q8 = word 11
-	QR	q3, \b7, q8, \d15
-	/* 4..7 in d12..d15, 12..15 in b4..b7 */
-	QR	q0, \d13, q10, \b7
-	QR	q1, \d14, q8, \b4
-	QR	q3, \d12, q9, \b6
-	vst1.32	{d16-d17}, [r5 :128]
-	vld1.32	{d16-d17}, [r4 :128]		@ q8 = word 8
-	QR	q2, \d15, q8, \b5
+	/* columns; q8 = word 11 before the last */
+	ROUND	q0, \b4, q8, \d12, q1, \b5, q9, \d13, q2, \b6, q10, \d14, r4, r5, q3, \b7, q8, \d15
+	/* 4..7 in d12..d15, 12..15 in b4..b7; diagonals, q8 = word 8 before the last */
+	ROUND	q0, \d13, q10, \b7, q1, \d14, q8, \b4, q3, \d12, q9, \b6, r5, r4, q2, \d15, q8, \b5
+.endm
+
+/* 16 bytes at r1 = those at r2 ^ q, both advanced 64 bytes; qt: free */
+.macro	XORST q, qt
+	vld1.8		{\qt}, [r2], r6
+	veor		\q, \q, \qt
+	vst1.8		{\q}, [r1], r6
 .endm
 
 /*
@@ -88,18 +100,10 @@
 	vadd.i32	\qb, \qb, \qt
 	vadd.i32	\qc, \qc, \qt
 	vadd.i32	\qd, \qd, \qt
-	vld1.8		{\qt}, [r2], r6
-	veor		\qa, \qa, \qt
-	vst1.8		{\qa}, [r1], r6
-	vld1.8		{\qt}, [r2], r6
-	veor		\qb, \qb, \qt
-	vst1.8		{\qb}, [r1], r6
-	vld1.8		{\qt}, [r2], r6
-	veor		\qc, \qc, \qt
-	vst1.8		{\qc}, [r1], r6
-	vld1.8		{\qt}, [r2], r6
-	veor		\qd, \qd, \qt
-	vst1.8		{\qd}, [r1], r6
+	XORST		\qa, \qt
+	XORST		\qb, \qt
+	XORST		\qc, \qt
+	XORST		\qd, \qt
 	sub		r2, r2, #240
 	sub		r1, r1, #240
 .endm

@@ -24,68 +24,56 @@
 	.arch	armv8-a
 	.text
 
+/* d <<<= rd, rd 16 or 8 */
+.macro	ROTD rd, d
+	.if	\rd == 16
+	rev32	\d\().8h, \d\().8h
+	.else
+	tbl	\d\().16b, {\d\().16b}, v4.16b
+	.endif
+.endm
+
 /*
- * Four quarter rounds (a_i, b_i, c_i, d_i), i = 0..3, step by step:
- * a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12;
- * a += b; d ^= a; d <<<= 8;  c += d; b ^= c; b <<<= 7 (RFC 8439)
+ * Half of four quarter rounds (a_i, b_i, c_i, d_i), i = 0..3:
+ * a += b; d ^= a; d <<<= rd; c += d; b ^= c; b <<<= rb
+ * with (rd, rb) = (16, 12), then (8, 7) (RFC 8439). By 16: REV32 of
+ * halfwords; by 8: TBL with v4; by 12 and 7: SHL + SRI through v0-v3.
  */
+.macro	HALF4 rd, rb, a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3
+	add	\a0\().4s, \a0\().4s, \b0\().4s
+	add	\a1\().4s, \a1\().4s, \b1\().4s
+	add	\a2\().4s, \a2\().4s, \b2\().4s
+	add	\a3\().4s, \a3\().4s, \b3\().4s
+	eor	\d0\().16b, \d0\().16b, \a0\().16b
+	eor	\d1\().16b, \d1\().16b, \a1\().16b
+	eor	\d2\().16b, \d2\().16b, \a2\().16b
+	eor	\d3\().16b, \d3\().16b, \a3\().16b
+	ROTD	\rd, \d0
+	ROTD	\rd, \d1
+	ROTD	\rd, \d2
+	ROTD	\rd, \d3
+	add	\c0\().4s, \c0\().4s, \d0\().4s
+	add	\c1\().4s, \c1\().4s, \d1\().4s
+	add	\c2\().4s, \c2\().4s, \d2\().4s
+	add	\c3\().4s, \c3\().4s, \d3\().4s
+	eor	v0.16b, \b0\().16b, \c0\().16b
+	eor	v1.16b, \b1\().16b, \c1\().16b
+	eor	v2.16b, \b2\().16b, \c2\().16b
+	eor	v3.16b, \b3\().16b, \c3\().16b
+	shl	\b0\().4s, v0.4s, #\rb
+	shl	\b1\().4s, v1.4s, #\rb
+	shl	\b2\().4s, v2.4s, #\rb
+	shl	\b3\().4s, v3.4s, #\rb
+	sri	\b0\().4s, v0.4s, #(32 - \rb)
+	sri	\b1\().4s, v1.4s, #(32 - \rb)
+	sri	\b2\().4s, v2.4s, #(32 - \rb)
+	sri	\b3\().4s, v3.4s, #(32 - \rb)
+.endm
+
+/* four quarter rounds, both halves */
 .macro	QR4 a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3
-	add	\a0\().4s, \a0\().4s, \b0\().4s
-	add	\a1\().4s, \a1\().4s, \b1\().4s
-	add	\a2\().4s, \a2\().4s, \b2\().4s
-	add	\a3\().4s, \a3\().4s, \b3\().4s
-	eor	\d0\().16b, \d0\().16b, \a0\().16b
-	eor	\d1\().16b, \d1\().16b, \a1\().16b
-	eor	\d2\().16b, \d2\().16b, \a2\().16b
-	eor	\d3\().16b, \d3\().16b, \a3\().16b
-	rev32	\d0\().8h, \d0\().8h
-	rev32	\d1\().8h, \d1\().8h
-	rev32	\d2\().8h, \d2\().8h
-	rev32	\d3\().8h, \d3\().8h
-	add	\c0\().4s, \c0\().4s, \d0\().4s
-	add	\c1\().4s, \c1\().4s, \d1\().4s
-	add	\c2\().4s, \c2\().4s, \d2\().4s
-	add	\c3\().4s, \c3\().4s, \d3\().4s
-	eor	v0.16b, \b0\().16b, \c0\().16b
-	eor	v1.16b, \b1\().16b, \c1\().16b
-	eor	v2.16b, \b2\().16b, \c2\().16b
-	eor	v3.16b, \b3\().16b, \c3\().16b
-	shl	\b0\().4s, v0.4s, #12
-	shl	\b1\().4s, v1.4s, #12
-	shl	\b2\().4s, v2.4s, #12
-	shl	\b3\().4s, v3.4s, #12
-	sri	\b0\().4s, v0.4s, #20
-	sri	\b1\().4s, v1.4s, #20
-	sri	\b2\().4s, v2.4s, #20
-	sri	\b3\().4s, v3.4s, #20
-	add	\a0\().4s, \a0\().4s, \b0\().4s
-	add	\a1\().4s, \a1\().4s, \b1\().4s
-	add	\a2\().4s, \a2\().4s, \b2\().4s
-	add	\a3\().4s, \a3\().4s, \b3\().4s
-	eor	\d0\().16b, \d0\().16b, \a0\().16b
-	eor	\d1\().16b, \d1\().16b, \a1\().16b
-	eor	\d2\().16b, \d2\().16b, \a2\().16b
-	eor	\d3\().16b, \d3\().16b, \a3\().16b
-	tbl	\d0\().16b, {\d0\().16b}, v4.16b
-	tbl	\d1\().16b, {\d1\().16b}, v4.16b
-	tbl	\d2\().16b, {\d2\().16b}, v4.16b
-	tbl	\d3\().16b, {\d3\().16b}, v4.16b
-	add	\c0\().4s, \c0\().4s, \d0\().4s
-	add	\c1\().4s, \c1\().4s, \d1\().4s
-	add	\c2\().4s, \c2\().4s, \d2\().4s
-	add	\c3\().4s, \c3\().4s, \d3\().4s
-	eor	v0.16b, \b0\().16b, \c0\().16b
-	eor	v1.16b, \b1\().16b, \c1\().16b
-	eor	v2.16b, \b2\().16b, \c2\().16b
-	eor	v3.16b, \b3\().16b, \c3\().16b
-	shl	\b0\().4s, v0.4s, #7
-	shl	\b1\().4s, v1.4s, #7
-	shl	\b2\().4s, v2.4s, #7
-	shl	\b3\().4s, v3.4s, #7
-	sri	\b0\().4s, v0.4s, #25
-	sri	\b1\().4s, v1.4s, #25
-	sri	\b2\().4s, v2.4s, #25
-	sri	\b3\().4s, v3.4s, #25
+	HALF4	16, 12, \a0, \b0, \c0, \d0, \a1, \b1, \c1, \d1, \a2, \b2, \c2, \d2, \a3, \b3, \c3, \d3
+	HALF4	8, 7, \a0, \b0, \c0, \d0, \a1, \b1, \c1, \d1, \a2, \b2, \c2, \d2, \a3, \b3, \c3, \d3
 .endm
 
 /*

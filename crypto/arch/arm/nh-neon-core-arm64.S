@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NH with AArch64 NEON: nh_neon of nh-neon.h on AArch64 (the intrinsics
- * version spent a sixth of its loop on address arithmetic and copies).
+ * NH with AArch64 NEON: nh_neon of nh-neon.h on AArch64.
  *
  *   void nh_neon(const uint32_t *key, const uint8_t *msg, size_t len,
  *                uint8_t hash[32]);
  *
- * Two units a, b go together as LD2 of 64-bit halves leaves them:
- * x = a0 a1 b0 b1, y = a2 a3 b2 b3, the key likewise (LD2 from key word
- * 4j gives the key pair j, j + 1). One pass of the pair is x + kx, y + ky,
- * UMLAL (unit a's two products into the pass's two 64-bit sums) and
- * UMLAL2 (unit b's). A 64-byte step (pairs a, b) reads key pairs 0..3
- * for a and 2..5 for b: 6 key loads, 2 message loads, 32 arithmetic
- * instructions. The last 1 to 3 units go one at a time, t's halves
- * brought together with EXT. Reads no key word nh_generic does not.
+ * A 64-byte step (units 0-3) loads its message with one LD4 of 64-bit
+ * elements, which leaves units 0, 2 as a pair A (x = m0.lo m2.lo,
+ * y = m0.hi m2.hi; lo = words 0, 1, hi = words 2, 3) and units 1, 3 as a
+ * pair B. Key pair Kj is key units j, j + 2 in the same layout, so pass p
+ * is A against Kp and B against Kp+1: x + kx, y + ky, then UMLAL (the
+ * first unit's two products into the pass's two 64-bit sums) and UMLAL2
+ * (the second's). One LD4 of key units j..j+3 gives Kj and Kj+1; a step
+ * needs K0..K4 and K0 is the previous step's K4, still in registers, so
+ * two key loads (units 1-4, 3-6) a step: 35 instructions a 64-byte step
+ * (16 adds, 16 multiply-adds, 3 loads), against a floor of 32. Steps
+ * alternate between two register sets (A: K0 in v24-v25, leaves K4 in
+ * v6-v7; B: the reverse), four steps a loop turn. The last 1 to 3 units
+ * go one at a time. Reads no key word nh_generic does not (a step reads
+ * key units up to 6, its own last unit + 3).
  * Constant time: 32-bit additions and 32x32->64 multiply-adds only.
  *
- * v16-v19: the sums of passes 0-3; v0-v3 message; v4-v7, v20-v27 key;
- * v28-v31 temporaries. v8-v15 (callee-saved) are not touched.
+ * v16-v19: the sums of passes 0-3; v0-v3 message; v4-v7, v22-v29 key;
+ * v20, v21, v30, v31 temporaries; x6, x7: key units 1 and 3 of the next
+ * step. v8-v15 (callee-saved) are not touched.
  */
 	.arch	armv8-a
 	.text
@@ -37,6 +43,32 @@
 	umlal		\sum\().2d, v28.2s, v29.2s
 .endm
 
+/*
+ * One 64-byte step: K0 in (a0, a1) from the step before; K1, K2 loaded
+ * into b0-b3, K3, K4 into c0-c3 (four consecutive registers each).
+ */
+.macro	STEP a0, a1, b0, b1, b2, b3, c0, c1, c2, c3
+	ld4		{v0.2d, v1.2d, v2.2d, v3.2d}, [x1], #64
+	ld4		{\b0\().2d, \b1\().2d, \b2\().2d, \b3\().2d}, [x6], #64
+	ld4		{\c0\().2d, \c1\().2d, \c2\().2d, \c3\().2d}, [x7], #64
+	PASS2		v16, v0, v1, \a0, \a1, v30, v31
+	PASS2		v16, v2, v3, \b0, \b1, v20, v21
+	PASS2		v17, v0, v1, \b0, \b1, v30, v31
+	PASS2		v17, v2, v3, \b2, \b3, v20, v21
+	PASS2		v18, v0, v1, \b2, \b3, v30, v31
+	PASS2		v18, v2, v3, \c0, \c1, v20, v21
+	PASS2		v19, v0, v1, \c0, \c1, v30, v31
+	PASS2		v19, v2, v3, \c2, \c3, v20, v21
+.endm
+
+.macro	STEP_A
+	STEP		v24, v25, v26, v27, v28, v29, v4, v5, v6, v7
+.endm
+
+.macro	STEP_B
+	STEP		v6, v7, v26, v27, v28, v29, v22, v23, v24, v25
+.endm
+
 	.align	4
 	.global	nh_neon
 	.type	nh_neon, %function
@@ -45,41 +77,37 @@ nh_neon:
 	movi		v17.2d, #0
 	movi		v18.2d, #0
 	movi		v19.2d, #0
-	mov		x5, #16
-	subs		x2, x2, #64
+	ld4		{v24.2d, v25.2d, v26.2d, v27.2d}, [x0]	/* K0 */
+	add		x6, x0, #16
+	add		x7, x0, #48
+	subs		x2, x2, #256
 	b.lo		2f
-1:	ld2		{v0.2d, v1.2d}, [x1], #32	/* pair a */
-	ld2		{v2.2d, v3.2d}, [x1], #32	/* pair b */
-	ld2		{v4.2d, v5.2d}, [x0], x5	/* key pair 0 */
-	ld2		{v6.2d, v7.2d}, [x0], x5	/* 1 */
-	ld2		{v20.2d, v21.2d}, [x0], x5	/* 2 */
-	ld2		{v22.2d, v23.2d}, [x0], x5	/* 3 */
-	ld2		{v24.2d, v25.2d}, [x0], x5	/* 4 */
-	ld2		{v26.2d, v27.2d}, [x0]		/* 5 */
-	sub		x0, x0, #16			/* 64 bytes on */
-	PASS2		v16, v0, v1, v4, v5, v28, v29
-	PASS2		v17, v0, v1, v6, v7, v30, v31
-	PASS2		v18, v0, v1, v20, v21, v28, v29
-	PASS2		v19, v0, v1, v22, v23, v30, v31
-	PASS2		v16, v2, v3, v20, v21, v28, v29
-	PASS2		v17, v2, v3, v22, v23, v30, v31
-	PASS2		v18, v2, v3, v24, v25, v28, v29
-	PASS2		v19, v2, v3, v26, v27, v30, v31
-	subs		x2, x2, #64
+1:	STEP_A
+	STEP_B
+	STEP_A
+	STEP_B
+	subs		x2, x2, #256
 	b.hs		1b
-2:	adds		x2, x2, #64			/* the last 0 to 3 units */
-	b.eq		4f
-3:	ld1		{v0.4s}, [x1], #16
-	ld1		{v4.4s, v5.4s, v6.4s, v7.4s}, [x0]
-	add		x0, x0, #16
+	/* x2 = the rest - 256: bits 4-7 are the rest's (below 256) */
+2:	tbz		x2, #7, 3f
+	STEP_A
+	STEP_B
+3:	tbz		x2, #6, 4f
+	STEP_A
+4:	ands		x2, x2, #48			/* the last 0 to 3 units */
+	b.eq		6f
+	sub		x0, x6, #16			/* the next unit's key */
+	mov		x5, #16
+5:	ld1		{v0.4s}, [x1], #16
+	ld1		{v4.4s, v5.4s, v6.4s, v7.4s}, [x0], x5
 	PASS1		v16, v0, v4
 	PASS1		v17, v0, v5
 	PASS1		v18, v0, v6
 	PASS1		v19, v0, v7
 	subs		x2, x2, #16
-	b.ne		3b
+	b.ne		5b
 	/* each pass's two lanes summed mod 2^64, little-endian */
-4:	addp		v0.2d, v16.2d, v17.2d
+6:	addp		v0.2d, v16.2d, v17.2d
 	addp		v1.2d, v18.2d, v19.2d
 	st1		{v0.2d, v1.2d}, [x3]
 	ret

@@ -12,9 +12,10 @@
  * multiplies lanes 0, 1 by lanes 2, 3 into the pass's two 64-bit sums:
  * 2 instructions a pass. On ARMv7 the halves of t are registers of their
  * own; on AArch64, where UMLAL takes low halves and UMLAL2 high ones, two
- * units go together, loaded de-interleaved by 64-bit halves (LD2: first
- * halves of both units in one vector, second halves in the other; the key
- * likewise), so that one UMLAL and one UMLAL2 serve two units.
+ * units go together, loaded de-interleaved by 64-bit halves (LD4 of four
+ * units: first halves of units 0 and 2 in one vector, second halves in
+ * another, units 1 and 3 likewise; the key the same way), so that one
+ * UMLAL and one UMLAL2 serve two units.
  * Constant time: 32-bit additions and 32x32->64 multiply-adds only.
  */
 #ifndef CLOAKFS_CRYPTO_ARCH_ARM_NH_NEON_H

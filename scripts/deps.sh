@@ -18,7 +18,8 @@ cloakfs_test_deps=(python3 python3-pytest git tar gdb util-linux acl
 	clang libclang-rt-14-dev llvm-14
 	debhelper build-essential bash-completion python3-cryptography-vectors
 	python3-cryptography
-	glusterfs-server glusterfs-client gocryptfs)
+	glusterfs-server glusterfs-client gocryptfs
+	nfs-ganesha nfs-ganesha-vfs libnfs-utils)
 # (debhelper, build-essential and bash-completion: scripts/ci-package.sh
 # builds the Debian package, and dpkg-checkbuilddeps wants build-essential
 # itself, not only the compiler it pulls in; the other build dependencies
@@ -28,7 +29,10 @@ cloakfs_test_deps=(python3 python3-pytest git tar gdb util-linux acl
 # HCTR2 oracle (tests/crypto/hctr2_oracle.py);
 # glusterfs-server and -client: a distributed filesystem on loopback for
 # the tests of several machines sharing a volume, tests/fs/gluster.py;
-# gocryptfs: the peer those tests measure beside cloakfs, tests/fs/test_shared.py)
+# gocryptfs: the peer those tests measure beside cloakfs, tests/fs/test_shared.py;
+# nfs-ganesha, nfs-ganesha-vfs and libnfs-utils: an NFS server and client in
+# user space (the kernel may have neither) that export a mount and read it
+# back by file handle after cache drops, tests/fs/test_nfs_export.py)
 
 # cloakfs_install_deps PKG...: install those of PKG that are missing
 cloakfs_install_deps() {

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import CIPHERS, FSCK, expect_errno, scratch_for_all, write_file
+from conftest import CIPHERS, CONTENT_CIPHERS, FSCK, expect_errno, scratch_for_all, write_file
 
 ROOT = os.geteuid() == 0
 OTHER = 1001  # the test user cftest on CI; any uid works with setpriv
@@ -23,6 +23,13 @@ needs_acl_tools = pytest.mark.skipif(not (shutil.which("setfacl") and shutil.whi
                                      reason="needs setfacl, getfacl (acl) and setpriv")
 # the block size matters to the value format: one cipher of each
 BLOCK_CIPHERS = [c for c in ["speck128-xts", "speck64-xts"] if c in CIPHERS] or CIPHERS[:1]
+# and the kinds of volume this round added: values sealed with an AEAD
+# (their plaintext name the associated data), adiantum names
+ROUND_CIPHERS = [c for c in ["aes256-gcm", "xchacha20-poly1305", "adiantum"]
+                 if c in CONTENT_CIPHERS]
+# one volume of each kind for the ACL and trusted.* cases
+KIND_CIPHERS = BLOCK_CIPHERS[:1] + [c for c in ["aes256-gcm", "adiantum"]
+                                    if c in CONTENT_CIPHERS]
 
 
 def names(n_rest, prefix="user."):
@@ -42,10 +49,10 @@ def other(*cmd, check=True):
     return r
 
 
-def shared_file(volume_factory, data, mode):
-    """a volume mounted with allow_other where uid OTHER can reach it, and
-    its file f holding data with mode: (volume, path of f)"""
-    v = volume_factory("speck128-xts", tag="xattr", base=scratch_for_all(), mount=False)
+def shared_file(volume_factory, data, mode, cipher="speck128-xts"):
+    """a volume of cipher mounted with allow_other where uid OTHER can
+    reach it, and its file f holding data with mode: (volume, path of f)"""
+    v = volume_factory(cipher, tag="xattr", base=scratch_for_all(), mount=False)
     os.chmod(v.top, 0o755)
     v.mount("-o", "allow_other")
     os.chmod(v.mnt, 0o777)
@@ -80,7 +87,7 @@ def remount_checked(v):
 
 
 @needs_root
-@pytest.mark.parametrize("cipher", BLOCK_CIPHERS)
+@pytest.mark.parametrize("cipher", BLOCK_CIPHERS + ROUND_CIPHERS)
 def test_every_namespace_and_longest_names(volume_factory, cipher):
     v = volume_factory(cipher, tag="xattr")
     f = v.path("f")
@@ -133,8 +140,9 @@ def test_every_namespace_and_longest_names(volume_factory, cipher):
 
 
 @needs_root
-def test_trusted_is_root_only(volume_factory):
-    v, f = shared_file(volume_factory, b"x", 0o666)
+@pytest.mark.parametrize("cipher", KIND_CIPHERS)
+def test_trusted_is_root_only(volume_factory, cipher):
+    v, f = shared_file(volume_factory, b"x", 0o666, cipher)
     os.setxattr(f, "user.seen", b"1")
     os.setxattr(f, "trusted.hidden", b"2")
     os.setxattr(f, names(200, "trusted."), b"3")
@@ -162,8 +170,9 @@ def can(op, p):
 
 @needs_root
 @needs_acl_tools
-def test_posix_acls(volume_factory):
-    v, f = shared_file(volume_factory, b"secret\n", 0o600)
+@pytest.mark.parametrize("cipher", KIND_CIPHERS)
+def test_posix_acls(volume_factory, cipher):
+    v, f = shared_file(volume_factory, b"secret\n", 0o600, cipher)
     assert not can("r", f)
     subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, f], check=True)
     assert getfacl(f) == sorted(["user::rw-", "user:%d:r--" % OTHER, "group::---",

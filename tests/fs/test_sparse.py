@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from conftest import CIPHERS, HEADER, Volume, fsck_clean
+from conftest import AEAD_CIPHERS, CIPHERS, CONTENT_CIPHERS, HEADER, Volume, fsck_clean
 
 S = 4096  # the volumes' sector size
 MIB = 1 << 20
@@ -164,6 +164,37 @@ def test_seek_data_hole(cipher):
             assert lseek(fd, 5 * MIB, os.SEEK_HOLE) == 6 * MIB
         finally:
             os.close(fd)
+        v.umount()
+        fsck_clean(v)
+    finally:
+        v.destroy()
+
+
+@pytest.mark.parametrize("cipher", [c for c in AEAD_CIPHERS if c in CONTENT_CIPHERS])
+def test_seek_on_sealed_volume(cipher):
+    """an authenticated volume keeps no holes (a never-written unit is
+    sealed zeros, so that a zeroed sector is caught): SEEK_DATA answers
+    every offset inside the file with itself, SEEK_HOLE with the end, and
+    cp --sparse=always still copies every byte"""
+    v = Volume(cipher, sector=S, tag="sparse-sealed")
+    try:
+        v.mount()
+        for name, (size, writes) in layouts(16).items():
+            path = v.path(name)
+            plain = build(path, size, writes)
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                for off in offsets(size, 16):
+                    want_data = off if off < size else -errno.ENXIO
+                    want_hole = size if off < size else -errno.ENXIO
+                    assert lseek(fd, off, os.SEEK_DATA) == want_data, (name, off)
+                    assert lseek(fd, off, os.SEEK_HOLE) == want_hole, (name, off)
+            finally:
+                os.close(fd)
+            dst = path + ".copy"
+            subprocess.run(["cp", "--sparse=always", path, dst], check=True)
+            with open(dst, "rb") as f:
+                assert f.read() == plain, name
         v.umount()
         fsck_clean(v)
     finally:

@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from conftest import CIPHERS, Volume, fsck_clean
+from conftest import CIPHERS, CONTENT_CIPHERS, Volume, fsck_clean
 
 SIZE = 64 * 1024  # the range written and read, several pages
 ROUNDS = 1500
@@ -101,8 +101,11 @@ def race(path, write, rounds):
 
 
 @pytest.mark.skipif(not _libaio, reason="no libaio (libaio1) for io_submit")
-def test_aio_direct_write_vs_buffered_readers():
-    v = Volume(CIPHERS[0], tag="direct")
+@pytest.mark.parametrize("cipher", CIPHERS[:1] + [c for c in ("aes256-gcm", "adiantum")
+                                                   if c in CONTENT_CIPHERS and c != CIPHERS[0]])
+def test_aio_direct_write_vs_buffered_readers(cipher):
+    """on an XTS volume, a sealed one and a wide-block one"""
+    v = Volume(cipher, tag="direct")
     aio = None
     try:
         v.mount()

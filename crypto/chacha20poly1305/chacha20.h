@@ -73,8 +73,13 @@ int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 #define CHACHA20_SKCIPHER_ALG(cryptfn) CHACHA20_SKCIPHER_ALG_KS0(cryptfn, NULL)
 #define CHACHA20_SKCIPHER_ALG_KS0(cryptfn, ks0fn)                            \
 	CHACHA_SKCIPHER_ALG_IV_KS0(CHACHA20_IV_SIZE, cryptfn, ks0fn)
+/* the same with hfn, the driver's HChaCha (alg.h's hchacha), or NULL */
+#define CHACHA20_SKCIPHER_ALG_KS0_H(cryptfn, ks0fn, hfn)                     \
+	CHACHA_SKCIPHER_ALG_IV_KS0_H(CHACHA20_IV_SIZE, cryptfn, ks0fn, hfn)
 /* the same for any IV size: also chacha12's and XChaCha's (chacha.h) */
 #define CHACHA_SKCIPHER_ALG_IV_KS0(ivsz, cryptfn, ks0fn)                     \
+	CHACHA_SKCIPHER_ALG_IV_KS0_H(ivsz, cryptfn, ks0fn, NULL)
+#define CHACHA_SKCIPHER_ALG_IV_KS0_H(ivsz, cryptfn, ks0fn, hfn)              \
 	{                                                                    \
 		.blocksize = 1,                                              \
 		.ivsize = (ivsz),                                            \
@@ -85,6 +90,7 @@ int chacha20_skcipher_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 		.encrypt = cryptfn,                                          \
 		.decrypt = cryptfn,                                          \
 		.crypt_ks0 = ks0fn,                                          \
+		.hchacha = hfn,                                              \
 	}
 
 /* the "chacha20-generic" driver and its vectors (chacha20poly1305_generic_register calls it) */

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct chacha20_key;
+
 #define CRYPTO_MAX_KEYSIZES 4
 /* the longest key of any algorithm (nhpoly1305); crypto.h says it as CRYPTO_MAX_KEYLEN */
 #define ALG_MAX_KEYLEN 1088
@@ -112,6 +114,14 @@ struct skcipher_alg {
 	 */
 	int (*crypt_ks0)(const struct crypto_tfm *tfm, uint8_t *iv, uint8_t *ks0,
 			 uint8_t *dst, const uint8_t *src, size_t len);
+	/*
+	 * Optional, chacha20 drivers: HChaCha of nrounds rounds on the key
+	 * (ctx, a struct chacha20_key) and a 16-byte nonce, by the driver's
+	 * core (chacha.h's hchacha_fn): the subkey of the xchacha20poly1305
+	 * template. NULL: the template's generic C.
+	 */
+	void (*hchacha)(uint8_t out[32], const struct chacha20_key *key,
+			const uint8_t nonce[16], unsigned int nrounds);
 };
 
 /*

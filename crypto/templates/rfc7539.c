@@ -113,7 +113,8 @@ static int rfc7539_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
 /*
  * xchacha20poly1305: the same construction under the subkey
  * HChaCha20(key, nonce[0..16]) with the 96-bit nonce 0^32 ||
- * nonce[16..24]; the subkey keys a stack copy of the stream child's
+ * nonce[16..24] (HChaCha20 by the stream child's core when it has one:
+ * its hchacha); the subkey keys a stack copy of the stream child's
  * context (a struct chacha20_key: xchacha_fits), wiped after the message.
  */
 struct xchacha_msg {
@@ -126,12 +127,18 @@ static int xchacha_begin(const struct crypto_tfm *tfm, const uint8_t *nonce,
 			 size_t len, struct xchacha_msg *m)
 {
 	uint8_t n12[RFC7539_NONCE], subkey[RFC7539_KEY];
+	void (*hchacha)(uint8_t *, const struct chacha20_key *, const uint8_t *,
+			unsigned int);
 	int err;
 
 	memset(n12, 0, 4);
 	memcpy(n12 + 4, nonce + HCHACHA20_NONCE_SIZE, 8);
 	m->stream = rfc7539_begin(tfm, n12, len, m->iv);
-	hchacha20(subkey, tfm->ctx, nonce);
+	hchacha = m->stream.drv->u.skcipher->hchacha;
+	if (hchacha) /* the child's vector core */
+		hchacha(subkey, tfm->ctx, nonce, 20);
+	else
+		hchacha20(subkey, tfm->ctx, nonce);
 	m->stream.ctx = &m->sub;
 	err = m->stream.drv->u.skcipher->setkey(&m->stream, subkey, sizeof(subkey));
 	wipe(subkey, sizeof(subkey));

@@ -21,6 +21,7 @@
 
 #include "crypto/arch/x86/chacha20-x86.h"
 #include "crypto/arch/x86/chacha20-x86-core.h"
+#include "crypto/chacha20poly1305/chacha20.h"
 
 typedef __m512i Zvec;
 
@@ -181,6 +182,17 @@ typedef __m128i Xvec;
 #define X_SHUF(v, imm) _mm_shuffle_epi32((v), (imm))
 #define X_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define X_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define X_ROL(v, n) _mm_rol_epi32((v), (n))
+#define X_SLL(v, n) _mm_slli_epi32((v), (n))
+#define X_SRL(v, n) _mm_srli_epi32((v), (n))
+#define X_XOR3(a, b, c) _mm_ternarylogic_epi32((a), (b), (c), 0x96)
+
+/* HChaCha, rows in xmm with RX_QR's short chain: see chacha20-x86.h */
+void hchacha_avx512(uint8_t out[32], const struct chacha20_key *key,
+		    const uint8_t nonce[16], unsigned int nrounds)
+{
+	CHACHA_HCHACHA_ROWS(X, RX_DOUBLEROUND, out, key, nonce, nrounds);
+}
 
 /*
  * 16 blocks from state[12] (vertical) and, in the same round loop, block

@@ -10,6 +10,7 @@
 
 #include "crypto/arch/x86/chacha20-x86.h"
 #include "crypto/arch/x86/chacha20-x86-core.h"
+#include "crypto/chacha20poly1305/chacha20.h"
 
 typedef __m128i Xvec;
 
@@ -104,6 +105,14 @@ static void chacha_1block(const uint32_t st[16], uint8_t *dst,
 	X_XOR_STORE(16, X_ADD(b, r1));
 	X_XOR_STORE(32, X_ADD(c, r2));
 	X_XOR_STORE(48, X_ADD(d, r3));
+}
+
+/* HChaCha, rows (chacha20-x86-core.h): see chacha20-x86.h */
+void hchacha_ssse3(uint8_t out[32], const struct chacha20_key *key,
+		   const uint8_t nonce[16], unsigned int nrounds)
+{
+	X_MASKS;
+	CHACHA_HCHACHA_ROWS(X, CHACHA_DOUBLEROUND_ROWS, out, key, nonce, nrounds);
 }
 
 /*

@@ -121,6 +121,26 @@ static inline const uint32_t *chacha_launder(const uint32_t *p)
 	} while (0)
 
 /*
+ * HChaCha (chacha.h's hchacha_fn) on one block held as rows, with the
+ * including file's double round (DR: CHACHA_DOUBLEROUND_ROWS or a faster
+ * one of the same shape): no feed-forward; rows 0 and 3 are the subkey
+ * (x86 is little-endian: the words store as the key's bytes). The key's
+ * words are struct chacha20_key's k[8], loaded as two rows.
+ */
+#define CHACHA_HCHACHA_ROWS(P, DR, out, key, nonce, nrounds)                 \
+	do {                                                                 \
+		P##vec a_ = _mm_setr_epi32(0x61707865, 0x3320646e,           \
+					   0x79622d32, 0x6b206574);          \
+		P##vec b_ = P##_LOAD((key)->k), c_ = P##_LOAD((key)->k + 4); \
+		P##vec d_ = P##_LOAD(nonce);                                 \
+									     \
+		for (unsigned int i_ = 0; i_ < (nrounds); i_ += 2)           \
+			DR(P, a_, b_, c_, d_);                               \
+		P##_STORE(out, a_);                                          \
+		P##_STORE((out) + 16, d_);                                   \
+	} while (0)
+
+/*
  * A core: group_bytes of keystream of nrounds rounds (even) from st's
  * counter XORed in; st unchanged.
  */

@@ -146,11 +146,29 @@ static int chacha20_ks0_avx512(const struct crypto_tfm *tfm, uint8_t *iv,
 	{                                                                    \
 		return body(chacha_xor_##isa, nrounds, tfm, iv, dst, src, len); \
 	}
+/* XChaCha's body with the core's HChaCha (chacha20-x86.h): the AVX2
+ * drivers take the SSSE3 one (every AVX2 CPU has SSSE3) */
+#define hchacha_x86_ssse3 hchacha_ssse3
+#define hchacha_x86_avx2 hchacha_ssse3
+#define hchacha_x86_avx512 hchacha_avx512
+#define XCHACHA_X86_BODY(isa) xchacha_x86_crypt_##isa
+#define XCHACHA_X86_BODY_DEF(isa)                                            \
+	static int xchacha_x86_crypt_##isa(chacha_crypt_fn *crypt,           \
+					   unsigned int nrounds,             \
+					   const struct crypto_tfm *tfm,     \
+					   uint8_t *iv, uint8_t *dst,        \
+					   const uint8_t *src, size_t len)   \
+	{                                                                    \
+		return xchacha_skcipher_crypt_h(hchacha_x86_##isa, crypt,    \
+						nrounds, tfm, iv, dst, src,  \
+						len);                        \
+	}
 #define CHACHA_X86_ENTRIES(isa)                                              \
+	XCHACHA_X86_BODY_DEF(isa)                                            \
 	CHACHA_X86_ENTRY(chacha20, chacha_skcipher_crypt, 20, isa)           \
 	CHACHA_X86_ENTRY(chacha12, chacha_skcipher_crypt, 12, isa)           \
-	CHACHA_X86_ENTRY(xchacha12, xchacha_skcipher_crypt, 12, isa)         \
-	CHACHA_X86_ENTRY(xchacha20, xchacha_skcipher_crypt, 20, isa)         \
+	CHACHA_X86_ENTRY(xchacha12, XCHACHA_X86_BODY(isa), 12, isa)          \
+	CHACHA_X86_ENTRY(xchacha20, XCHACHA_X86_BODY(isa), 20, isa)          \
 	static const struct skcipher_alg chacha12_##isa##_alg =              \
 		CHACHA12_SKCIPHER_ALG(chacha12_crypt_##isa);                 \
 	static const struct skcipher_alg xchacha12_##isa##_alg =             \
@@ -162,13 +180,19 @@ CHACHA_X86_ENTRIES(ssse3);
 CHACHA_X86_ENTRIES(avx2);
 CHACHA_X86_ENTRIES(avx512);
 
-/* chacha20's skcipher_algs: the AVX2 and AVX-512 ones with crypt_ks0 */
+/*
+ * chacha20's skcipher_algs: the AVX2 and AVX-512 ones with crypt_ks0;
+ * all with their HChaCha for the xchacha20poly1305 template
+ */
 static const struct skcipher_alg chacha20_ssse3_alg =
-	CHACHA20_SKCIPHER_ALG(chacha20_crypt_ssse3);
+	CHACHA20_SKCIPHER_ALG_KS0_H(chacha20_crypt_ssse3, NULL,
+				    hchacha_x86_ssse3);
 static const struct skcipher_alg chacha20_avx2_alg =
-	CHACHA20_SKCIPHER_ALG_KS0(chacha20_crypt_avx2, chacha20_ks0_avx2);
+	CHACHA20_SKCIPHER_ALG_KS0_H(chacha20_crypt_avx2, chacha20_ks0_avx2,
+				    hchacha_x86_avx2);
 static const struct skcipher_alg chacha20_avx512_alg =
-	CHACHA20_SKCIPHER_ALG_KS0(chacha20_crypt_avx512, chacha20_ks0_avx512);
+	CHACHA20_SKCIPHER_ALG_KS0_H(chacha20_crypt_avx512, chacha20_ks0_avx512,
+				    hchacha_x86_avx512);
 
 /*
  * The four algorithms over one core: the same priority and CPU features
@@ -187,7 +211,8 @@ static const struct skcipher_alg chacha20_avx512_alg =
 
 static const struct crypto_driver chacha20_x86_drivers[] = {
 	CHACHA_X86_DRIVERS(ssse3, 300, CPU_FEAT_SSSE3),
-	CHACHA_X86_DRIVERS(avx2, 600, CPU_FEAT_AVX2),
+	/* SSSE3 too: the HChaCha of its XChaCha (every AVX2 CPU has it) */
+	CHACHA_X86_DRIVERS(avx2, 600, CPU_FEAT_AVX2 | CPU_FEAT_SSSE3),
 	/*
 	 * AVX2 too: the compiler may use it in the -mavx512f core;
 	 * AVX-512VL for the 256-bit row-wise pass (VPROLD, VPTERNLOGD on ymm)

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct chacha20_key;
 struct crypto_tfm;
 
 #define CHACHA20_ROUNDS 20
@@ -75,6 +76,20 @@ void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
  */
 void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 				uint8_t *dst, const uint8_t *src, size_t len);
+
+/*
+ * HChaCha with nrounds rounds (even: 20 for XChaCha20, 12 for XChaCha12
+ * and Adiantum), chacha.h's hchacha_fn: the same output as
+ * hchacha_generic. One block, its rows in xmm registers: SSSE3 (byte
+ * shuffles for the rotations by 16 and 8), and AVX-512F + VL (VPROLD and
+ * the shorter chain of the row-wise passes in chacha20-avx512.c). The
+ * subkey's words stay in xmm registers the caller cannot wipe; they are
+ * overwritten by the next vector code.
+ */
+void hchacha_ssse3(uint8_t out[32], const struct chacha20_key *key,
+		   const uint8_t nonce[16], unsigned int nrounds);
+void hchacha_avx512(uint8_t out[32], const struct chacha20_key *key,
+		    const uint8_t nonce[16], unsigned int nrounds);
 
 /*
  * The 32-block core of chacha_xor_avx512 (chacha20-avx512-x86_64.S):

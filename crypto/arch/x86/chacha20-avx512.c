@@ -125,16 +125,17 @@ static void chacha_16blocks_zmm(const uint32_t st[16], uint8_t *dst,
 		b = P##_XOR3(r_, P##_SLL(c, 7), P##_SRL(c, 25));             \
 	} while (0)
 
+/* the shuffles of CHACHA_DOUBLEROUND_ROWS, b left in place (why: there) */
 #define RX_DOUBLEROUND(P, a, b, c, d)                                        \
 	do {                                                                 \
 		RX_QR(P, a, b, c, d);                                        \
-		b = P##_SHUF(b, 0x39);                                       \
-		c = P##_SHUF(c, 0x4e);                                       \
-		d = P##_SHUF(d, 0x93);                                       \
+		a = P##_SHUF(a, 0x93);                                       \
+		c = P##_SHUF(c, 0x39);                                       \
+		d = P##_SHUF(d, 0x4e);                                       \
 		RX_QR(P, a, b, c, d);                                        \
-		b = P##_SHUF(b, 0x93);                                       \
-		c = P##_SHUF(c, 0x4e);                                       \
-		d = P##_SHUF(d, 0x39);                                       \
+		a = P##_SHUF(a, 0x39);                                       \
+		c = P##_SHUF(c, 0x93);                                       \
+		d = P##_SHUF(d, 0x4e);                                       \
 	} while (0)
 
 typedef __m256i Rvec;

@@ -104,20 +104,23 @@ static inline const uint32_t *chacha_launder(const uint32_t *p)
 	} while (0)
 
 /*
- * Row layout: a..d are rows 0..3. Before the diagonal round row 1 turns
- * left by one word (0x39), row 2 by two (0x4e), row 3 by three (0x93), so
- * that the diagonals line up as columns; afterwards they turn back.
+ * Row layout: a..d are rows 0..3. Before the diagonal round row 0 turns
+ * right by one word (0x93), row 2 left by one (0x39), row 3 by two
+ * (0x4e), so that the diagonals line up as columns; afterwards they turn
+ * back. Row 1 stays: it is the last row a quarter round computes and the
+ * first the next one reads, so a shuffle of it would wait on the chain,
+ * while rows 0, 2 and 3 are ready a step or more earlier.
  */
 #define CHACHA_DOUBLEROUND_ROWS(P, a, b, c, d)            \
 	do {                                              \
 		CHACHA_QR(P, a, b, c, d);                 \
-		b = P##_SHUF(b, 0x39);                    \
-		c = P##_SHUF(c, 0x4e);                    \
-		d = P##_SHUF(d, 0x93);                    \
+		a = P##_SHUF(a, 0x93);                    \
+		c = P##_SHUF(c, 0x39);                    \
+		d = P##_SHUF(d, 0x4e);                    \
 		CHACHA_QR(P, a, b, c, d);                 \
-		b = P##_SHUF(b, 0x93);                    \
-		c = P##_SHUF(c, 0x4e);                    \
-		d = P##_SHUF(d, 0x39);                    \
+		a = P##_SHUF(a, 0x39);                    \
+		c = P##_SHUF(c, 0x93);                    \
+		d = P##_SHUF(d, 0x4e);                    \
 	} while (0)
 
 /*

@@ -22,6 +22,8 @@
 
 /* plaintext bytes handled per pread/pwrite */
 #define FILEIO_BATCH (128 * 1024)
+/* and per pread of sealed units (read_batch_units) */
+#define FILEIO_READ_BATCH_SEALED (1024 * 1024)
 
 /* fdio_pread_all of a file's units: a file shorter than its size said
  * is damaged */
@@ -318,23 +320,43 @@ int fileio_size(struct content_file *f, uint64_t *plain)
 				  f->have_header ? &f->hdr : NULL, plain);
 }
 
-/* how many units from first fit one batch (at least 1) */
-static uint64_t batch_units(const struct content_geom *g, uint64_t first,
-			    uint64_t last)
+/* how many units from first fit a batch of batch plaintext bytes (at
+ * least 1) */
+static uint64_t units_in(const struct content_geom *g, uint64_t batch,
+			 uint64_t first, uint64_t last)
 {
-	uint64_t n = FILEIO_BATCH / g->sector_size;
+	uint64_t n = batch / g->sector_size;
 
 	if (n == 0)
 		n = 1;
 	return last - first + 1 < n ? last - first + 1 : n;
 }
 
-static uint8_t *batch_alloc(const struct content_geom *g, size_t *size)
+static uint64_t batch_units(const struct content_geom *g, uint64_t first,
+			    uint64_t last)
 {
-	uint64_t n = FILEIO_BATCH / g->sector_size;
+	return units_in(g, FILEIO_BATCH, first, last);
+}
 
+/*
+ * A read's batch: sealed units cannot be read into the caller's buffer
+ * (each is 32 bytes longer than its data), so they go through a bounce
+ * buffer; a whole READ of the kernel's (1 MiB at most) goes through it
+ * in one pread and one key section, not 128 KiB at a time.
+ */
+static uint64_t read_batch_units(const struct content_geom *g, uint64_t first,
+				 uint64_t last)
+{
+	return units_in(g, g->overhead ? FILEIO_READ_BATCH_SEALED : FILEIO_BATCH,
+			first, last);
+}
+
+/* a bounce buffer for batches of up to n units from any unit */
+static uint8_t *batch_alloc(const struct content_geom *g, uint64_t n,
+			    size_t *size)
+{
 	/* + one sector and a block: the joined tail unit */
-	*size = (size_t)(((n ? n : 1) + 1) * (g->sector_size + g->overhead) +
+	*size = (size_t)((n + 1) * (g->sector_size + g->overhead) +
 			 g->blocksize);
 	return malloc(*size);
 }
@@ -367,11 +389,13 @@ static int read_plain(const struct content_file *f, uint64_t plain, uint8_t *out
 		if (n) {
 			dst = out + done;
 		} else {
-			if (!buf && !(buf = batch_alloc(&f->geom, &bsize))) {
+			n = read_batch_units(&f->geom, u, last);
+			/* the first batch is the largest: fewer units are
+			 * left for each later one */
+			if (!buf && !(buf = batch_alloc(&f->geom, n, &bsize))) {
 				err = -ENOMEM;
 				break;
 			}
-			n = batch_units(&f->geom, u, last);
 			bytes = content_units_len(&f->geom, plain, u, n);
 			dst = buf;
 		}

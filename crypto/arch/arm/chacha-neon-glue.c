@@ -86,8 +86,10 @@ static int chacha20_neon_ks0(const struct crypto_tfm *tfm, uint8_t *iv,
 	return 0;
 }
 
+/* with its HChaCha: the xchacha20poly1305 template's subkey */
 static const struct skcipher_alg chacha20_neon_alg =
-	CHACHA20_SKCIPHER_ALG_KS0(chacha20_neon_crypt, chacha20_neon_ks0);
+	CHACHA20_SKCIPHER_ALG_KS0_H(chacha20_neon_crypt, chacha20_neon_ks0,
+				    chacha_neon_hchacha);
 static const struct skcipher_alg chacha12_neon_alg =
 	CHACHA12_SKCIPHER_ALG(chacha12_neon_crypt);
 static const struct skcipher_alg xchacha12_neon_alg =

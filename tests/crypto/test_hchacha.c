@@ -9,8 +9,9 @@
  *    all-zero and all-ones ones (every add carries), and the output
  *    buffer unaligned;
  *  - the hchacha hook of every chacha20 driver this CPU runs (what the
- *    xchacha20poly1305 template calls), against hchacha_generic, and on
- *    x86 with the cores built: each SIMD chacha20 driver has one.
+ *    xchacha20poly1305 template calls: the x86 drivers', the NEON
+ *    one's), against hchacha_generic, and on x86 with the cores built:
+ *    each SIMD chacha20 driver has one.
  * The XChaCha skcipher drivers and AEAD instances over these are checked
  * end to end by test_drivers, test_aead_drivers and
  * test_oracle_sodium_xchacha.
@@ -161,5 +162,5 @@ int main(void)
 	}
 	printf("%u SIMD HChaCha cores run\n", ran);
 	check_driver_hooks();
-	return test_finish("test_hchacha_x86");
+	return test_finish("test_hchacha");
 }

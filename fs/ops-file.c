@@ -352,7 +352,6 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	struct fs_inode *in = r.in;
 	int keep = mode & FALLOC_FL_KEEP_SIZE;
 	int zero = mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE);
-	uint64_t size, end = (uint64_t)off + (uint64_t)len;
 
 	(void)fi;
 	/* as vfs_fallocate(), should a caller come another way */
@@ -366,19 +365,15 @@ void fs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	if (!err) {
 		filestate_lock(in);
 		err = filestate_load(r.fs, in);
-		if (!err)
-			err = fileio_size(&in->file->cf, &size);
-		/* reserve the ciphertext blocks (unwritten ones read as holes)
-		 * before the size changes: a full disk leaves the old size;
-		 * zeroing leaves holes instead (fileio_zero) */
-		if (!err && !zero)
-			err = fileio_reserve(in->file->fd, (uint64_t)off,
-					     (uint64_t)len);
+		/* preallocation reserves the ciphertext blocks (unwritten ones
+		 * read as holes) before the size changes: a full disk leaves
+		 * the old size; zeroing leaves holes instead (fileio_zero) */
 		if (!err && zero)
 			err = fileio_zero(&in->file->cf, (uint64_t)off,
 					  (uint64_t)len, keep);
-		else if (!err && !keep && end > size)
-			err = fileio_truncate(&in->file->cf, end);
+		else if (!err)
+			err = fileio_allocate(&in->file->cf, (uint64_t)off,
+					      (uint64_t)len, keep);
 		filestate_unlock(in);
 	}
 	request_reply(&r, err);

@@ -865,19 +865,13 @@ static int zero_xts(struct content_file *f, uint64_t plain, uint64_t off,
 	return finish(f, &st, new_size, 0, err);
 }
 
-int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
-		int keep_size)
+/* fileio_zero inside shared_begin/shared_end: the size read there */
+static int zero_locked(struct content_file *f, uint64_t off, uint64_t len,
+		       int keep_size)
 {
-	const uint64_t max = (uint64_t)INT64_MAX - HEADER_SIZE - CONTENT_MAX_UNIT;
-	uint64_t plain, end;
-	int err;
+	uint64_t plain, end = off + len;
+	int err = fileio_size(f, &plain);
 
-	if (len == 0)
-		return 0;
-	if (len > max || off > max - len)
-		return -EFBIG;
-	err = fileio_size(f, &plain);
-	end = off + len;
 	if (err)
 		return err;
 	if (keep_size && end > plain)
@@ -885,8 +879,52 @@ int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
 	if (off >= end)
 		return 0;
 	if (off >= plain) /* all past the end: a grow, which reads zeros */
-		return fileio_truncate(f, end);
+		return truncate_locked(f, end);
 	if (f->geom.overhead)
 		return zero_sealed(f, off, end);
 	return zero_xts(f, plain, off, end, end > plain ? end : plain);
+}
+
+int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
+		int keep_size)
+{
+	const uint64_t max = (uint64_t)INT64_MAX - HEADER_SIZE - CONTENT_MAX_UNIT;
+	int err;
+
+	if (len == 0)
+		return 0;
+	if (len > max || off > max - len)
+		return -EFBIG;
+	err = shared_begin(f);
+	if (err)
+		return err;
+	return shared_end(f, zero_locked(f, off, len, keep_size));
+}
+
+/* fileio_allocate inside shared_begin/shared_end: whether it grows is
+ * judged by the size read there, never by one another machine has
+ * changed since (a stale smaller size would make the grow a shrink) */
+static int allocate_locked(struct content_file *f, uint64_t off,
+			   uint64_t len, int keep_size)
+{
+	/* off + len: both at most INT64_MAX (off_t), so no overflow;
+	 * too large a size is truncate_locked's -EFBIG */
+	uint64_t plain;
+	int err = fileio_size(f, &plain);
+
+	if (!err)
+		err = fileio_reserve(f->fd, off, len);
+	if (!err && !keep_size && off + len > plain)
+		err = truncate_locked(f, off + len);
+	return err;
+}
+
+int fileio_allocate(struct content_file *f, uint64_t off, uint64_t len,
+		    int keep_size)
+{
+	int err = shared_begin(f);
+
+	if (err)
+		return err;
+	return shared_end(f, allocate_locked(f, off, len, keep_size));
 }

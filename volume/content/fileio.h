@@ -187,5 +187,14 @@ int fileio_truncate(struct content_file *f, uint64_t size);
  */
 int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
 		int keep_size);
+/*
+ * Preallocation (fallocate(2) mode 0 or FALLOC_FL_KEEP_SIZE): the blocks
+ * of plaintext [off, off + len) reserved (fileio_reserve), then without
+ * keep_size the file grown to off + len when it is shorter (never cut).
+ * With f->shared, fileio_zero and this run under the lock fileio_write
+ * takes, on the size as the storage has it.
+ */
+int fileio_allocate(struct content_file *f, uint64_t off, uint64_t len,
+		    int keep_size);
 
 #endif

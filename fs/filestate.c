@@ -67,7 +67,7 @@ void filestate_unlock(struct fs_inode *in)
 }
 
 int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
-			 uint64_t *plain)
+			 uint64_t off, uint64_t len, uint64_t *plain)
 {
 	int err;
 
@@ -80,9 +80,7 @@ int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
 	pthread_mutex_lock(&in->lock);
 	err = filestate_load(fs, in);
 	if (!err)
-		err = fileio_read_begin(&in->file->cf);
-	if (!err)
-		err = fileio_size(&in->file->cf, plain);
+		err = fileio_read_begin(&in->file->cf, off, len, plain);
 	pthread_mutex_unlock(&in->lock);
 	return err;
 }

@@ -27,13 +27,13 @@ void filestate_lock(struct fs_inode *in);
 void filestate_unlock(struct fs_inode *in);
 
 /*
- * A READ: in's io lock shared (exclusive with -o shared), and under its
- * lock (briefly) the state
- * loaded and the plaintext size into *plain. 0 or -errno; either
+ * A READ of plaintext [off, off + len): in's io lock shared (exclusive
+ * with -o shared), and under its lock (briefly) the state loaded and the
+ * plaintext size into *plain (fileio_read_begin). 0 or -errno; either
  * way io stays held until filestate_read_end(in).
  */
 int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
-			 uint64_t *plain);
+			 uint64_t off, uint64_t len, uint64_t *plain);
 void filestate_read_end(struct fs_inode *in);
 
 struct file_state {

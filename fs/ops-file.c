@@ -36,8 +36,10 @@ static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
 	filestate_lock(in);
 	err = filestate_get(in, want_write, fd, pathfd);
 	/* close-to-open with -o shared: another machine may have written
-	 * since this file was last read here */
-	if (!err && fs->vol.shared) {
+	 * since this file was last read here (not for fd, a file this
+	 * create just made: nothing of it is cached, and its first change
+	 * or read looks at the storage itself) */
+	if (!err && fs->vol.shared && fd < 0) {
 		if (in->file->loaded)
 			fileio_forget_cached(&in->file->cf);
 		else
@@ -257,7 +259,8 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		n = -ENOMEM;
 	if (!n) {
 		/* shared: other READs of this file decrypt at the same time */
-		n = filestate_read_begin(r.fs, r.in, &plain);
+		n = filestate_read_begin(r.fs, r.in, (uint64_t)off, size,
+					 &plain);
 		if (!n)
 			n = fileio_read_checked(&r.in->file->cf, plain, buf,
 						size, (uint64_t)off, &bad_off);

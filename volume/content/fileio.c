@@ -252,19 +252,100 @@ void fileio_forget_cached(struct content_file *f)
 	fileio_fresh_view(f->fd);
 }
 
-int fileio_read_begin(struct content_file *f)
+/*
+ * Drop the cached pages of ciphertext [start, start + len), rounded
+ * outward to whole pages. A unit (an XTS sector, or a GCM unit of
+ * sector + 32 bytes, which spans two or more pages) is then fetched whole
+ * from the storage by the next read, never half from a page cached
+ * before another machine rewrote it (a torn unit: garbage under XTS, a
+ * failed tag under GCM). The caller holds a lock on the range, so that
+ * what is fetched is one version: a writer syncs before it unlocks.
+ * Pages outside the range (read-ahead's) may be stale; every use of
+ * them drops them first the same way.
+ */
+static void drop_pages(int fd, uint64_t start, uint64_t len)
 {
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
+	uint64_t from = start - start % page, to = start + len;
+
+	if (to % page)
+		to += page - to % page;
+	(void)posix_fadvise(fd, (off_t)from, (off_t)(to - from),
+			    POSIX_FADV_DONTNEED);
+}
+
+/*
+ * Under a lock covering the header (shared at least): the size and the
+ * header as the storage has them, into *plain and f->hdr. The header's
+ * page is dropped and read again first: GlusterFS's client takes a
+ * file's attributes from a read's reply, so the size asked next is the
+ * storage's, not its cache's (a second old, seen), in one round trip
+ * where the fdatasync this replaces took one to several. A file that
+ * looks empty may only look so (the kernel sends no read past the size
+ * it has): with sync set it is asked again after an fdatasync, whose
+ * reply refreshes the attributes whatever the size, before a caller
+ * makes a header for it.
+ */
+static int fresh_look(struct content_file *f, int sync, uint64_t *plain)
+{
+	uint8_t probe[HEADER_SIZE];
+	int err;
+
+	f->have_header = 0;
+	drop_pages(f->fd, 0, HEADER_SIZE);
+	if (pread(f->fd, probe, sizeof(probe), 0) < 0)
+		return -errno;
+	err = fileio_size(f, plain);
+	if (!err && !f->have_header && sync) {
+		if (fdatasync(f->fd) != 0)
+			return -errno;
+		err = fileio_size(f, plain);
+	}
+	f->seen_size = err ? 0 : *plain;
+	return err;
+}
+
+/*
+ * The ciphertext a reader locks for plaintext [off, off + len), before
+ * the size is known: from 0 (the header) to past the unit holding the
+ * last byte, whatever the size (a joined tail makes the last unit up to
+ * a block longer than a sector; two units' room covers it).
+ */
+static off_t read_lock_len(const struct content_geom *g, uint64_t off,
+			   uint64_t len)
+{
+	/* far past any file's end (2^60 bytes): to the end, len 0 */
+	const uint64_t far = (uint64_t)1 << 60;
+	uint64_t last;
+
+	if (off >= far || len >= far)
+		return 0;
+	last = (off + (len ? len : 1) - 1) / g->sector_size;
+	return (off_t)content_unit_pos(g, last + 2);
+}
+
+int fileio_read_begin(struct content_file *f, uint64_t off, uint64_t len,
+		      uint64_t *plain)
+{
+	struct content_range r;
 	int err;
 
 	if (!f->shared)
-		return 0;
-	err = rangelock_take(f->fd, 0, 0, 0);
+		return fileio_size(f, plain);
+	/* one lock, shared: the header (which writers that change the size
+	 * or the header take whole, exclusive) and the units read (which a
+	 * writer inside the size takes exclusive) */
+	err = rangelock_take(f->fd, 0, 0, read_lock_len(&f->geom, off, len));
 	if (err)
 		return err;
 	f->read_locked = 1;
-	f->have_header = 0;
-	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-	return 0;
+	err = fresh_look(f, 0, plain);
+	if (!err && off < *plain && len) {
+		content_explode_range(&f->geom, *plain, off, len, &r);
+		drop_pages(f->fd, r.cipher_off, r.cipher_len);
+	}
+	return err;
 }
 
 void fileio_read_end(struct content_file *f)
@@ -275,23 +356,58 @@ void fileio_read_end(struct content_file *f)
 	rangelock_drop(f->fd, 0, 0);
 }
 
-/* with f->shared: the whole ciphertext file locked for a change, and
- * what is cached of it forgotten (fileio_forget_cached says why) */
-static int shared_begin(struct content_file *f)
+/*
+ * With f->shared, before a change of plaintext [off, off + len) (len 0:
+ * a change of the size or of anything): a lock, and what is cached of
+ * the file forgotten where the change reads. A write inside the file's
+ * size changes neither the size nor the header (a unit's shape depends
+ * on the size alone): it takes the header shared and the ciphertext of
+ * its units exclusive, so writers of other units and readers of other
+ * ranges go on. Anything else (an append, a grow, a new header, a
+ * truncate, a zeroed range) takes the whole file exclusive: a header is
+ * created under it once, and the second machine finds and uses it.
+ */
+static int shared_begin(struct content_file *f, uint64_t off, uint64_t len)
 {
+	struct content_range r;
+	uint64_t plain;
 	int err;
 
 	if (!f->shared)
 		return 0;
+	/* a write past the size last seen most likely grows the file (a
+	 * sequential write, a copy): the whole file at once, not the
+	 * header first and then the whole file */
+	if (len && off < f->seen_size && len <= f->seen_size - off) {
+		err = rangelock_take(f->fd, 0, 0, HEADER_SIZE);
+		if (err)
+			return err;
+		if (!fresh_look(f, 0, &plain) && f->have_header &&
+		    off < plain && len <= plain - off) {
+			content_explode_range(&f->geom, plain, off, len, &r);
+			err = rangelock_take(f->fd, 1, (off_t)r.cipher_off,
+					     (off_t)r.cipher_len);
+			if (!err) {
+				drop_pages(f->fd, r.cipher_off, r.cipher_len);
+				return 0;
+			}
+		}
+		rangelock_drop(f->fd, 0, 0);
+		if (err)
+			return err;
+	}
 	err = rangelock_take(f->fd, 1, 0, 0);
-	if (!err)
-		fileio_forget_cached(f);
-	return err;
+	if (err)
+		return err;
+	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	/* an error here is the change's own to find and report */
+	(void)fresh_look(f, 1, &plain);
+	return 0;
 }
 
-/* the change reaches the storage before the lock goes (a client's write
+/* the change reaches the storage before the locks go (a client's write
  * cache, GlusterFS's write-behind, would otherwise keep it from the next
- * machine to take the lock); err, or the sync's error */
+ * machine to take them): one sync per change; err, or the sync's error */
 static int shared_end(const struct content_file *f, int err)
 {
 	if (!f->shared)
@@ -665,7 +781,7 @@ ssize_t fileio_write(struct content_file *f, const void *buf, size_t len,
 
 	if (len == 0)
 		return 0;
-	err = shared_begin(f);
+	err = shared_begin(f, off, len);
 	if (err)
 		return err;
 	n = write_pieces(f, buf, len, off);
@@ -677,7 +793,7 @@ ssize_t fileio_append(struct content_file *f, const void *buf, size_t len,
 		      uint64_t *off)
 {
 	ssize_t n;
-	int err = shared_begin(f);
+	int err = shared_begin(f, 0, 0);
 
 	if (err)
 		return err;
@@ -728,7 +844,7 @@ static int truncate_locked(struct content_file *f, uint64_t size)
 
 int fileio_truncate(struct content_file *f, uint64_t size)
 {
-	int err = shared_begin(f);
+	int err = shared_begin(f, 0, 0);
 
 	if (err)
 		return err;
@@ -895,7 +1011,7 @@ int fileio_zero(struct content_file *f, uint64_t off, uint64_t len,
 		return 0;
 	if (len > max || off > max - len)
 		return -EFBIG;
-	err = shared_begin(f);
+	err = shared_begin(f, 0, 0);
 	if (err)
 		return err;
 	return shared_end(f, zero_locked(f, off, len, keep_size));
@@ -922,7 +1038,7 @@ static int allocate_locked(struct content_file *f, uint64_t off,
 int fileio_allocate(struct content_file *f, uint64_t off, uint64_t len,
 		    int keep_size)
 {
-	int err = shared_begin(f);
+	int err = shared_begin(f, 0, 0);
 
 	if (err)
 		return err;

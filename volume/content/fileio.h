@@ -44,6 +44,8 @@ struct content_file {
 					  * after fileio_open */
 	int read_locked;                 /* between fileio_read_begin and
 					  * fileio_read_end */
+	uint64_t seen_size;              /* with shared: the plaintext size
+					  * at the last look, a hint only */
 };
 
 /*
@@ -64,26 +66,33 @@ void fileio_close(struct content_file *f);
  * header and drop the backing file's cached pages, so that what comes
  * next reads both from the storage (close-to-open).
  *
- * With f->shared, fileio_write and fileio_truncate run whole under an
- * exclusive byte-range lock on the ciphertext file (volume/rangelock.h)
- * and read its header and size afresh inside it: a new file's header is
- * written once (the second machine finds and uses the first one's), a
+ * With f->shared, fileio_write, fileio_append, fileio_truncate,
+ * fileio_zero and fileio_allocate run under byte-range locks on the
+ * ciphertext file (volume/rangelock.h) and read its header and size
+ * afresh inside them: a write inside the size locks its units'
+ * ciphertext (and the header shared), anything that changes the size or
+ * the header locks the whole file; a new file's header is written once
+ * (the second machine finds and uses the first one's), a
  * read-modify-write of a unit never interleaves with another machine's,
- * and an append goes at the end the storage has. A lock that does not
- * come in time fails the call with -ENOLCK, changing nothing.
+ * and an append goes at the end the storage has. Each syncs once before
+ * it unlocks. A lock that does not come in time fails the call with
+ * -ENOLCK, changing nothing.
  */
 void fileio_forget_cached(struct content_file *f);
 /*
- * Around a read (fileio_size, then fileio_read_*) with f->shared: a shared
- * lock on the whole ciphertext file, the header read afresh and the
- * cached pages dropped, so that a read never decrypts one version's
- * sectors under another version's header (another machine's truncate to
- * 0 and rewrite gives the file a new nonce). 0 or -errno (-ENOLCK);
- * nothing without f->shared. One reader at a time per content_file (the
- * lock belongs to its descriptor). fileio_read_end: the lock released,
- * if taken.
+ * Before a read of plaintext [off, off + len) (then fileio_read_*):
+ * *plain, the file's size. With f->shared, a shared byte-range lock on
+ * the ciphertext from the header to past the units read, the header and
+ * size read afresh from the storage and the cached pages of those units
+ * dropped, so that a read never decrypts one version's units under
+ * another version's header (another machine's truncate to 0 and rewrite
+ * gives the file a new nonce), nor a unit half old and half new. 0 or
+ * -errno (-ENOLCK). One reader at a time per content_file (the lock
+ * belongs to its descriptor). fileio_read_end: the lock released, if
+ * taken.
  */
-int fileio_read_begin(struct content_file *f);
+int fileio_read_begin(struct content_file *f, uint64_t off, uint64_t len,
+		      uint64_t *plain);
 void fileio_read_end(struct content_file *f);
 /* the part of fileio_forget_cached for a backing file fd not yet read
  * through a content_file: its cached pages and attributes */

@@ -222,6 +222,11 @@ int fileio_open(struct content_file *f, int fd, struct keyring *kr,
 		err = cipher_size_of(fd, &csize);
 	if (!err && csize)
 		err = load_header(f, csize);
+	/* the size hint of a shared file's first change (shared_begin) */
+	if (!err && content_plain_size(&f->geom, csize,
+				       f->have_header ? &f->hdr : NULL,
+				       &f->seen_size) != 0)
+		f->seen_size = 0;
 	if (err)
 		fileio_close(f);
 	return err;

@@ -14,6 +14,7 @@
 #include "daemon/client.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
+#include "fs/request.h"
 
 _Static_assert(CLOAKFSD_KEY_ID_LEN == VOLCONF_KEY_ID_SIZE, "key id sizes");
 
@@ -82,9 +83,8 @@ static void drop_pages(struct fs_inode *in, void *arg)
 	struct keywatch *w = arg;
 
 	if (in->type == S_IFREG)
-		(void)fuse_lowlevel_notify_inval_inode(w->se,
-						       (fuse_ino_t)(uintptr_t)in,
-						       0, 0);
+		(void)fuse_lowlevel_notify_inval_inode(
+			w->se, request_nodeid(w->fs, in), 0, 0);
 }
 
 static void lock_volume(struct keywatch *w, const char *why)

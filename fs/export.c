@@ -10,7 +10,6 @@
 #include "cli/decimal.h"
 
 #include "fs/fileid.h"
-#include "fs/inode.h"
 
 /* entries come in chunks that never move, so export_live reads one
  * without the table lock while another chunk is added */
@@ -191,7 +190,8 @@ static int64_t take_index(struct export_table *x)
 
 /* the forgotten entry of in's file, else -1; forgotten entries of its
  * (dev, ino) that are another file (it was deleted) are reclaimed */
-static int64_t find_forgotten(struct export_table *x, const struct fs_inode *in)
+static int64_t find_forgotten(struct export_table *x,
+			      const struct export_file *in)
 {
 	uint32_t next = x->buckets[bucket_of(x->nbuckets, in->dev, in->ino)];
 
@@ -211,7 +211,7 @@ static int64_t find_forgotten(struct export_table *x, const struct fs_inode *in)
 }
 
 /* e takes in's file */
-static int describe(struct export_entry *e, const struct fs_inode *in)
+static int describe(struct export_entry *e, const struct export_file *in)
 {
 	struct fileid *id = NULL;
 
@@ -225,9 +225,10 @@ static int describe(struct export_entry *e, const struct fs_inode *in)
 	return 0;
 }
 
-int export_attach(struct export_table *x, struct fs_inode *in)
+int export_attach(struct export_table *x, const struct export_file *f,
+		  struct fs_inode *in, uint64_t *nodeid, uint64_t *generation)
 {
-	int64_t i = find_forgotten(x, in);
+	int64_t i = find_forgotten(x, f);
 	struct export_entry *e;
 
 	if (i >= 0) {
@@ -239,7 +240,7 @@ int export_attach(struct export_table *x, struct fs_inode *in)
 			return (int)i;
 		e = entry_at(x, (uint32_t)i);
 		e->ident = NULL;
-		if (describe(e, in) != 0) {
+		if (describe(e, f) != 0) {
 			e->hnext = x->free_head;
 			x->free_head = (uint32_t)i + 1;
 			return -ENOMEM;
@@ -251,23 +252,22 @@ int export_attach(struct export_table *x, struct fs_inode *in)
 	}
 	e->state = ENTRY_LIVE;
 	atomic_store_explicit(&e->live, in, memory_order_release);
-	in->nodeid = (uint64_t)i + NODEID_BASE;
-	in->generation = e->generation;
+	*nodeid = (uint64_t)i + NODEID_BASE;
+	*generation = e->generation;
 	return 0;
 }
 
-/* in's entry, or NULL for the root (which has none) */
-static struct export_entry *entry_of(struct export_table *x,
-				     const struct fs_inode *in)
+/* nodeid's entry, or NULL for the root (which has none) */
+static struct export_entry *entry_of(struct export_table *x, uint64_t nodeid)
 {
-	return in->nodeid >= NODEID_BASE
-		       ? entry_at(x, (uint32_t)(in->nodeid - NODEID_BASE))
+	return nodeid >= NODEID_BASE
+		       ? entry_at(x, (uint32_t)(nodeid - NODEID_BASE))
 		       : NULL;
 }
 
-void export_detach(struct export_table *x, struct fs_inode *in)
+void export_detach(struct export_table *x, uint64_t nodeid)
 {
-	struct export_entry *e = entry_of(x, in);
+	struct export_entry *e = entry_of(x, nodeid);
 
 	if (!e)
 		return;
@@ -276,22 +276,23 @@ void export_detach(struct export_table *x, struct fs_inode *in)
 	x->forgotten++;
 	/* an entry that cannot be reopened by handle serves no one */
 	if (!x->keep || !e->ident)
-		reclaim(x, (uint32_t)(in->nodeid - NODEID_BASE));
+		reclaim(x, (uint32_t)(nodeid - NODEID_BASE));
 	else if (x->forgotten > x->max_forgotten)
 		reclaim_oldest(x);
 }
 
-int export_moved(struct export_table *x, struct fs_inode *in)
+int export_moved(struct export_table *x, uint64_t nodeid,
+		 const struct export_file *f)
 {
-	struct export_entry *e = entry_of(x, in);
+	struct export_entry *e = entry_of(x, nodeid);
 	uint32_t i;
 	int err;
 
 	if (!e)
 		return 0;
-	i = (uint32_t)(in->nodeid - NODEID_BASE);
+	i = (uint32_t)(nodeid - NODEID_BASE);
 	hash_remove(x, i);
-	err = describe(e, in);
+	err = describe(e, f);
 	hash_insert(x, i);
 	return err;
 }

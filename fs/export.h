@@ -49,15 +49,29 @@ int export_init(struct export_table *x);
 int export_keep_from_env(struct export_table *x);
 void export_destroy(struct export_table *x);
 
+/* the backing file an entry names (ident NULL: it cannot be reopened by
+ * handle, so its entry is not kept once forgotten) */
+struct export_file {
+	dev_t dev;
+	ino_t ino;
+	mode_t type;
+	const struct fileid *ident;
+};
+
 /*
- * in (dev, ino, type and ident set) takes a nodeid and generation: the
- * forgotten entry of the same file, or a new one. 0 or -ENOMEM.
+ * The live inode in, of file f, takes a nodeid and generation (*nodeid,
+ * *generation): the forgotten entry of the same file, or a new one. 0 or
+ * -ENOMEM.
  */
-int export_attach(struct export_table *x, struct fs_inode *in);
-/* in is freed: its entry is forgotten (or reclaimed) */
-void export_detach(struct export_table *x, struct fs_inode *in);
-/* in's file changed (a version-1 symlink re-created): its entry follows */
-int export_moved(struct export_table *x, struct fs_inode *in);
+int export_attach(struct export_table *x, const struct export_file *f,
+		  struct fs_inode *in, uint64_t *nodeid, uint64_t *generation);
+/* the inode of nodeid is freed: its entry is forgotten (or reclaimed);
+ * nothing for the root's */
+void export_detach(struct export_table *x, uint64_t nodeid);
+/* nodeid's file changed to f (a version-1 symlink re-created): its entry
+ * follows. 0 or -ENOMEM */
+int export_moved(struct export_table *x, uint64_t nodeid,
+		 const struct export_file *f);
 
 /* the live inode of nodeid (a nodeid the kernel holds), or NULL */
 struct fs_inode *export_live(struct export_table *x, uint64_t nodeid);

@@ -103,6 +103,30 @@ static void unlink_hash(struct inode_table *t, struct fs_inode *in)
 	abort();
 }
 
+/* the backing file in names, as its export entry keeps it */
+static struct export_file file_of(const struct fs_inode *in)
+{
+	struct export_file f = { in->dev, in->ino, in->type, in->ident };
+
+	return f;
+}
+
+/* in (not the root) takes its nodeid and generation; table lock held */
+static int attach_export(struct inode_table *t, struct fs_inode *in)
+{
+	struct export_file f = file_of(in);
+
+	return export_attach(&t->exp, &f, in, &in->nodeid, &in->generation);
+}
+
+/* in's file changed; its export entry follows. table lock held */
+static int move_export(struct inode_table *t, struct fs_inode *in)
+{
+	struct export_file f = file_of(in);
+
+	return export_moved(&t->exp, in->nodeid, &f);
+}
+
 static void insert_hash(struct inode_table *t, struct fs_inode *in)
 {
 	size_t b;
@@ -256,7 +280,7 @@ static void release_locked(struct inode_table *t, struct fs_inode *in)
 		dead = cur->hnext;
 		if (fd >= 0)
 			close(fd);
-		export_detach(&t->exp, cur);
+		export_detach(&t->exp, cur->nodeid);
 		while (cur->links) {
 			struct inode_link *l = cur->links;
 			struct fs_inode *p = l->parent;
@@ -361,7 +385,7 @@ static int get_inode(struct inode_table *t, struct fs_inode *parent,
 	if (!in && fresh) {
 		if (root)
 			fresh->nodeid = INODE_ROOT_NODEID;
-		if (root || export_attach(&t->exp, fresh) == 0) {
+		if (root || attach_export(t, fresh) == 0) {
 			in = fresh;
 			fresh = NULL;
 			insert_hash(t, in);
@@ -562,7 +586,7 @@ void inode_table_move(struct inode_table *t, struct fs_inode *in, int fd,
 	insert_hash(t, in);
 	/* out of memory: its entry keeps the old file, so a handle of it
 	 * gives ESTALE once the kernel forgot it */
-	(void)export_moved(&t->exp, in);
+	(void)move_export(t, in);
 	if (in->slot.users == 0) /* the old descriptor goes; nobody holds it */
 		old = fdcache_drop(&t->fds, &in->slot);
 	if (in->slot.fd < 0) {

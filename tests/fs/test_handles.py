@@ -110,20 +110,12 @@ def revived(v):
     return int(m[-1])
 
 
-@pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
-def test_handles_outlive_the_kernels_inode(volume_factory):
-    """handles of a file and of a directory two levels down, and of a file
-    then deleted; the kernel forgets them all (cache drops, no descriptor
-    open), the mount is left with their nodeids only: the file opens with
-    its bytes and inode number, the directory with its entries (the
-    kernel connects it to the tree through LOOKUP of ".."), the deleted
-    file gives ESTALE; the mount counts the inodes it brought back, and
-    fsck finds the volume clean"""
-    v = volume_factory(mount=False)
-    v.mount(env=dict(os.environ, CLOAKFS_LOG="info"))  # for its summary
-    os.makedirs(v.path("a", "b"))
+def try_outlive(v, first):
+    """one try of test_handles_outlive_the_kernels_inode on mounted v"""
     f, g = v.path("a", "b", "f"), v.path("a", "g")
-    write_file(f, b"kept by its handle")
+    if first:
+        os.makedirs(v.path("a", "b"))
+        write_file(f, b"kept by its handle")
     write_file(g, b"deleted")
     want = {p: os.stat(p).st_ino for p in (f, v.path("a", "b"))}
     hf, hd, hg = name_to_handle(f), name_to_handle(v.path("a", "b")), name_to_handle(g)
@@ -135,7 +127,7 @@ def test_handles_outlive_the_kernels_inode(volume_factory):
         fd = open_by_handle(mfd, hf, os.O_RDWR)
         try:
             assert os.fstat(fd).st_ino == want[f]
-            assert os.pread(fd, 100, 0) == b"kept by its handle"
+            assert os.pread(fd, 100, 0) in (b"kept by its handle", b"KEPT by its handle")
             os.pwrite(fd, b"KEPT", 0)  # an inode with no name yet
         finally:
             os.close(fd)
@@ -150,8 +142,30 @@ def test_handles_outlive_the_kernels_inode(volume_factory):
             assert fo.read() == b"KEPT by its handle"
     finally:
         os.close(mfd)
-    v.umount()
-    assert revived(v) >= 2  # the file and the directory: the kernel forgot them
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
+def test_handles_outlive_the_kernels_inode(volume_factory):
+    """handles of a file and of a directory two levels down, and of a file
+    then deleted; the kernel forgets them all (cache drops, no descriptor
+    open), the mount is left with their nodeids only: the file opens with
+    its bytes and inode number, the directory with its entries (the
+    kernel connects it to the tree through LOOKUP of ".."), the deleted
+    file gives ESTALE; the mount counts the inodes it brought back, and
+    fsck finds the volume clean"""
+    v = volume_factory(mount=False)
+    # a cache drop leaves an inode something else holds a moment (a busy
+    # machine, other tests walking their trees): a try in which the
+    # kernel forgot neither shows nothing, so up to three, each mounted
+    # anew (handles name a mount's nodeids)
+    for attempt in range(3):
+        v.mount(env=dict(os.environ, CLOAKFS_LOG="info"))  # for its summary
+        try_outlive(v, first=attempt == 0)
+        v.umount()
+        if revived(v) >= 2:  # the file and the directory: the kernel forgot them
+            break
+    else:
+        raise AssertionError("the kernel forgot the file or the directory in none of 3 tries:\n" + v.stderr())
     fsck_clean(v)
 
 
@@ -217,18 +231,12 @@ def test_unprivileged_mount_gives_estale_after_forget(volume_factory, monkeypatc
     fsck_clean(v)
 
 
-@pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
-def test_forgotten_entries_are_bounded(volume_factory):
-    """a mount keeping at most 2 forgotten entries (CLOAKFS_EXPORT_KEEP;
-    the default is 262,144): of 6 files the kernel forgot, the handles of
-    2 open their own file and the other 4 give ESTALE (their entries were
-    reclaimed), never another file; every file still opens by its name,
-    and then by a new handle"""
-    v = volume_factory(mount=False)
-    v.mount(env=dict(os.environ, CLOAKFS_LOG="info", CLOAKFS_EXPORT_KEEP="2"))
-    paths = [v.path("f%d" % i) for i in range(6)]
-    for i, p in enumerate(paths):
-        write_file(p, b"file %d" % i)
+def try_bounded(v, paths, first):
+    """one try of test_forgotten_entries_are_bounded on mounted v: how
+    many of the files' handles opened after the cache drops"""
+    if first:
+        for i, p in enumerate(paths):
+            write_file(p, b"file %d" % i)
     handles = [name_to_handle(p) for p in paths]
     mfd = os.open(v.mnt, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -243,13 +251,35 @@ def test_forgotten_entries_are_bounded(volume_factory):
             else:
                 assert read_fd(fd) == b"file %d" % i
                 opened += 1
-        assert opened == 2
         for i, p in enumerate(paths):
             with open(p, "rb") as f:
                 assert f.read() == b"file %d" % i
             assert read_fd(open_by_handle(mfd, name_to_handle(p))) == b"file %d" % i
     finally:
         os.close(mfd)
-    v.umount()
-    assert revived(v) == 2
+    return opened
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="open_by_handle_at and drop_caches take root")
+def test_forgotten_entries_are_bounded(volume_factory):
+    """a mount keeping at most 2 forgotten entries (CLOAKFS_EXPORT_KEEP;
+    the default is 262,144): of 6 files the kernel forgot, the handles of
+    2 open their own file and the other 4 give ESTALE (their entries were
+    reclaimed), never another file; every file still opens by its name,
+    and then by a new handle"""
+    v = volume_factory(mount=False)
+    paths = [v.path("f%d" % i) for i in range(6)]
+    # a try counts when the kernel forgot all 6 (each open then revived
+    # its file); one it kept opens without the table, so up to three tries
+    for attempt in range(3):
+        v.mount(env=dict(os.environ, CLOAKFS_LOG="info", CLOAKFS_EXPORT_KEEP="2"))
+        opened = try_bounded(v, paths, first=attempt == 0)
+        v.umount()
+        assert revived(v) <= 2, "more forgotten entries kept than the bound"
+        if revived(v) == 2 and opened == 2:
+            break
+        assert opened > revived(v), "opened %d, revived %d: fewer kept than the bound of 2" % (
+            opened, revived(v))
+    else:
+        raise AssertionError("the kernel kept some of the 6 inodes in 3 tries")
     fsck_clean(v)

@@ -221,7 +221,24 @@ def test_posix_acls(volume_factory, cipher):
     assert can("r", new) and can("w", new)
     other("touch", os.path.join(sub, "by-other"))
     assert "user:%d:rwx" % OTHER in getfacl(os.path.join(sub, "by-other"))
-    before = {p: getfacl(p) for p in (f, g, d, new, sub)}
+    # only the owner (or root) sets an ACL (xfstests generic/237)
+    r = other("setfacl", "-m", "u:%d:rwx" % OTHER, new, check=False)
+    assert r.returncode != 0 and "Operation not permitted" in r.stderr, r.stderr
+    # a setgid directory with a default ACL: what is made in it takes its
+    # group, a directory its setgid bit too, beside the inherited ACL
+    # (xfstests generic/444)
+    sg = v.path("sgid-shared")
+    os.mkdir(sg)
+    os.chown(sg, 0, OTHER)
+    os.chmod(sg, 0o2775)  # mkdir(2) keeps no setgid bit on Linux
+    subprocess.run(["setfacl", "-d", "-m", "u:%d:rwx" % OTHER, sg], check=True)
+    os.mkdir(os.path.join(sg, "child"))
+    write_file(os.path.join(sg, "file"), b"f")
+    for name, setgid in (("child", True), ("file", False)):
+        st = os.stat(os.path.join(sg, name))
+        assert st.st_gid == OTHER and bool(st.st_mode & 0o2000) == setgid, (name, oct(st.st_mode))
+        assert "user:%d:rwx" % OTHER in getfacl(os.path.join(sg, name)), name
+    before = {p: getfacl(p) for p in (f, g, d, new, sub, sg, os.path.join(sg, "child"))}
     remount_checked(v)
     assert {p: getfacl(p) for p in before} == before
     assert can("r", f) and can("w", new) and not can("r", g)

@@ -11,6 +11,7 @@
 #include "crypto/aes/aes-generic.h"
 #include "crypto/arch/arm/aes-neon-glue.h"
 #include "crypto/arch/arm/aes-neonbs-glue.h"
+#include "crypto/arch/x86/aes-gcm-x86-glue.h"
 #include "crypto/arch/x86/aes-x86-glue.h"
 #include "crypto/arch/arm/camellia-ce-glue.h"
 #include "crypto/camellia/camellia-generic.h"
@@ -65,6 +66,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	sha512_arm_register,
 	polyval_x86_register,
 	polyval_arm_register,
+	aes_gcm_x86_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

@@ -25,38 +25,13 @@
 #include <immintrin.h>
 
 #include "crypto/arch/x86/polyval-x86.h"
+#include "crypto/arch/x86/polyval-x86-step.h"
 
 #define PV_STEP (VEC_BLOCKS * NVEC)
 /* NAME_<POLYVAL_ISA>, POLYVAL_ISA expanded first */
 #define PV_PASTE2(a, b) a##b
 #define PV_PASTE(a, b) PV_PASTE2(a, b)
 #define PV_BLOCKS PV_PASTE(polyval_blocks_, POLYVAL_ISA)
-
-/* acc' = reduce(lo, mid, hi): the 256-bit product hi:lo ^ mid << 64 */
-static inline __m128i pv_reduce(__m128i lo, __m128i mid, __m128i hi)
-{
-	const __m128i c = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
-	__m128i l = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-	__m128i h = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-	__m128i t;
-
-	/* [W1 : W0] -> [W0 ^ (W0 c).hi : W1 ^ (W0 c).lo] */
-	t = _mm_clmulepi64_si128(l, c, 0x00);
-	l = _mm_xor_si128(_mm_shuffle_epi32(l, 0x4e), t);
-	/* the same for the new W1 */
-	t = _mm_clmulepi64_si128(l, c, 0x00);
-	l = _mm_xor_si128(_mm_shuffle_epi32(l, 0x4e), t);
-	return _mm_xor_si128(h, l);
-}
-
-static inline __m128i pv_mul1(__m128i x, __m128i h)
-{
-	__m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
-				    _mm_clmulepi64_si128(x, h, 0x10));
-
-	return pv_reduce(_mm_clmulepi64_si128(x, h, 0x00), mid,
-			 _mm_clmulepi64_si128(x, h, 0x11));
-}
 
 void PV_BLOCKS(struct polyval_state *st, const uint8_t *src, size_t nblocks)
 {
@@ -72,27 +47,16 @@ void PV_BLOCKS(struct polyval_state *st, const uint8_t *src, size_t nblocks)
 		const vec_t vmask = v_bcast128(mask);
 		vec_t hp[NVEC], hk[NVEC];
 
-		/* Karatsuba: hk = h.lo ^ h.hi in both halves of each lane */
 		for (int i = 0; i < NVEC; i++) {
 			hp[i] = v_loadu(powers[16 - PV_STEP + VEC_BLOCKS * i]);
-			hk[i] = v_xor(hp[i], v_swap64(hp[i]));
+			hk[i] = pv_karatsuba_key(hp[i]);
 		}
 		do {
-			vec_t lo, mid, hi, x;
+			vec_t blk[NVEC];
 
-			x = v_xor(v_shuffle_bytes(v_loadu(src), vmask), v_zext128(a));
-			lo = v_clmul(x, hp[0], 0x00);
-			hi = v_clmul(x, hp[0], 0x11);
-			mid = v_clmul(v_xor(x, v_swap64(x)), hk[0], 0x00);
-			for (int i = 1; i < NVEC; i++) {
-				x = v_shuffle_bytes(v_loadu(src + 16 * VEC_BLOCKS * i), vmask);
-				lo = v_xor(lo, v_clmul(x, hp[i], 0x00));
-				hi = v_xor(hi, v_clmul(x, hp[i], 0x11));
-				mid = v_xor(mid, v_clmul(v_xor(x, v_swap64(x)), hk[i], 0x00));
-			}
-			/* (x.lo ^ x.hi)(h.lo ^ h.hi) = mid + lo + hi */
-			mid = v_xor(mid, v_xor(lo, hi));
-			a = pv_reduce(v_fold(lo), v_fold(mid), v_fold(hi));
+			for (int i = 0; i < NVEC; i++)
+				blk[i] = v_loadu(src + 16 * VEC_BLOCKS * i);
+			a = pv_step(hp, hk, a, blk, vmask, NVEC);
 			src += 16 * PV_STEP;
 			nblocks -= PV_STEP;
 		} while (nblocks >= PV_STEP);

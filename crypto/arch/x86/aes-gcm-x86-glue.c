@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gcm(aes) on the fused x86-64 core of aes-gcm-x86.h:
+ *   gcm-aes-vaes-avx512 (900): VAES + VPCLMULQDQ on zmm, AVX-512F/BW/VL
+ * GCM as gcm.c builds it (96-bit nonces, J0 = nonce || 1, tag = GHASH ^
+ * E_K(J0)), with the key schedule of aes-aesni (aes_x86_setkey) and a
+ * GHASH state of ghash-vpclmul-avx512 (H^1 .. H^16 at setkey) in the
+ * context; the AAD, the lengths block and the final go through that
+ * state, the data through the core in one pass. The composed instance
+ * gcm_base(ctr(aes),ghash) reads the data twice (docs/performance.md).
+ *
+ * A decryption writes its plaintext to dst in that pass and wipes it when
+ * the tag does not match: the caller still never gets unverified
+ * plaintext (the contract of struct aead_alg), but dst holds it until
+ * the check, where the composed engine keeps the first 1 KiB on the
+ * stack.
+ */
+#include "crypto/arch/x86/aes-gcm-x86-glue.h"
+
+#include "crypto/internal/registry.h"
+
+#if defined(__x86_64__) && defined(CLOAKFS_AES_GCM_X86_CORES)
+
+#include <errno.h>
+#include <string.h>
+
+#include "crypto/arch/x86/aes-gcm-x86.h"
+#include "crypto/arch/x86/polyval-x86.h"
+#include "crypto/internal/alg.h"
+#include "crypto/internal/ct.h"
+#include "crypto/internal/util.h"
+#include "crypto/templates/aead.h"
+
+#define GCM_BLOCK 16
+#define GCM_NONCE 12
+/* SP 800-38D 5.2.1.1: len(P) <= 2^39 - 256 bits, 2^32 - 2 blocks */
+#define GCM_MAX_BLOCKS 0xfffffffeu
+
+struct aes_gcm_x86_ctx {
+	struct aes_x86_ctx aes;
+	struct polyval_state ghash; /* keyed with H, no message */
+};
+
+static int aes_gcm_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
+			      size_t keylen)
+{
+	struct aes_gcm_x86_ctx *c = tfm->ctx;
+	uint8_t h[GCM_BLOCK] = { 0 };
+	int err = aes_x86_setkey(&c->aes, key, keylen);
+
+	/* H = E_K(0^128) */
+	if (!err) {
+		aes_encrypt_aesni(&c->aes, h, h);
+		err = ghash_setkey_vpclmul_avx512(&c->ghash, h, sizeof(h));
+	}
+	wipe(h, sizeof(h));
+	return err;
+}
+
+/*
+ * One message: the tag (unmasked GHASH ^ E_K(J0)) into tag, dst = src ^
+ * the keystream from J0 + 1.
+ */
+static void aes_gcm_x86_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			      const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			      const uint8_t *src, size_t len, uint8_t *tag, int enc)
+{
+	static const uint8_t zero[GCM_BLOCK];
+	const struct aes_gcm_x86_ctx *c = tfm->ctx;
+	struct polyval_state st;
+	uint8_t j0[GCM_BLOCK], ks0[GCM_BLOCK], out[GCM_BLOCK], lengths[GCM_BLOCK];
+
+	aead_check_len(tfm, len, GCM_BLOCK, GCM_MAX_BLOCKS, "GCM");
+	memcpy(&st, &c->ghash, sizeof(st));
+	memcpy(j0, nonce, GCM_NONCE);
+	store_be32(j0 + GCM_NONCE, 1);
+	aes_encrypt_aesni(&c->aes, ks0, j0);
+	if (aadlen) {
+		polyval_hash_update(&st, aad, aadlen);
+		if (aadlen % GCM_BLOCK)
+			polyval_hash_update(&st, zero, GCM_BLOCK - aadlen % GCM_BLOCK);
+	}
+	if (len) {
+		store_be32(j0 + GCM_NONCE, 2);
+		aes_gcm_crypt_vaes_avx512(&c->aes, &st, dst, src, len, j0, enc);
+	}
+	store_be64(lengths, (uint64_t)aadlen * 8);
+	store_be64(lengths + 8, (uint64_t)len * 8);
+	polyval_hash_update(&st, lengths, sizeof(lengths));
+	polyval_hash_final(&st, out);
+	xor_bytes(tag, out, ks0, GCM_BLOCK);
+	wipe(&st, sizeof(st));
+	wipe(ks0, sizeof(ks0));
+	wipe(out, sizeof(out));
+}
+
+static int aes_gcm_x86_encrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			       const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			       const uint8_t *src, size_t len, uint8_t *tag)
+{
+	aes_gcm_x86_crypt(tfm, nonce, aad, aadlen, dst, src, len, tag, 1);
+	return 0;
+}
+
+static int aes_gcm_x86_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+			       const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			       const uint8_t *src, size_t len, const uint8_t *tag)
+{
+	uint8_t expected[AEAD_TAG_SIZE];
+	uint32_t ok;
+
+	aes_gcm_x86_crypt(tfm, nonce, aad, aadlen, dst, src, len, expected, 0);
+	/* the outcome is public; only its computation must be constant time */
+	ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
+	wipe(expected, sizeof(expected));
+	if (!ok && len) /* dst may be NULL when len is 0 */
+		memset(dst, 0, len);
+	return ok ? 0 : -EBADMSG;
+}
+
+static const struct aead_alg aes_gcm_vaes_avx512_alg = {
+	.keysizes = { 16, 24, 32, 0 },
+	.noncesize = GCM_NONCE,
+	.tagsize = AEAD_TAG_SIZE,
+	.ctxsize = sizeof(struct aes_gcm_x86_ctx),
+	.setkey = aes_gcm_x86_setkey,
+	.encrypt = aes_gcm_x86_encrypt,
+	.decrypt = aes_gcm_x86_decrypt,
+};
+
+/*
+ * Above the composed instances over the same ISA (800, docs/design.md
+ * "Driver priorities"). The features: those of aes-aesni (the single
+ * blocks), of ghash-vpclmul-avx512 (the AAD) and of the core.
+ */
+static const struct crypto_driver aes_gcm_x86_drivers[] = {
+	{ .alg_name = "gcm(aes)", .driver_name = "gcm-aes-vaes-avx512",
+	  .priority = 900,
+	  .features = CPU_FEAT_AESNI | CPU_FEAT_SSE41 | CPU_FEAT_PCLMUL |
+		      CPU_FEAT_AVX2 | CPU_FEAT_VAES | CPU_FEAT_VPCLMULQDQ |
+		      CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX512BW,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_AEAD,
+	  .u.aead = &aes_gcm_vaes_avx512_alg },
+};
+
+int aes_gcm_x86_register(struct crypto_registry *reg)
+{
+	return crypto_register_drivers(reg, aes_gcm_x86_drivers,
+				       ARRAY_SIZE(aes_gcm_x86_drivers));
+}
+
+#else /* not x86-64, or built without the cores: nothing to register */
+
+int aes_gcm_x86_register(struct crypto_registry *reg)
+{
+	(void)reg;
+	return 0;
+}
+
+#endif

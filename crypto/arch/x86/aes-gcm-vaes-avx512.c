@@ -1,213 +1,40 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fused AES-GCM with VAES and VPCLMULQDQ on zmm registers (contract:
- * aes-gcm-x86.h). A step is 256 bytes: four vectors of counter blocks
- * through the AES rounds and the GHASH step of polyval-x86-step.h over
- * four vectors of ciphertext (H^16 .. H^1, one reduction), so the data
- * is read once and the AES and carry-less multiply units work side by
- * side. The counter blocks are kept byte-reversed, where inc32 is a
- * 32-bit add on the low dword of each lane (wrapping as inc32 does),
- * and reversed back with the same shuffle GHASH uses. The last partial
- * step runs the same code on masked loads and stores: its blocks of
- * zeros contribute nothing to GHASH.
+ * Fused AES-GCM with VAES and VPCLMULQDQ on zmm registers, four blocks a
+ * vector (the body: aes-gcm-x86-core.h; contract: aes-gcm-x86.h). The
+ * tail's partial vectors are AVX-512BW masked loads and stores.
  *
  * Built with -mvaes -mvpclmulqdq -mavx512f -mavx512vl -mavx512bw -mavx2
  * -maes -mpclmul (crypto/arch/x86/meson.build).
  */
 #include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "crypto/arch/x86/aes-gcm-x86.h"
 #include "crypto/arch/x86/polyval-x86-zmm.h"
-#include "crypto/arch/x86/polyval-x86-step.h"
 #include "crypto/arch/x86/x86-zmm-clear.h"
 
-#define GCM_INLINE static inline __attribute__((always_inline))
-#define GCM_STEP (16 * VEC_BLOCKS * NVEC)
-#define GCM_UNROLL _Pragma("GCC unroll 16")
+#define GCM_ISA vaes_avx512
+#define GCM_TAIL_CASES(X) X(1) X(2) X(3) X(4)
+#define V_INLINE static inline __attribute__((always_inline))
 
-/* n (0..64) low bits set: the bytes of a vector a masked access takes */
-GCM_INLINE __mmask64 bytes_mask(size_t n)
+/* n (any) low bits set, at most 64: the bytes a masked access takes */
+V_INLINE __mmask64 bytes_mask(size_t n)
 {
 	return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
 }
 
-/* the bytes of vector j of a len-byte tail */
-GCM_INLINE size_t vec_bytes(size_t len, int j)
-{
-	size_t off = (size_t)j * 16 * VEC_BLOCKS;
+#define v_storeu(p, v) _mm512_storeu_si512((void *)(p), v)
+#define v_aesenc _mm512_aesenc_epi128
+#define v_aesenclast _mm512_aesenclast_epi128
+#define v_add32 _mm512_add_epi32
+#define v_lane_dw0(n) _mm512_maskz_set1_epi32(0x1111, n)
+#define v_lane_index() _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0)
+#define v_load_part(p, n) _mm512_maskz_loadu_epi8(bytes_mask(n), p)
+#define v_store_part(p, v, n) _mm512_mask_storeu_epi8(p, bytes_mask(n), v)
+#define v_keep_bytes(v, n) _mm512_maskz_mov_epi8(bytes_mask(n), v)
+/* two qwords a block */
+#define v_load_powers(p, m) _mm512_maskz_loadu_epi64((__mmask8)bytes_mask(2 * (m)), p)
+#define v_clear_all x86_zmm_clear_all
 
-	return len <= off ? 0 : len - off;
-}
-
-/*
- * The keystream of nv vectors of counter blocks from c (byte-reversed,
- * lane i at c + i) XORed with d[]: the last round takes k[nr] ^ d[j].
- */
-GCM_INLINE void ctr_step(vec_t *x, const vec_t *k, int nr, vec_t c,
-			 vec_t bmask, const vec_t *d, int nv)
-{
-	const vec_t four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4,
-					    0, 0, 0, 4, 0, 0, 0, 4);
-
-	GCM_UNROLL
-	for (int j = 0; j < nv; j++) {
-		x[j] = v_xor(v_shuffle_bytes(c, bmask), k[0]);
-		c = _mm512_add_epi32(c, four);
-	}
-	GCM_UNROLL
-	for (int r = 1; r < nr; r++) {
-		GCM_UNROLL
-		for (int j = 0; j < nv; j++)
-			x[j] = _mm512_aesenc_epi128(x[j], k[r]);
-	}
-	GCM_UNROLL
-	for (int j = 0; j < nv; j++)
-		x[j] = _mm512_aesenclast_epi128(x[j], v_xor(k[nr], d[j]));
-}
-
-/*
- * One whole step: d[] = the 256 bytes at src, x[] = d ^ the keystream
- * from *c, stored to dst; *c advanced by 16 blocks.
- */
-GCM_INLINE void crypt_step(vec_t *x, vec_t *d, const vec_t *k, int nr, vec_t *c,
-			   vec_t bmask, uint8_t *dst, const uint8_t *src)
-{
-	const vec_t step = _mm512_set_epi32(0, 0, 0, 16, 0, 0, 0, 16,
-					    0, 0, 0, 16, 0, 0, 0, 16);
-
-	GCM_UNROLL
-	for (int j = 0; j < NVEC; j++)
-		d[j] = v_loadu(src + 16 * VEC_BLOCKS * j);
-	ctr_step(x, k, nr, *c, bmask, d, NVEC);
-	*c = _mm512_add_epi32(*c, step);
-	GCM_UNROLL
-	for (int j = 0; j < NVEC; j++)
-		_mm512_storeu_si512(dst + 16 * VEC_BLOCKS * j, x[j]);
-}
-
-/*
- * The last len bytes (1 .. GCM_STEP - 1) in nv = ceil(len / 64) vectors,
- * masked: n blocks, block j times H^(n - j), powers[16 - n + j].
- */
-GCM_INLINE __m128i gcm_tail(const vec_t *k, int nr, vec_t c, vec_t bmask,
-			    const uint8_t(*powers)[16], __m128i a, uint8_t *dst,
-			    const uint8_t *src, size_t len, int enc, int nv)
-{
-	size_t n = (len + 15) / 16;
-	vec_t hp[NVEC], hk[NVEC], x[NVEC], d[NVEC];
-	__mmask64 m[NVEC];
-
-	GCM_UNROLL
-	for (int j = 0; j < nv; j++) {
-		size_t first = (size_t)VEC_BLOCKS * j; /* < n */
-
-		m[j] = bytes_mask(vec_bytes(len, j));
-		d[j] = _mm512_maskz_loadu_epi8(m[j], src + 16 * VEC_BLOCKS * j);
-		hp[j] = _mm512_maskz_loadu_epi64((__mmask8)bytes_mask(2 * (n - first)),
-						 powers[16 - n + first]);
-		hk[j] = pv_karatsuba_key(hp[j]);
-	}
-	ctr_step(x, k, nr, c, bmask, d, nv);
-	GCM_UNROLL
-	for (int j = 0; j < nv; j++) {
-		_mm512_mask_storeu_epi8(dst + 16 * VEC_BLOCKS * j, m[j], x[j]);
-		/* GHASH takes the ciphertext zero-padded */
-		if (enc)
-			x[j] = _mm512_maskz_mov_epi8(m[j], x[j]);
-	}
-	return pv_step(hp, hk, a, enc ? x : d, bmask, nv);
-}
-
-GCM_INLINE void gcm_body(const struct aes_x86_ctx *aes, struct polyval_state *st,
-			 uint8_t *dst, const uint8_t *src, size_t len,
-			 const uint8_t *ctr, int nr, int enc)
-{
-	const vec_t bmask = v_bcast128(_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
-						     7, 6, 5, 4, 3, 2, 1, 0));
-	const uint8_t(*powers)[16] = st->key.powers;
-	vec_t k[AES_X86_MAX_ROUNDS + 1], c;
-	__m128i a = _mm_loadu_si128((const __m128i *)st->acc);
-
-	GCM_UNROLL
-	for (int r = 0; r <= nr; r++)
-		k[r] = v_bcast128(_mm_load_si128((const __m128i *)(aes->enc + 16 * r)));
-	/* lane i: the counter block + i, byte-reversed */
-	c = _mm512_add_epi32(v_shuffle_bytes(v_bcast128(_mm_loadu_si128(
-						     (const __m128i *)ctr)), bmask),
-			     _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2,
-					      0, 0, 0, 1, 0, 0, 0, 0));
-	if (len >= GCM_STEP) {
-		/* block j of a whole step times H^(16 - j) */
-		vec_t hp[NVEC], hk[NVEC], x[NVEC], d[NVEC], prev[NVEC];
-
-		for (int i = 0; i < NVEC; i++) {
-			hp[i] = v_loadu(powers[VEC_BLOCKS * i]);
-			hk[i] = pv_karatsuba_key(hp[i]);
-		}
-		/*
-		 * Encryption hashes the ciphertext of the step before beside
-		 * the AES of this one (prev): the two are independent, so the
-		 * AES units never wait for the multiplies (4 KiB: 7.0 GB/s
-		 * with GHASH after the AES of the same step, 8.8 this way).
-		 */
-		if (enc) {
-			crypt_step(prev, d, k, nr, &c, bmask, dst, src);
-			src += GCM_STEP;
-			dst += GCM_STEP;
-			len -= GCM_STEP;
-		}
-		for (; len >= GCM_STEP; len -= GCM_STEP) {
-			crypt_step(x, d, k, nr, &c, bmask, dst, src);
-			a = pv_step(hp, hk, a, enc ? prev : d, bmask, NVEC);
-			GCM_UNROLL
-			for (int j = 0; j < NVEC; j++)
-				prev[j] = x[j];
-			src += GCM_STEP;
-			dst += GCM_STEP;
-		}
-		if (enc)
-			a = pv_step(hp, hk, a, prev, bmask, NVEC);
-	}
-	switch ((len + 16 * VEC_BLOCKS - 1) / (16 * VEC_BLOCKS)) {
-#define TAIL(nv)                                                               \
-	case nv:                                                               \
-		a = gcm_tail(k, nr, c, bmask, powers, a, dst, src, len, enc, nv); \
-		break;
-		TAIL(1)
-		TAIL(2)
-		TAIL(3)
-		TAIL(4)
-#undef TAIL
-	default:
-		break;
-	}
-	_mm_storeu_si128((__m128i *)st->acc, a);
-	x86_zmm_clear_all();
-}
-
-void aes_gcm_crypt_vaes_avx512(const struct aes_x86_ctx *aes,
-			       struct polyval_state *st, uint8_t *dst,
-			       const uint8_t *src, size_t len,
-			       const uint8_t ctr[16], int enc)
-{
-	/* specialised per key size and direction, as aes-x86-modes.h */
-#define BODY(nr)                                                      \
-	do {                                                          \
-		if (enc)                                              \
-			gcm_body(aes, st, dst, src, len, ctr, nr, 1); \
-		else                                                  \
-			gcm_body(aes, st, dst, src, len, ctr, nr, 0); \
-	} while (0)
-	switch (aes->rounds) {
-	case 10:
-		BODY(10);
-		break;
-	case 12:
-		BODY(12);
-		break;
-	default:
-		BODY(14);
-		break;
-	}
-#undef BODY
-}
+#include "crypto/arch/x86/aes-gcm-x86-core.h"

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * gcm(aes) on the fused x86-64 core of aes-gcm-x86.h:
+ * gcm(aes) on the fused x86-64 cores of aes-gcm-x86.h:
  *   gcm-aes-vaes-avx512 (900): VAES + VPCLMULQDQ on zmm, AVX-512F/BW/VL
+ *   gcm-aes-vaes-avx2 (700):   VAES + VPCLMULQDQ on ymm, AVX2
  * GCM as gcm.c builds it (96-bit nonces, J0 = nonce || 1, tag = GHASH ^
  * E_K(J0)), with the key schedule of aes-aesni (aes_x86_setkey) and a
- * GHASH state of ghash-vpclmul-avx512 (H^1 .. H^16 at setkey) in the
- * context; the AAD, the lengths block and the final go through that
+ * GHASH state of the ghash-vpclmul driver of the same ISA (H^1 .. H^16
+ * at setkey) in the context; the AAD, the lengths block and the final go through that
  * state, the data through the core in one pass. The composed instance
  * gcm_base(ctr(aes),ghash) reads the data twice (docs/performance.md).
  *
@@ -41,8 +42,14 @@ struct aes_gcm_x86_ctx {
 	struct polyval_state ghash; /* keyed with H, no message */
 };
 
+typedef int ghash_setkey_fn(void *state, const uint8_t *key, size_t keylen);
+typedef void aes_gcm_core_fn(const struct aes_x86_ctx *aes,
+			     struct polyval_state *st, uint8_t *dst,
+			     const uint8_t *src, size_t len,
+			     const uint8_t ctr[16], int enc);
+
 static int aes_gcm_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
-			      size_t keylen)
+			      size_t keylen, ghash_setkey_fn *ghash_setkey)
 {
 	struct aes_gcm_x86_ctx *c = tfm->ctx;
 	uint8_t h[GCM_BLOCK] = { 0 };
@@ -51,19 +58,21 @@ static int aes_gcm_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 	/* H = E_K(0^128) */
 	if (!err) {
 		aes_encrypt_aesni(&c->aes, h, h);
-		err = ghash_setkey_vpclmul_avx512(&c->ghash, h, sizeof(h));
+		err = ghash_setkey(&c->ghash, h, sizeof(h));
 	}
 	wipe(h, sizeof(h));
 	return err;
 }
 
 /*
- * One message: the tag (unmasked GHASH ^ E_K(J0)) into tag, dst = src ^
- * the keystream from J0 + 1.
+ * One message through core: the tag (GHASH ^ E_K(J0)) into tag, dst =
+ * src ^ the keystream from J0 + 1.
  */
-static void aes_gcm_x86_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
-			      const uint8_t *aad, size_t aadlen, uint8_t *dst,
-			      const uint8_t *src, size_t len, uint8_t *tag, int enc)
+static inline __attribute__((always_inline)) void
+aes_gcm_x86_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
+		  const uint8_t *aad, size_t aadlen, uint8_t *dst,
+		  const uint8_t *src, size_t len, uint8_t *tag, int enc,
+		  aes_gcm_core_fn *core)
 {
 	static const uint8_t zero[GCM_BLOCK];
 	const struct aes_gcm_x86_ctx *c = tfm->ctx;
@@ -82,7 +91,7 @@ static void aes_gcm_x86_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce
 	}
 	if (len) {
 		store_be32(j0 + GCM_NONCE, 2);
-		aes_gcm_crypt_vaes_avx512(&c->aes, &st, dst, src, len, j0, enc);
+		core(&c->aes, &st, dst, src, len, j0, enc);
 	}
 	store_be64(lengths, (uint64_t)aadlen * 8);
 	store_be64(lengths + 8, (uint64_t)len * 8);
@@ -94,22 +103,16 @@ static void aes_gcm_x86_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce
 	wipe(out, sizeof(out));
 }
 
-static int aes_gcm_x86_encrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
-			       const uint8_t *aad, size_t aadlen, uint8_t *dst,
-			       const uint8_t *src, size_t len, uint8_t *tag)
-{
-	aes_gcm_x86_crypt(tfm, nonce, aad, aadlen, dst, src, len, tag, 1);
-	return 0;
-}
-
-static int aes_gcm_x86_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
-			       const uint8_t *aad, size_t aadlen, uint8_t *dst,
-			       const uint8_t *src, size_t len, const uint8_t *tag)
+static inline __attribute__((always_inline)) int
+aes_gcm_x86_open(const struct crypto_tfm *tfm, const uint8_t *nonce,
+		 const uint8_t *aad, size_t aadlen, uint8_t *dst,
+		 const uint8_t *src, size_t len, const uint8_t *tag,
+		 aes_gcm_core_fn *core)
 {
 	uint8_t expected[AEAD_TAG_SIZE];
 	uint32_t ok;
 
-	aes_gcm_x86_crypt(tfm, nonce, aad, aadlen, dst, src, len, expected, 0);
+	aes_gcm_x86_crypt(tfm, nonce, aad, aadlen, dst, src, len, expected, 0, core);
 	/* the outcome is public; only its computation must be constant time */
 	ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
 	wipe(expected, sizeof(expected));
@@ -118,29 +121,66 @@ static int aes_gcm_x86_decrypt(const struct crypto_tfm *tfm, const uint8_t *nonc
 	return ok ? 0 : -EBADMSG;
 }
 
-static const struct aead_alg aes_gcm_vaes_avx512_alg = {
-	.keysizes = { 16, 24, 32, 0 },
-	.noncesize = GCM_NONCE,
-	.tagsize = AEAD_TAG_SIZE,
-	.ctxsize = sizeof(struct aes_gcm_x86_ctx),
-	.setkey = aes_gcm_x86_setkey,
-	.encrypt = aes_gcm_x86_encrypt,
-	.decrypt = aes_gcm_x86_decrypt,
-};
+/* a core's aead_alg: the GHASH driver's setkey and the core, inlined */
+#define AES_GCM_X86_ALG(isa, ghash_isa)                                        \
+	static int setkey_##isa(struct crypto_tfm *tfm, const uint8_t *key,    \
+				size_t keylen)                                 \
+	{                                                                      \
+		return aes_gcm_x86_setkey(tfm, key, keylen,                    \
+					  ghash_setkey_##ghash_isa);           \
+	}                                                                      \
+	static int encrypt_##isa(const struct crypto_tfm *tfm,                 \
+				 const uint8_t *nonce, const uint8_t *aad,     \
+				 size_t aadlen, uint8_t *dst,                  \
+				 const uint8_t *src, size_t len, uint8_t *tag) \
+	{                                                                      \
+		aes_gcm_x86_crypt(tfm, nonce, aad, aadlen, dst, src, len, tag, \
+				  1, aes_gcm_crypt_##isa);                     \
+		return 0;                                                      \
+	}                                                                      \
+	static int decrypt_##isa(const struct crypto_tfm *tfm,                 \
+				 const uint8_t *nonce, const uint8_t *aad,     \
+				 size_t aadlen, uint8_t *dst,                  \
+				 const uint8_t *src, size_t len,               \
+				 const uint8_t *tag)                           \
+	{                                                                      \
+		return aes_gcm_x86_open(tfm, nonce, aad, aadlen, dst, src,     \
+					len, tag, aes_gcm_crypt_##isa);        \
+	}                                                                      \
+	static const struct aead_alg aes_gcm_##isa##_alg = {                   \
+		.keysizes = { 16, 24, 32, 0 },                                 \
+		.noncesize = GCM_NONCE,                                        \
+		.tagsize = AEAD_TAG_SIZE,                                      \
+		.ctxsize = sizeof(struct aes_gcm_x86_ctx),                     \
+		.setkey = setkey_##isa,                                        \
+		.encrypt = encrypt_##isa,                                      \
+		.decrypt = decrypt_##isa,                                      \
+	}
+
+AES_GCM_X86_ALG(vaes_avx512, vpclmul_avx512);
+AES_GCM_X86_ALG(vaes_avx2, vpclmul_avx2);
 
 /*
- * Above the composed instances over the same ISA (800, docs/design.md
- * "Driver priorities"). The features: those of aes-aesni (the single
- * blocks), of ghash-vpclmul-avx512 (the AAD) and of the core.
+ * Above the composed instances over the same ISA (800 and 600,
+ * docs/design.md "Driver priorities"). The features: those of aes-aesni
+ * (the single blocks), of the ghash-vpclmul driver (the AAD) and of the
+ * core.
  */
+#define FEAT_VAES_AVX2                                                         \
+	(CPU_FEAT_AESNI | CPU_FEAT_SSE41 | CPU_FEAT_PCLMUL | CPU_FEAT_AVX2 |   \
+	 CPU_FEAT_VAES | CPU_FEAT_VPCLMULQDQ)
 static const struct crypto_driver aes_gcm_x86_drivers[] = {
 	{ .alg_name = "gcm(aes)", .driver_name = "gcm-aes-vaes-avx512",
 	  .priority = 900,
-	  .features = CPU_FEAT_AESNI | CPU_FEAT_SSE41 | CPU_FEAT_PCLMUL |
-		      CPU_FEAT_AVX2 | CPU_FEAT_VAES | CPU_FEAT_VPCLMULQDQ |
-		      CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL | CPU_FEAT_AVX512BW,
+	  .features = FEAT_VAES_AVX2 | CPU_FEAT_AVX512F | CPU_FEAT_AVX512VL |
+		      CPU_FEAT_AVX512BW,
 	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_AEAD,
 	  .u.aead = &aes_gcm_vaes_avx512_alg },
+	{ .alg_name = "gcm(aes)", .driver_name = "gcm-aes-vaes-avx2",
+	  .priority = 700,
+	  .features = FEAT_VAES_AVX2,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_AEAD,
+	  .u.aead = &aes_gcm_vaes_avx2_alg },
 };
 
 int aes_gcm_x86_register(struct crypto_registry *reg)

@@ -3,12 +3,15 @@
  * x86-64 fused GCM cores (internal; glue aes-gcm-x86-glue.c):
  *   aes_gcm_crypt_vaes_avx512   aes-gcm-vaes-avx512.c   VAES + VPCLMULQDQ
  *                               on zmm, AVX-512F/BW/VL; 16 blocks a step
+ *   aes_gcm_crypt_vaes_avx2     aes-gcm-vaes-avx2.c     VAES + VPCLMULQDQ
+ *                               on ymm, AVX2; 16 blocks a step
  *
  * One pass over the data: counter-mode AES of 16 blocks and GHASH of 16
  * ciphertext blocks (the ones just made when encrypting, the ones read
  * when decrypting) per step, one reduction per step. Contract:
  *  - aes is the key schedule of aes_x86_setkey (aes-x86.h);
- *  - st is a GHASH state keyed by ghash_setkey_vpclmul_avx512 with
+ *  - st is a GHASH state keyed by the ghash_setkey_vpclmul_* of the
+ *    same ISA (polyval-x86.h) with
  *    H = E_K(0^128) and no partial block buffered (st->used == 0): its
  *    accumulator takes the ciphertext, the last block zero-padded;
  *  - ctr is the counter block of the first byte (J0 + 1), big-endian;
@@ -26,9 +29,13 @@
 #include "crypto/arch/x86/aes-x86.h"
 #include "crypto/polyval/polyval.h"
 
-void aes_gcm_crypt_vaes_avx512(const struct aes_x86_ctx *aes,
-			       struct polyval_state *st, uint8_t *dst,
-			       const uint8_t *src, size_t len,
-			       const uint8_t ctr[16], int enc);
+#define AES_GCM_X86_DECLARE(isa)                                               \
+	void aes_gcm_crypt_##isa(const struct aes_x86_ctx *aes,                \
+				 struct polyval_state *st, uint8_t *dst,       \
+				 const uint8_t *src, size_t len,               \
+				 const uint8_t ctr[16], int enc)
+
+AES_GCM_X86_DECLARE(vaes_avx512);
+AES_GCM_X86_DECLARE(vaes_avx2);
 
 #endif

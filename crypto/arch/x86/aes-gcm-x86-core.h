@@ -88,26 +88,62 @@ GCM_INLINE void crypt_step(vec_t *x, vec_t *d, const vec_t *k, int nr, vec_t *c,
 		v_storeu(dst + 16 * VEC_BLOCKS * j, x[j]);
 }
 
-/*
- * The last len bytes (1 .. GCM_STEP - 1) in nv = ceil(len / 64) vectors,
- * masked: n blocks, block j times H^(n - j), powers[16 - n + j].
- */
-GCM_INLINE __m128i gcm_tail(const vec_t *k, int nr, vec_t c, vec_t bmask,
-			    const uint8_t(*powers)[16], __m128i a, uint8_t *dst,
-			    const uint8_t *src, size_t len, int enc, int nv)
+/* the powers of a whole step: block j times H^(16 - j) */
+GCM_INLINE void step_powers(vec_t *hp, vec_t *hk, const uint8_t (*powers)[16])
 {
-	size_t n = (len + 15) / 16;
-	vec_t hp[NVEC], hk[NVEC], x[NVEC], d[NVEC];
-	size_t nb[NVEC];
+	for (int i = 0; i < NVEC; i++) {
+		hp[i] = v_loadu(powers[VEC_BLOCKS * i]);
+		hk[i] = pv_karatsuba_key(hp[i]);
+	}
+}
 
+/*
+ * TAIL_CALL(nv) (defined at the use) for a tail of len bytes in
+ * nv = ceil(len / VEC_BYTES) vectors, a constant in each case; nothing
+ * for 0
+ */
+#define TAIL_CASE(nv)          \
+	case nv:               \
+		TAIL_CALL(nv); \
+		break;
+#define TAIL_SWITCH(len)                                              \
+	do {                                                          \
+		switch (((len) + 16 * VEC_BLOCKS - 1) / (16 * VEC_BLOCKS)) { \
+			GCM_TAIL_CASES(TAIL_CASE)                     \
+		default:                                              \
+			break;                                        \
+		}                                                     \
+	} while (0)
+
+/*
+ * The powers for a run of n blocks (1 .. 16) in nv = ceil(n / VEC_BLOCKS)
+ * vectors: block j times H^(n - j), powers[16 - n + j].
+ */
+GCM_INLINE void tail_powers(vec_t *hp, vec_t *hk, const uint8_t (*powers)[16],
+			    size_t n, int nv)
+{
 	GCM_UNROLL
 	for (int j = 0; j < nv; j++) {
 		size_t first = (size_t)VEC_BLOCKS * j; /* < n */
 
-		nb[j] = vec_bytes(len, j);
-		d[j] = v_load_part(src + 16 * VEC_BLOCKS * j, nb[j]);
 		hp[j] = v_load_powers(powers[16 - n + first], n - first);
 		hk[j] = pv_karatsuba_key(hp[j]);
+	}
+}
+
+/* the last len bytes (1 .. GCM_STEP - 1) in nv = ceil(len / VEC_BYTES) vectors */
+GCM_INLINE __m128i gcm_tail(const vec_t *k, int nr, vec_t c, vec_t bmask,
+			    const uint8_t(*powers)[16], __m128i a, uint8_t *dst,
+			    const uint8_t *src, size_t len, int enc, int nv)
+{
+	vec_t hp[NVEC], hk[NVEC], x[NVEC], d[NVEC];
+	size_t nb[NVEC];
+
+	tail_powers(hp, hk, powers, (len + 15) / 16, nv);
+	GCM_UNROLL
+	for (int j = 0; j < nv; j++) {
+		nb[j] = vec_bytes(len, j);
+		d[j] = v_load_part(src + 16 * VEC_BLOCKS * j, nb[j]);
 	}
 	ctr_step(x, k, nr, c, bmask, d, nv);
 	GCM_UNROLL
@@ -120,15 +156,52 @@ GCM_INLINE __m128i gcm_tail(const vec_t *k, int nr, vec_t c, vec_t bmask,
 	return pv_step(hp, hk, a, enc ? x : d, bmask, nv);
 }
 
-GCM_INLINE void gcm_body(const struct aes_x86_ctx *aes, struct polyval_state *st,
-			 uint8_t *dst, const uint8_t *src, size_t len,
-			 const uint8_t *ctr, int nr, int enc)
+/* GHASH of len bytes at p (1 .. GCM_STEP - 1), zero-padded, in nv vectors */
+GCM_INLINE __m128i hash_tail(const uint8_t(*powers)[16], __m128i a,
+			     const uint8_t *p, size_t len, vec_t bmask, int nv)
+{
+	vec_t hp[NVEC], hk[NVEC], d[NVEC];
+
+	tail_powers(hp, hk, powers, (len + 15) / 16, nv);
+	GCM_UNROLL
+	for (int j = 0; j < nv; j++)
+		d[j] = v_load_part(p + 16 * VEC_BLOCKS * j, vec_bytes(len, j));
+	return pv_step(hp, hk, a, d, bmask, nv);
+}
+
+/* GHASH of the AAD, zero-padded (one copy, outside the key-size bodies) */
+static __attribute__((noinline)) __m128i hash_aad(const uint8_t(*powers)[16],
+						  const uint8_t *p, size_t len)
 {
 	const vec_t bmask = v_bcast128(_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
 						     7, 6, 5, 4, 3, 2, 1, 0));
-	const uint8_t(*powers)[16] = st->key.powers;
+	__m128i a = _mm_setzero_si128();
+
+	if (len >= GCM_STEP) {
+		vec_t hp[NVEC], hk[NVEC], d[NVEC];
+
+		step_powers(hp, hk, powers);
+		for (; len >= GCM_STEP; len -= GCM_STEP, p += GCM_STEP) {
+			GCM_UNROLL
+			for (int j = 0; j < NVEC; j++)
+				d[j] = v_loadu(p + 16 * VEC_BLOCKS * j);
+			a = pv_step(hp, hk, a, d, bmask, NVEC);
+		}
+	}
+#define TAIL_CALL(nv) (a = hash_tail(powers, a, p, len, bmask, nv))
+	TAIL_SWITCH(len);
+#undef TAIL_CALL
+	return a;
+}
+
+GCM_INLINE __m128i gcm_body(const struct aes_x86_ctx *aes,
+			    const uint8_t(*powers)[16], __m128i a, uint8_t *dst,
+			    const uint8_t *src, size_t len, const uint8_t *ctr,
+			    int nr, int enc)
+{
+	const vec_t bmask = v_bcast128(_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
+						     7, 6, 5, 4, 3, 2, 1, 0));
 	vec_t k[AES_X86_MAX_ROUNDS + 1], c;
-	__m128i a = _mm_loadu_si128((const __m128i *)st->acc);
 
 	GCM_UNROLL
 	for (int r = 0; r <= nr; r++)
@@ -138,13 +211,9 @@ GCM_INLINE void gcm_body(const struct aes_x86_ctx *aes, struct polyval_state *st
 				    bmask),
 		    v_lane_index());
 	if (len >= GCM_STEP) {
-		/* block j of a whole step times H^(16 - j) */
 		vec_t hp[NVEC], hk[NVEC], x[NVEC], d[NVEC], prev[NVEC];
 
-		for (int i = 0; i < NVEC; i++) {
-			hp[i] = v_loadu(powers[VEC_BLOCKS * i]);
-			hk[i] = pv_karatsuba_key(hp[i]);
-		}
+		step_powers(hp, hk, powers);
 		/*
 		 * Encryption hashes the ciphertext of the step before beside
 		 * the AES of this one (prev): the two are independent, so the
@@ -169,43 +238,50 @@ GCM_INLINE void gcm_body(const struct aes_x86_ctx *aes, struct polyval_state *st
 		if (enc)
 			a = pv_step(hp, hk, a, prev, bmask, NVEC);
 	}
-	switch ((len + 16 * VEC_BLOCKS - 1) / (16 * VEC_BLOCKS)) {
-#define TAIL(nv)                                                               \
-	case nv:                                                               \
-		a = gcm_tail(k, nr, c, bmask, powers, a, dst, src, len, enc, nv); \
-		break;
-		GCM_TAIL_CASES(TAIL)
-#undef TAIL
-	default:
-		break;
-	}
-	_mm_storeu_si128((__m128i *)st->acc, a);
-	v_clear_all();
+#define TAIL_CALL(nv) (a = gcm_tail(k, nr, c, bmask, powers, a, dst, src, len, enc, nv))
+	TAIL_SWITCH(len);
+#undef TAIL_CALL
+	return a;
 }
 
-void GCM_FN(const struct aes_x86_ctx *aes,
-			       struct polyval_state *st, uint8_t *dst,
-			       const uint8_t *src, size_t len,
-			       const uint8_t ctr[16], int enc)
+void GCM_FN(const struct aes_x86_ctx *aes, const struct polyval_state *st,
+	    const uint8_t *aad, size_t aadlen, uint8_t *dst, const uint8_t *src,
+	    size_t len, const uint8_t ctr[16], int enc, uint8_t ghash[16])
 {
+	const __m128i rev = _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
+					  7, 6, 5, 4, 3, 2, 1, 0);
+	const uint8_t(*powers)[16] = st->key.powers;
+	__m128i a = aadlen ? hash_aad(powers, aad, aadlen) : _mm_setzero_si128();
+	__m128i lengths = _mm_set_epi64x((long long)((uint64_t)aadlen * 8),
+					 (long long)((uint64_t)len * 8));
+
 	/* specialised per key size and direction, as aes-x86-modes.h */
-#define BODY(nr)                                                      \
-	do {                                                          \
-		if (enc)                                              \
-			gcm_body(aes, st, dst, src, len, ctr, nr, 1); \
-		else                                                  \
-			gcm_body(aes, st, dst, src, len, ctr, nr, 0); \
+#define BODY(nr)                                                               \
+	do {                                                                   \
+		if (enc)                                                       \
+			a = gcm_body(aes, powers, a, dst, src, len, ctr, nr, 1); \
+		else                                                           \
+			a = gcm_body(aes, powers, a, dst, src, len, ctr, nr, 0); \
 	} while (0)
-	switch (aes->rounds) {
-	case 10:
-		BODY(10);
-		break;
-	case 12:
-		BODY(12);
-		break;
-	default:
-		BODY(14);
-		break;
+	if (len) {
+		switch (aes->rounds) {
+		case 10:
+			BODY(10);
+			break;
+		case 12:
+			BODY(12);
+			break;
+		default:
+			BODY(14);
+			break;
+		}
 	}
 #undef BODY
+	/*
+	 * the lengths block be64(8 |A|) || be64(8 |C|), byte-reversed as
+	 * every GHASH block: the qwords swapped, each in host order
+	 */
+	a = pv_mul1(_mm_xor_si128(a, lengths), _mm_loadu_si128((const __m128i *)powers[15]));
+	_mm_storeu_si128((__m128i *)ghash, _mm_shuffle_epi8(a, rev));
+	v_clear_all();
 }

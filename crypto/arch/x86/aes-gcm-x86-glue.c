@@ -6,8 +6,8 @@
  * GCM as gcm.c builds it (96-bit nonces, J0 = nonce || 1, tag = GHASH ^
  * E_K(J0)), with the key schedule of aes-aesni (aes_x86_setkey) and a
  * GHASH state of the ghash-vpclmul driver of the same ISA (H^1 .. H^16
- * at setkey) in the context; the AAD, the lengths block and the final go through that
- * state, the data through the core in one pass. The composed instance
+ * at setkey) in the context. The core hashes the AAD, the data in the
+ * pass that encrypts or decrypts it, and the lengths block. The composed instance
  * gcm_base(ctr(aes),ghash) reads the data twice (docs/performance.md).
  *
  * A decryption writes its plaintext to dst in that pass and wipes it when
@@ -44,9 +44,10 @@ struct aes_gcm_x86_ctx {
 
 typedef int ghash_setkey_fn(void *state, const uint8_t *key, size_t keylen);
 typedef void aes_gcm_core_fn(const struct aes_x86_ctx *aes,
-			     struct polyval_state *st, uint8_t *dst,
-			     const uint8_t *src, size_t len,
-			     const uint8_t ctr[16], int enc);
+			     const struct polyval_state *st, const uint8_t *aad,
+			     size_t aadlen, uint8_t *dst, const uint8_t *src,
+			     size_t len, const uint8_t ctr[16], int enc,
+			     uint8_t ghash[16]);
 
 static int aes_gcm_x86_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 			      size_t keylen, ghash_setkey_fn *ghash_setkey)
@@ -74,31 +75,16 @@ aes_gcm_x86_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
 		  const uint8_t *src, size_t len, uint8_t *tag, int enc,
 		  aes_gcm_core_fn *core)
 {
-	static const uint8_t zero[GCM_BLOCK];
 	const struct aes_gcm_x86_ctx *c = tfm->ctx;
-	struct polyval_state st;
-	uint8_t j0[GCM_BLOCK], ks0[GCM_BLOCK], out[GCM_BLOCK], lengths[GCM_BLOCK];
+	uint8_t ctr[GCM_BLOCK], ks0[GCM_BLOCK], out[GCM_BLOCK];
 
 	aead_check_len(tfm, len, GCM_BLOCK, GCM_MAX_BLOCKS, "GCM");
-	memcpy(&st, &c->ghash, sizeof(st));
-	memcpy(j0, nonce, GCM_NONCE);
-	store_be32(j0 + GCM_NONCE, 1);
-	aes_encrypt_aesni(&c->aes, ks0, j0);
-	if (aadlen) {
-		polyval_hash_update(&st, aad, aadlen);
-		if (aadlen % GCM_BLOCK)
-			polyval_hash_update(&st, zero, GCM_BLOCK - aadlen % GCM_BLOCK);
-	}
-	if (len) {
-		store_be32(j0 + GCM_NONCE, 2);
-		core(&c->aes, &st, dst, src, len, j0, enc);
-	}
-	store_be64(lengths, (uint64_t)aadlen * 8);
-	store_be64(lengths + 8, (uint64_t)len * 8);
-	polyval_hash_update(&st, lengths, sizeof(lengths));
-	polyval_hash_final(&st, out);
+	memcpy(ctr, nonce, GCM_NONCE);
+	store_be32(ctr + GCM_NONCE, 1);
+	aes_encrypt_aesni(&c->aes, ks0, ctr);
+	store_be32(ctr + GCM_NONCE, 2);
+	core(&c->aes, &c->ghash, aad, aadlen, dst, src, len, ctr, enc, out);
 	xor_bytes(tag, out, ks0, GCM_BLOCK);
-	wipe(&st, sizeof(st));
 	wipe(ks0, sizeof(ks0));
 	wipe(out, sizeof(out));
 }

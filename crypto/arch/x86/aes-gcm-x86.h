@@ -11,12 +11,13 @@
  * when decrypting) per step, one reduction per step. Contract:
  *  - aes is the key schedule of aes_x86_setkey (aes-x86.h);
  *  - st is a GHASH state keyed by the ghash_setkey_vpclmul_* of the
- *    same ISA (polyval-x86.h) with
- *    H = E_K(0^128) and no partial block buffered (st->used == 0): its
- *    accumulator takes the ciphertext, the last block zero-padded;
+ *    same ISA (polyval-x86.h) with H = E_K(0^128); only its powers of H
+ *    are read;
+ *  - ghash gets GHASH(H, A | pad16 | C | pad16 | be64(8 |A|) |
+ *    be64(8 |C|)), the tag before its mask E_K(J0);
  *  - ctr is the counter block of the first byte (J0 + 1), big-endian;
  *    GCM's inc32 on its low 32 bits (the caller keeps to 2^32 - 2 blocks);
- *  - any len; dst == src allowed, partial overlap not.
+ *  - any aadlen and len; dst == src allowed, partial overlap not.
  * Constant time: AES, carry-less multiplies, XOR, fixed shuffles and
  * masks computed from the public length only.
  */
@@ -31,9 +32,11 @@
 
 #define AES_GCM_X86_DECLARE(isa)                                               \
 	void aes_gcm_crypt_##isa(const struct aes_x86_ctx *aes,                \
-				 struct polyval_state *st, uint8_t *dst,       \
-				 const uint8_t *src, size_t len,               \
-				 const uint8_t ctr[16], int enc)
+				 const struct polyval_state *st,               \
+				 const uint8_t *aad, size_t aadlen,            \
+				 uint8_t *dst, const uint8_t *src, size_t len, \
+				 const uint8_t ctr[16], int enc,               \
+				 uint8_t ghash[16])
 
 AES_GCM_X86_DECLARE(vaes_avx512);
 AES_GCM_X86_DECLARE(vaes_avx2);

@@ -2,12 +2,14 @@
 /* see dirops.h */
 #include "volume/dirops.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "volume/names/dirnonce.h"
@@ -44,22 +46,69 @@ static int move_by_link(int olddir, const char *oldname, int newdir,
 	return err;
 }
 
-/* a directory: newname claimed by an empty directory, then replaced */
+/* is dir's entry name still the directory own was, with nothing in it */
+static int still_own_empty(int dir, const char *name, const struct stat *own)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd, empty = 1;
+
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    st.st_dev != own->st_dev || st.st_ino != own->st_ino)
+		return 0;
+	fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while (empty && (e = readdir(d)) != NULL)
+		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+	closedir(d);
+	return empty;
+}
+
+/*
+ * A directory: newname claimed by an empty directory, then replaced.
+ * GlusterFS now and then refuses the rename over the claim (ENOTEMPTY)
+ * although the claim is still ours and empty: answering EEXIST then,
+ * while the other machine's mkdir got EEXIST from our claim, gives both
+ * EEXIST and leaves an empty directory without a nonce under the name.
+ * So a refused rename over a claim still ours and empty takes the claim
+ * back and claims again, a few times; EEXIST only when newname is
+ * another's.
+ */
+#define MOVE_DIR_TRIES 5
+
 static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 			     const char *newname)
 {
-	int err;
+	struct stat own;
+	int err = -EIO, tries;
 
-	if (mkdirat(newdir, newname, S_IRWXU) != 0)
-		return -errno;
-	if (renameat(olddir, oldname, newdir, newname) == 0)
-		return 0;
-	err = -errno;
-	/* not empty any more: someone else's now, left alone */
-	if (err == -ENOTEMPTY || err == -EEXIST)
-		return -EEXIST;
-	(void)unlinkat(newdir, newname, AT_REMOVEDIR);
-	return err;
+	for (tries = 0; tries < MOVE_DIR_TRIES; tries++) {
+		struct timespec pause = { 0, 1000000L << tries };
+
+		if (mkdirat(newdir, newname, S_IRWXU) != 0)
+			return -errno;
+		if (fstatat(newdir, newname, &own, AT_SYMLINK_NOFOLLOW) != 0)
+			return -errno; /* gone already: someone else's doing */
+		if (renameat(olddir, oldname, newdir, newname) == 0)
+			return 0;
+		err = -errno;
+		if (!still_own_empty(newdir, newname, &own))
+			/* not ours or not empty any more: left alone */
+			return err == -ENOTEMPTY || err == -EEXIST ? -EEXIST
+								   : err;
+		(void)unlinkat(newdir, newname, AT_REMOVEDIR);
+		if (err != -ENOTEMPTY && err != -EEXIST)
+			return err;
+		nanosleep(&pause, NULL);
+	}
+	return -EIO; /* the claim was refused each time, and taken back */
 }
 
 int dirops_rename_noreplace(int olddir, const char *oldname, int newdir,

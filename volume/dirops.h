@@ -31,7 +31,9 @@ int dirops_temp_name(char out[DIROPS_TEMP_NAME_SIZE]);
  * name removed; a directory gets newname made first as an empty
  * directory of its own (mkdir(2): EEXIST), then renamed over it, which
  * the filesystem refuses (ENOTEMPTY, answered as EEXIST) should anyone
- * have put something in it meanwhile. Only where neither link nor mkdir
+ * have put something in it meanwhile; a refusal while it is still ours
+ * and empty (GlusterFS, now and then) takes it back and claims again, a
+ * few times, then gives -EIO with nothing left. Only where neither link nor mkdir
  * can do it (a filesystem without hard links) is it a check, then a
  * rename. 0 or -errno (-EEXIST when newname exists).
  */

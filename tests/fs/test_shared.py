@@ -132,7 +132,8 @@ EXCUSES = (
     {"case": "mkdir-same", "storage_wrong": False,
      "why": "1 try in 20 of one run (of 4) gave EEXIST to both sides and "
             "listings that differ: GlusterFS failed the rename over the "
-            "winner's own empty placeholder (volume/dirops.c)"},
+            "winner's own empty placeholder (volume/dirops.c now claims "
+            "again when that happens; kept until runs show it gone)"},
     {"case": "fsck-deep", "storage_wrong": False,
      "why": "1 run (of 4) of the aes256-gcm -o shared stack left a sector "
             "that fails its tag (fsck --deep exit 4) without a garbage read"},

@@ -79,7 +79,7 @@ static int still_own_empty(int dir, const char *name, const struct stat *own)
  * EEXIST and leaves an empty directory without a nonce under the name.
  * So a refused rename over a claim still ours and empty takes the claim
  * back and claims again, a few times; EEXIST only when newname is
- * another's.
+ * another's (or keeps being answered EEXIST while absent).
  */
 #define MOVE_DIR_TRIES 5
 
@@ -92,8 +92,18 @@ static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 	for (tries = 0; tries < MOVE_DIR_TRIES; tries++) {
 		struct timespec pause = { 0, 1000000L << tries };
 
-		if (mkdirat(newdir, newname, S_IRWXU) != 0)
-			return -errno;
+		if (mkdirat(newdir, newname, S_IRWXU) != 0) {
+			err = -errno;
+			/* GlusterFS's mkdirs of one name from two clients at
+			 * once now and then both fail, leaving nothing: an
+			 * EEXIST with nothing there is claimed again */
+			if (err != -EEXIST ||
+			    fstatat(newdir, newname, &own, AT_SYMLINK_NOFOLLOW) == 0 ||
+			    errno != ENOENT)
+				return err;
+			nanosleep(&pause, NULL);
+			continue;
+		}
 		if (fstatat(newdir, newname, &own, AT_SYMLINK_NOFOLLOW) != 0)
 			return -errno; /* gone already: someone else's doing */
 		if (renameat(olddir, oldname, newdir, newname) == 0)
@@ -108,7 +118,8 @@ static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 			return err;
 		nanosleep(&pause, NULL);
 	}
-	return -EIO; /* the claim was refused each time, and taken back */
+	/* the claim was refused each time, and taken back */
+	return err == -EEXIST ? -EEXIST : -EIO;
 }
 
 int dirops_rename_noreplace(int olddir, const char *oldname, int newdir,

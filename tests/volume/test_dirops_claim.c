@@ -7,7 +7,8 @@
  * is retried (never EEXIST, which the other machine's mkdir got from our
  * claim: both would see EEXIST); one refused every time ends in EIO with
  * nothing left behind; a claim someone filled meanwhile is theirs:
- * EEXIST, left alone.
+ * EEXIST, left alone. mkdirat wrapped too: an EEXIST for a name that is
+ * not there (GlusterFS, two clients' mkdirs at once) is claimed again.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,12 +28,26 @@ int __wrap_renameat(int olddir, const char *oldname, int newdir,
 		    const char *newname);
 int __wrap_renameat2(int olddir, const char *oldname, int newdir,
 		     const char *newname, unsigned int flags);
+int __real_mkdirat(int dir, const char *name, mode_t mode);
+int __wrap_mkdirat(int dir, const char *name, mode_t mode);
 
 static struct {
 	int refuse;     /* renames over an existing name still to refuse */
 	int refused;    /* refused so far */
 	int fill;       /* put a file in the claim before refusing */
+	int ghost;      /* mkdirs of "d" still to answer EEXIST, making
+			 * nothing (two GlusterFS clients' at once) */
 } hook;
+
+int __wrap_mkdirat(int dir, const char *name, mode_t mode)
+{
+	if (hook.ghost > 0 && strcmp(name, "d") == 0) {
+		hook.ghost--;
+		errno = EEXIST;
+		return -1;
+	}
+	return __real_mkdirat(dir, name, mode);
+}
 
 int __wrap_renameat2(int olddir, const char *oldname, int newdir,
 		     const char *newname, unsigned int flags)
@@ -150,6 +165,12 @@ int main(void)
 		one(parent, 4, 0, 0);
 		one(parent, 100, 0, -EIO);
 		one(parent, 1, 1, -EEXIST);
+		hook.ghost = 2;
+		one(parent, 0, 0, 0);
+		CHECK(hook.ghost == 0, "both ghost EEXISTs seen");
+		hook.ghost = 100; /* EEXIST while absent, every time */
+		one(parent, 0, 0, -EEXIST);
+		hook.ghost = 0;
 		/* a name that exists: EEXIST from the claim itself */
 		CHECK(mkdirat(parent, "d", 0700) == 0, "mkdir d");
 		CHECK(dirops_make_dir(parent, "d", 0755, NULL, NULL) == -EEXIST,

@@ -33,7 +33,9 @@ int dirops_temp_name(char out[DIROPS_TEMP_NAME_SIZE]);
  * the filesystem refuses (ENOTEMPTY, answered as EEXIST) should anyone
  * have put something in it meanwhile; a refusal while it is still ours
  * and empty (GlusterFS, now and then) takes it back and claims again, a
- * few times, then gives -EIO with nothing left. Only where neither link nor mkdir
+ * few times, then gives -EIO with nothing left; an EEXIST answering
+ * the claim of a name that is not there (GlusterFS, two clients' mkdirs
+ * at once) is claimed again the same way. Only where neither link nor mkdir
  * can do it (a filesystem without hard links) is it a check, then a
  * rename. 0 or -errno (-EEXIST when newname exists).
  */

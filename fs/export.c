@@ -203,6 +203,10 @@ static int64_t find_forgotten(struct export_table *x,
 		if (e->state != ENTRY_FORGOTTEN || e->dev != in->dev ||
 		    e->ino != in->ino)
 			continue;
+		/* without an identity the file cannot be told from a newer
+		 * one: neither taken nor reclaimed (it may be this file) */
+		if (!in->ident)
+			continue;
 		if (e->type == in->type && fileid_equal(e->ident, in->ident))
 			return i;
 		reclaim(x, i);

@@ -620,16 +620,22 @@ int inode_table_foreach(struct inode_table *t,
 			void (*fn)(struct fs_inode *in, void *arg), void *arg)
 {
 	struct fs_inode **all;
-	size_t n = 0, i;
+	size_t n = 0, nstale = 0, i;
 
 	pthread_mutex_lock(&t->lock);
-	all = malloc((t->count ? t->count : 1) * sizeof(*all));
+	/* the unhashed ones too: a file whose inode number a newer file
+	 * took still has its pages (a key lock must drop them) */
+	for (struct fs_inode *in = t->stale; in; in = in->hnext)
+		nstale++;
+	all = malloc((t->count + nstale + 1) * sizeof(*all));
 	if (!all) {
 		pthread_mutex_unlock(&t->lock);
 		return -ENOMEM;
 	}
-	for (i = 0; i < t->nbuckets; i++) {
-		for (struct fs_inode *in = t->buckets[i]; in; in = in->hnext) {
+	for (i = 0; i <= t->nbuckets; i++) {
+		struct fs_inode *in = i < t->nbuckets ? t->buckets[i] : t->stale;
+
+		for (; in; in = in->hnext) {
 			in->pins++;
 			all[n++] = in;
 		}

@@ -187,8 +187,9 @@ void inode_table_move(struct inode_table *t, struct fs_inode *in, int fd,
 struct fs_inode *inode_table_find(struct inode_table *t, dev_t dev, ino_t ino);
 
 /*
- * Call fn on every inode, each pinned during its call and the table
- * unlocked (fn may take the inode's lock). 0 or -ENOMEM.
+ * Call fn on every inode, the unhashed ones too, each pinned during its
+ * call and the table unlocked (fn may take the inode's lock). 0 or
+ * -ENOMEM.
  */
 int inode_table_foreach(struct inode_table *t,
 			void (*fn)(struct fs_inode *in, void *arg), void *arg);

@@ -17,15 +17,16 @@
 #include "fs/inode.h"
 
 /* a chain of directories deeper than this is not followed up */
-#define EXPORT_MAX_DEPTH 4096
+#define PARENT_MAX_DEPTH 4096
 
-/* fd (a directory, fstat *st) is the root or below it: 1, else 0 (the
+/* fd (a directory, fstat *fst) is the root or below it: 1, else 0 (the
  * file was moved out of the ciphertext tree on the backing side) */
-static int below_root(const struct cloakfs *fs, int fd, struct stat st)
+static int below_root(const struct cloakfs *fs, int fd, const struct stat *fst)
 {
 	int cur = fcntl(fd, F_DUPFD_CLOEXEC, 0), up, depth = 0, found = 0;
+	struct stat st = *fst;
 
-	while (cur >= 0 && depth++ < EXPORT_MAX_DEPTH) {
+	while (cur >= 0 && depth++ < PARENT_MAX_DEPTH) {
 		struct stat ust;
 
 		if (st.st_dev == fs->root->dev && st.st_ino == fs->root->ino) {
@@ -67,7 +68,7 @@ static int lookup_parent(struct request *r, struct fs_inode **out)
 		close(fd);
 		return err;
 	}
-	if (!below_root(r->fs, fd, st)) {
+	if (!below_root(r->fs, fd, &st)) {
 		close(fd);
 		return -ESTALE;
 	}

@@ -71,6 +71,22 @@ static int still_own_empty(int dir, const char *name, const struct stat *own)
 	return empty;
 }
 
+#define MOVE_DIR_TRIES 5
+
+/* before try number tries + 1: 1 ms doubling, and as much again at
+ * random, so that two machines that collided do not retry in step */
+static void pause_before_retry(int tries)
+{
+	long base = 1000000L << tries;
+	uint32_t r = 0;
+	struct timespec pause;
+
+	(void)random_bytes(&r, sizeof(r)); /* no randomness: no jitter */
+	pause.tv_sec = 0;
+	pause.tv_nsec = base + (long)(r % (uint32_t)base);
+	nanosleep(&pause, NULL);
+}
+
 /*
  * A directory: newname claimed by an empty directory, then replaced.
  * GlusterFS now and then refuses the rename over the claim (ENOTEMPTY)
@@ -81,8 +97,6 @@ static int still_own_empty(int dir, const char *name, const struct stat *own)
  * back and claims again, a few times; EEXIST only when newname is
  * another's (or keeps being answered EEXIST while absent).
  */
-#define MOVE_DIR_TRIES 5
-
 static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 			     const char *newname)
 {
@@ -90,8 +104,8 @@ static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 	int err = -EIO, tries;
 
 	for (tries = 0; tries < MOVE_DIR_TRIES; tries++) {
-		struct timespec pause = { 0, 1000000L << tries };
-
+		if (tries)
+			pause_before_retry(tries - 1);
 		if (mkdirat(newdir, newname, S_IRWXU) != 0) {
 			err = -errno;
 			/* GlusterFS's mkdirs of one name from two clients at
@@ -101,7 +115,6 @@ static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 			    fstatat(newdir, newname, &own, AT_SYMLINK_NOFOLLOW) == 0 ||
 			    errno != ENOENT)
 				return err;
-			nanosleep(&pause, NULL);
 			continue;
 		}
 		if (fstatat(newdir, newname, &own, AT_SYMLINK_NOFOLLOW) != 0)
@@ -116,7 +129,6 @@ static int move_dir_over_own(int olddir, const char *oldname, int newdir,
 		(void)unlinkat(newdir, newname, AT_REMOVEDIR);
 		if (err != -ENOTEMPTY && err != -EEXIST)
 			return err;
-		nanosleep(&pause, NULL);
 	}
 	/* the claim was refused each time, and taken back */
 	return err == -EEXIST ? -EEXIST : -EIO;

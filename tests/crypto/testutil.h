@@ -42,7 +42,8 @@ void test_random_bytes(void *buf, size_t len);
 /*
  * Drivers of alg that this CPU can run and the policy allows (variable-
  * time ones included: tests force them by name). Returns the count and
- * fills names[0..max).
+ * fills names[0..count); more than max ends the test (exit 1), so that
+ * no driver goes untested because a list was short.
  */
 unsigned int test_drivers_for(const char *alg, const char **names,
 			      unsigned int max);

@@ -155,10 +155,11 @@ def excuse(family, garbage, storage):
     return None
 
 
-def record(request, case, title, cell, ok, garbage=None):
+def record(request, case, title, cell, ok, garbage=None, storage=None):
     """enter one cell, then assert what must hold for it on this stack
     (garbage: whether the cell means garbage; by default, whether it
-    says so)"""
+    says so; storage: what the storage under this very stack showed, a
+    cell, when the case measured it; by default GlusterFS's own cell)"""
     stack = request.node.callspec.params["stack"]
     _table["cases"].setdefault(case, {"title": title, "cells": {}})
     if case not in _table["order"]:
@@ -176,7 +177,7 @@ def record(request, case, title, cell, ok, garbage=None):
         request.applymarker(pytest.mark.xfail(reason=known, strict=False))
     if rule == "must" and not ok and stack.startswith("cloakfs"):
         why = excuse(family, "garbage" in cell if garbage is None else garbage,
-                     _table["cases"][case]["cells"].get("gluster"))
+                     storage or _table["cases"][case]["cells"].get("gluster"))
         if why:
             pytest.xfail("%s on %s: %s (%s)" % (title, stack, cell, why))
     if rule != "record":
@@ -230,11 +231,13 @@ class Stack:
         self.daemons = []
         self.cipher = None
         self.garbage_seen = None  # set by the cases that can make garbage
+        self.cipher_b = None
         if kind == "gluster":
             self.a, self.b = os.path.join(storage.a, name), os.path.join(storage.b, name)
             os.mkdir(self.a)
             return
         self.cipher = os.path.join(storage.a, name)
+        self.cipher_b = os.path.join(storage.b, name)  # the same, as B sees it
         os.mkdir(self.cipher)
         self.passfile = os.path.join(storage.top, name + ".pass")
         with open(self.passfile, "w") as f:
@@ -266,6 +269,18 @@ class Stack:
         for d in self.daemons:
             d.close()
         self.daemons = []
+
+    def ciphertext_on_b(self, path):
+        """the ciphertext file of path (on B's mount) as GlusterFS's client
+        B names it (same inode number), or None"""
+        if not self.cipher_b:
+            return None
+        ino = os.stat(path).st_ino
+        for root, dirs, files in os.walk(self.cipher_b):
+            for n in files:
+                if os.lstat(os.path.join(root, n)).st_ino == ino:
+                    return os.path.join(root, n)
+        return None
 
 
 def why_no_stack(kind):
@@ -659,12 +674,32 @@ def test_concurrent_mkdir_of_one_name(machines, request):
 VISIBILITY = ["new", "negative", "overwrite", "append", "rename", "delete"]
 
 
+def probing_storage(cond, backing, view):
+    """cond, which also looks once, VISIBLE_WITHIN seconds on, whether
+    GlusterFS's client B still resolves the deleted file's ciphertext
+    name (backing): a cloakfs mount on B is never fresher than the
+    storage under it, so that is the storage's cell, view["b"]"""
+    t0 = time.monotonic()
+
+    def probed():
+        done = cond()
+        if not done and "b" not in view and time.monotonic() - t0 >= VISIBLE_WITHIN:
+            still = os.path.exists(backing)
+            view["b"] = {"ok": not still,
+                            "cell": "GlusterFS's client B still resolved the deleted "
+                                    "file's ciphertext name %g s later" % VISIBLE_WITHIN
+                            if still else "gone on GlusterFS's client B"}
+        return done
+    return probed
+
+
 @pytest.mark.parametrize("what", VISIBILITY)
 def test_visibility_delay(machines, stack, request, what):
     """how long a change on A takes to show on B (polled every 10 ms by
     a fresh lookup or open, as an application would)"""
     a, b = machines
     pa, pb = os.path.join(a, "f"), os.path.join(b, "f")
+    storage_view = {}  # what GlusterFS's client B showed (delete)
     if what in ("overwrite", "append", "rename", "delete"):
         write_file(pa, b"old!" * 256)
         wait_for("B reads the file", lambda: os.path.exists(pb) and open(pb, "rb").read() == b"old!" * 256)
@@ -691,8 +726,11 @@ def test_visibility_delay(machines, stack, request, what):
         os.rename(pa, os.path.join(a, "g"))
         cond = lambda: os.path.exists(os.path.join(b, "g"))  # noqa: E731
     else:
+        backing = stack.ciphertext_on_b(pb)
         os.unlink(pa)
         cond = lambda: not os.path.exists(pb)  # noqa: E731
+        if backing:
+            cond = probing_storage(cond, backing, storage_view)
     try:
         first = cond()  # the first open after A's close
     except OSError:
@@ -717,7 +755,7 @@ def test_visibility_delay(machines, stack, request, what):
               "negative": "visible on B: a new file B looked up before (negative lookup)",
               "append": "visible on B: an append", "rename": "visible on B: a rename",
               "delete": "visible on B: a delete"}
-    record(request, "visible:" + what, titles[what], cell, ok)
+    record(request, "visible:" + what, titles[what], cell, ok, storage=storage_view.get("b"))
 
 
 def test_held_descriptor_to_deleted_file(machines, stack, request):

@@ -277,16 +277,30 @@ class Stack:
             d.close()
         self.daemons = []
 
-    def ciphertext_on_b(self, path):
-        """the ciphertext file of path (on B's mount) as GlusterFS's client
-        B names it (same inode number), or None"""
+    def views_differ(self, rel):
+        """whether GlusterFS's clients A and B show the ciphertext directory
+        rel (below the volume) otherwise: names, and bytes of files"""
+        def view(root):
+            d, out = os.path.join(root, rel), {}
+            for n in os.listdir(d):
+                p = os.path.join(d, n)
+                out[n] = None
+                if os.path.isfile(p):
+                    with open(p, "rb") as f:
+                        out[n] = f.read()
+            return out
+        return view(self.cipher) != view(self.cipher_b)
+
+    def ciphertext_dir_of(self, path):
+        """the ciphertext directory of a directory of B's mount (same inode
+        number), relative to the volume, or None"""
         if not self.cipher_b:
             return None
         ino = os.stat(path).st_ino
         for root, dirs, files in os.walk(self.cipher_b):
-            for n in files:
-                if os.lstat(os.path.join(root, n)).st_ino == ino:
-                    return os.path.join(root, n)
+            for n in dirs:
+                if os.stat(os.path.join(root, n)).st_ino == ino:
+                    return os.path.relpath(os.path.join(root, n), self.cipher_b)
         return None
 
 
@@ -681,21 +695,26 @@ def test_concurrent_mkdir_of_one_name(machines, request):
 VISIBILITY = ["new", "negative", "overwrite", "append", "rename", "delete"]
 
 
-def probing_storage(cond, backing, view):
+def probing_storage(cond, stack, rel, view):
     """cond, which also looks once, VISIBLE_WITHIN seconds on, whether
-    GlusterFS's client B still resolves the deleted file's ciphertext
-    name (backing): a cloakfs mount on B is never fresher than the
-    storage under it, so that is the storage's cell, view["b"]"""
+    GlusterFS's client B still shows the test directory's ciphertext (rel)
+    otherwise than client A, which made the change: a cloakfs mount on B
+    is never fresher than the storage under it, so that is the storage's
+    cell, view["b"]"""
     t0 = time.monotonic()
 
     def probed():
         done = cond()
         if not done and "b" not in view and time.monotonic() - t0 >= VISIBLE_WITHIN:
-            still = os.path.exists(backing)
-            view["b"] = {"ok": not still,
-                            "cell": "GlusterFS's client B still resolved the deleted "
-                                    "file's ciphertext name %g s later" % VISIBLE_WITHIN
-                            if still else "gone on GlusterFS's client B"}
+            try:
+                lag = stack.views_differ(rel)
+            except OSError as e:
+                lag = False  # a view that fails is no evidence either way
+                view["error"] = str(e)
+            view["b"] = {"ok": not lag,
+                         "cell": "GlusterFS's client B still showed other ciphertext "
+                                 "than A %g s later" % VISIBLE_WITHIN
+                         if lag else "the same ciphertext on both clients"}
         return done
     return probed
 
@@ -706,7 +725,8 @@ def test_visibility_delay(machines, stack, request, what):
     a fresh lookup or open, as an application would)"""
     a, b = machines
     pa, pb = os.path.join(a, "f"), os.path.join(b, "f")
-    storage_view = {}  # what GlusterFS's client B showed (delete)
+    storage_view = {}  # what GlusterFS's client B showed
+    rel = stack.ciphertext_dir_of(b) if stack.kind.startswith("cloakfs") else None
     if what in ("overwrite", "append", "rename", "delete"):
         write_file(pa, b"old!" * 256)
         wait_for("B reads the file", lambda: os.path.exists(pb) and open(pb, "rb").read() == b"old!" * 256)
@@ -733,11 +753,10 @@ def test_visibility_delay(machines, stack, request, what):
         os.rename(pa, os.path.join(a, "g"))
         cond = lambda: os.path.exists(os.path.join(b, "g"))  # noqa: E731
     else:
-        backing = stack.ciphertext_on_b(pb)
         os.unlink(pa)
         cond = lambda: not os.path.exists(pb)  # noqa: E731
-        if backing:
-            cond = probing_storage(cond, backing, storage_view)
+    if rel is not None:
+        cond = probing_storage(cond, stack, rel, storage_view)
     try:
         first = cond()  # the first open after A's close
     except OSError:

@@ -106,7 +106,12 @@ MUST = {
     # the flag (volume/dirops.c): right on every cloakfs mount
     "rename-noreplace": ("cloakfs",),
     "mkdir-same": ("cloakfs",),
-    "visible": ("cloakfs",),
+    # "visible" is not here: the default mount assumes it is the only
+    # writer and promises nothing about when another machine's change
+    # shows (docs/design.md); its cells are recorded. A busy CI run had
+    # its append 7.10 s late while both GlusterFS clients showed the same
+    # ciphertext at 3 s (1.00-1.02 s in 12 runs after, 4 of them under
+    # three CPU hogs). -o shared's bound is asserted, on first try
     "held-fd": ("cloakfs",),
     "hard-link": ("cloakfs",),
     "inode": ("cloakfs",),

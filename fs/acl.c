@@ -13,6 +13,7 @@
 #include "crypto/secmem.h"
 #include "fs/fs.h"
 #include "fs/request.h"
+#include "fs/xattr-absent.h"
 #include "fs/xattrs.h"
 #include "volume/names/xattr.h"
 
@@ -156,7 +157,24 @@ int acl_set_access(struct request *r, const char *path, const void *value,
 	return err;
 }
 
-int acl_chmod(struct cloakfs *fs, const char *path, mode_t mode)
+/* name of in (at path) through the absences xattr-absent.h keeps */
+static int acl_get(struct cloakfs *fs, struct fs_inode *in, const char *path,
+		   const char *name, struct xattrs_value *v)
+{
+	uint64_t seen;
+	int err;
+
+	memset(v, 0, sizeof(*v)); /* as xattrs_get leaves it on an error */
+	if (xattr_absent_known(fs, in, name, &seen))
+		return -ENODATA;
+	err = xattrs_get(fs, path, name, v);
+	if (err == -ENODATA)
+		xattr_absent_note(fs, in, name, seen);
+	return err;
+}
+
+int acl_chmod(struct cloakfs *fs, struct fs_inode *in, const char *path,
+	      mode_t mode)
 {
 	struct xattrs_value v;
 	uint8_t *acl = NULL;
@@ -164,15 +182,17 @@ int acl_chmod(struct cloakfs *fs, const char *path, mode_t mode)
 
 	if (!fs->posix_acl)
 		return 0;
-	err = xattrs_get(fs, path, XATTR_ACL_ACCESS, &v);
+	err = acl_get(fs, in, path, XATTR_ACL_ACCESS, &v);
 	if (!err)
 		err = acl_copy(v.value, v.len, &acl, &n);
 	if (err == -EINVAL)
 		err = -EBADMSG; /* stored, so damaged */
 	if (!err && acl_sync(acl, n, &mode, MODE_TO_ACL) < 0)
 		err = -EBADMSG;
-	if (!err)
+	if (!err) {
 		err = xattrs_set(fs, path, XATTR_ACL_ACCESS, acl, v.len, 0);
+		xattr_absent_forget(in);
+	}
 	wipe_free(acl, v.len);
 	xattrs_value_free(&v);
 	return err == -ENODATA ? 0 : err;
@@ -189,7 +209,7 @@ int acl_inherit_begin(struct request *r, mode_t type, mode_t *mode,
 	if (!r->fs->posix_acl)
 		return 0;
 	request_path(r, dir);
-	err = xattrs_get(r->fs, dir, XATTR_ACL_DEFAULT, &v);
+	err = acl_get(r->fs, r->in, dir, XATTR_ACL_DEFAULT, &v);
 	if (err == -ENODATA) {
 		/* no default ACL: the umask the kernel left to us */
 		*mode &= ~(fuse_req_ctx(r->req)->umask & 0777);

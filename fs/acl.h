@@ -31,6 +31,7 @@
 #include <sys/types.h>
 
 struct cloakfs;
+struct fs_inode;
 struct request;
 
 /*
@@ -45,7 +46,8 @@ int acl_set_access(struct request *r, const char *path, const void *value,
 		   size_t size, int flags);
 
 /* after chmod of path to mode: its access ACL follows. 0 or -errno */
-int acl_chmod(struct cloakfs *fs, const char *path, mode_t mode);
+int acl_chmod(struct cloakfs *fs, struct fs_inode *in, const char *path,
+	      mode_t mode);
 
 /* what a new entry inherits from its directory (acl_inherit_begin) */
 struct acl_inherit {

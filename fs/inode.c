@@ -326,6 +326,8 @@ static struct fs_inode *new_inode(const struct stat *st, struct fileid *id)
 	in->ino = st->st_ino;
 	in->type = st->st_mode & S_IFMT;
 	in->ident = id;
+	atomic_init(&in->xattr_absent, 0);
+	atomic_init(&in->xattr_absent_since_ms, 0);
 	return in;
 }
 

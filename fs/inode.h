@@ -23,6 +23,7 @@
 #define CLOAKFS_FS_INODE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -73,6 +74,10 @@ struct fs_inode {
 	int names_warned;         /* undecodable entries (or, for a file,
 				   * damaged sectors) logged once */
 	struct file_state *file;  /* regular files with users (filestate.h) */
+
+	/* attribute names known absent (xattr-absent.h), atomics */
+	_Atomic uint64_t xattr_absent;
+	_Atomic int64_t xattr_absent_since_ms;
 };
 
 struct inode_table {

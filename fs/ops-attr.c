@@ -89,7 +89,7 @@ void fs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		if (chmod(path, attr->st_mode & 07777) != 0)
 			err = -errno;
 		if (!err && (r.in->type == S_IFREG || r.in->type == S_IFDIR))
-			err = acl_chmod(r.fs, path, attr->st_mode);
+			err = acl_chmod(r.fs, r.in, path, attr->st_mode);
 	}
 	if (!err && (to_set & (FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID))) {
 		uid_t uid = (to_set & FUSE_SET_ATTR_UID) ? attr->st_uid : (uid_t)-1;

@@ -25,6 +25,7 @@
 #include "fs/inode.h"
 #include "fs/readahead.h"
 #include "fs/where.h"
+#include "fs/xattr-absent.h"
 #include "volume/fdio.h"
 
 /* open flags kept in fi->fh: only O_APPEND matters after open */
@@ -157,10 +158,12 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct direntry_name en;
 	struct acl_inherit ai = { 0 };
 	int err = new_entry_begin(&r, req, parent, REQ_KEYS, name, &en);
-	int fd = -1, pathfd = -1, created = 0;
+	int fd = -1, pathfd = -1, created = 0, acl_access, acl_default;
 
 	if (!err)
 		err = acl_inherit_begin(&r, S_IFREG, &mode, &ai);
+	acl_access = ai.access != NULL;
+	acl_default = ai.deflt != NULL;
 	if (!err) {
 		fd = openat(r.fd, en.name, oflags | O_CREAT | O_EXCL, mode);
 		created = fd >= 0;
@@ -197,6 +200,10 @@ void fs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 					   pathfd);
 			fd = -1;
 		}
+		/* the kernel asks for these before the first write */
+		if (!err && created)
+			xattr_absent_new_file(r.fs, in, acl_access,
+					      acl_default);
 		if (err)
 			inode_table_forget(&r.fs->inodes, in, 1);
 	}

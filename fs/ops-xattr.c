@@ -20,6 +20,7 @@
 #include "fs/inode.h"
 #include "fs/state.h"
 #include "fs/where.h"
+#include "fs/xattr-absent.h"
 #include "fs/xattrs.h"
 #include "volume/names/xattr.h"
 
@@ -58,6 +59,7 @@ void fs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		err = strcmp(name, XATTR_ACL_ACCESS) == 0
 			      ? acl_set_access(&r, path, value, size, flags)
 			      : xattrs_set(r.fs, path, name, value, size, flags);
+		xattr_absent_forget(r.in);
 	}
 	/* the plaintext value, in libfuse's receive buffer */
 	explicit_bzero((char *)value, size);
@@ -70,6 +72,7 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	struct request r;
 	struct xattrs_value v = { 0 };
 	char path[PROCFD_LEN];
+	uint64_t seen = 0;
 	int err;
 
 	if (ino == FUSE_ROOT_ID && fs_state_is_name(name)) {
@@ -81,9 +84,13 @@ void fs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	err = request_begin(&r, req, ino, REQ_FD);
 	if (!err)
 		err = check_name(&r, name, -ENODATA);
-	if (!err) {
+	if (!err && xattr_absent_known(r.fs, r.in, name, &seen))
+		err = -ENODATA;
+	else if (!err) {
 		request_path(&r, path);
 		err = xattrs_get(r.fs, path, name, &v);
+		if (err == -ENODATA)
+			xattr_absent_note(r.fs, r.in, name, seen);
 	}
 	if (err == -EBADMSG && first_warning(r.in)) {
 		char where[WHERE_MAX];
@@ -199,6 +206,7 @@ void fs_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 	if (!err) {
 		request_path(&r, path);
 		err = xattrs_remove(r.fs, path, name);
+		xattr_absent_forget(r.in);
 	}
 	request_reply(&r, err);
 }

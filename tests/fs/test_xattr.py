@@ -7,11 +7,14 @@ import errno
 import json
 import os
 import shutil
+import struct
 import subprocess
+import time
 
 import pytest
 
-from conftest import CIPHERS, CONTENT_CIPHERS, FSCK, expect_errno, scratch_for_all, write_file
+from conftest import (CIPHERS, CLOAKFS, CONTENT_CIPHERS, FSCK, expect_errno,
+                      fusermount_u, scratch_for_all, write_file)
 
 ROOT = os.geteuid() == 0
 OTHER = 1001  # the test user cftest on CI; any uid works with setpriv
@@ -246,5 +249,92 @@ def test_posix_acls(volume_factory, cipher):
     for c in v.cipher_files():
         for k in os.listxattr(c, follow_symlinks=False):
             assert b"\x02\x00\x00\x00\x01\x00" not in os.getxattr(c, k, follow_symlinks=False)
+    v.umount()
+    fsck_clean(v)
+
+
+# security.capability, VFS_CAP_REVISION_2 (linux/capability.h): magic and
+# revision, then permitted and inheritable words, low and high
+CAP_V2 = struct.pack("<5I", 0x02000000, 1 << 10, 0, 0, 0)
+
+
+def poll(cond, timeout=10.0):
+    """seconds until cond() held (polled every 20 ms), or None"""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if cond():
+            return time.monotonic() - t0
+        time.sleep(0.02)
+    return None
+
+
+def has_xattr(p, name):
+    try:
+        os.getxattr(p, name)
+        return True
+    except OSError as e:
+        assert e.errno == errno.ENODATA, e
+        return False
+
+
+@needs_root
+@needs_acl_tools
+@pytest.mark.parametrize("shared", [False, True], ids=["default", "shared"])
+def test_remembered_absence_is_forgotten(volume_factory, shared):
+    """The kernel asks for security.capability before every write and for
+    the ACLs on create and access checks; cloakfs remembers that a file has
+    none (fs/xattr-absent.h). A set or removal through the mount shows at
+    once; with -o shared, one made by another mount of the volume (another
+    machine) shows within the attribute timeout, as attributes do"""
+    v = volume_factory("speck128-xts", tag="absent", mount=False)
+    v.mount(*(["-o", "shared"] if shared else []))
+    f = v.path("f")
+    write_file(f, b"x" * 100)
+    with open(f, "ab") as h:
+        h.write(b"y")  # the kernel asks for security.capability
+    assert not has_xattr(f, "security.capability")
+    assert getfacl(f) == ["group::r--", "other::r--", "user::rw-"]
+    os.setxattr(f, "security.capability", CAP_V2)
+    assert os.getxattr(f, "security.capability") == CAP_V2
+    os.removexattr(f, "security.capability")
+    assert not has_xattr(f, "security.capability")
+    subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, f], check=True)
+    assert "user:%d:r--" % OTHER in getfacl(f)
+    # a directory's default ACL, found absent by a create in it, then set
+    os.mkdir(v.path("d"))
+    write_file(v.path("d", "before"), b"")
+    subprocess.run(["setfacl", "-d", "-m", "u:%d:r" % OTHER, v.path("d")], check=True)
+    write_file(v.path("d", "after"), b"")
+    assert "user:%d:r--" % OTHER in getfacl(v.path("d", "after"))
+    assert "user:%d:r--" % OTHER not in getfacl(v.path("d", "before"))
+    if not shared:
+        return
+    # machine B: a second -o shared mount of the same ciphertext
+    mnt_b = os.path.join(v.top, "mnt-b")
+    os.mkdir(mnt_b)
+    log = open(os.path.join(v.top, "stderr-b"), "w")
+    b = subprocess.Popen([CLOAKFS, "-f", "--no-cloakfsd", "--passfile", v.passfile,
+                          "-o", "shared", v.cipherdir, mnt_b],
+                         stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    try:
+        assert poll(lambda: os.path.ismount(mnt_b), 60) is not None, "B did not mount"
+        g, gb = v.path("g"), os.path.join(mnt_b, "g")
+        write_file(g, b"g")
+        assert poll(lambda: os.path.exists(gb)) is not None
+        with open(gb, "ab") as h:
+            h.write(b"h")  # B's kernel asks, B remembers
+        assert not has_xattr(gb, "security.capability")
+        assert not has_xattr(gb, "system.posix_acl_access")
+        os.setxattr(g, "security.capability", CAP_V2)
+        subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, g], check=True)
+        # within the 1 s attribute timeout, with room for a busy machine
+        late = poll(lambda: has_xattr(gb, "security.capability"), 5)
+        assert late is not None, "B still answers no security.capability 5 s on"
+        assert poll(lambda: "user:%d:r--" % OTHER in getfacl(gb), 5) is not None, \
+            "B still shows no ACL 5 s on"
+    finally:
+        fusermount_u(mnt_b)
+        b.wait(timeout=20)
+        log.close()
     v.umount()
     fsck_clean(v)

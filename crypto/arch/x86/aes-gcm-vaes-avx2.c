@@ -4,7 +4,8 @@
  * vector (the body: aes-gcm-x86-core.h; contract: aes-gcm-x86.h), for
  * CPUs with VAES but no AVX-512 (Alder Lake, Zen 3). AVX2 has no byte
  * masks: a partial vector of the tail goes through a zeroed 32-byte
- * buffer on the stack, wiped after; the powers of H through VPMASKMOVQ.
+ * buffer on the stack, wiped after (aes-gcm-x86-part.h); the powers of
+ * H through VPMASKMOVQ.
  *
  * Built with -mvaes -mvpclmulqdq -mavx2 -maes -mpclmul
  * (crypto/arch/x86/meson.build).
@@ -12,10 +13,8 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "crypto/arch/x86/polyval-x86-ymm.h"
-#include "crypto/internal/util.h"
 
 #define GCM_ISA vaes_avx2
 #define GCM_TAIL_CASES(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
@@ -29,31 +28,7 @@
 #define v_lane_index() _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0)
 #define v_clear_all _mm256_zeroall
 
-V_INLINE __m256i v_load_part(const uint8_t *p, size_t n)
-{
-	uint8_t b[32] = { 0 };
-	__m256i v;
-
-	if (n >= sizeof(b))
-		return v_loadu(p);
-	memcpy(b, p, n);
-	v = v_loadu(b);
-	wipe(b, sizeof(b));
-	return v;
-}
-
-V_INLINE void v_store_part(uint8_t *p, __m256i v, size_t n)
-{
-	uint8_t b[32];
-
-	if (n >= sizeof(b)) {
-		v_storeu(p, v);
-		return;
-	}
-	v_storeu(b, v);
-	memcpy(p, b, n);
-	wipe(b, sizeof(b));
-}
+#include "crypto/arch/x86/aes-gcm-x86-part.h"
 
 /* bytes i >= n zeroed: a signed compare of i with n (n <= 32 fits) */
 V_INLINE __m256i v_keep_bytes(__m256i v, size_t n)

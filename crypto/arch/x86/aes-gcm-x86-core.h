@@ -2,10 +2,10 @@
 /*
  * The fused AES-GCM core body (contract: aes-gcm-x86.h), written once and
  * instantiated per vector width by aes-gcm-vaes-avx512.c (zmm, 4 blocks
- * a vector) and aes-gcm-vaes-avx2.c (ymm, 2). A step is 256 bytes: 16
- * counter blocks through the AES rounds and the GHASH step of
- * polyval-x86-step.h over 16 ciphertext blocks (H^16 .. H^1, one
- * reduction), so the data is read once and the AES and carry-less
+ * a vector), aes-gcm-vaes-avx2.c (ymm, 2) and aes-gcm-aesni-pclmul.c
+ * (xmm, 1). A step is 256 bytes: 16 counter blocks through the AES
+ * rounds and the GHASH step of polyval-x86-step.h over 16 ciphertext
+ * blocks (H^16 .. H^1, one reduction), so the data is read once and the AES and carry-less
  * multiply units work side by side. The counter blocks are kept
  * byte-reversed, where inc32 is a 32-bit add on the low dword of each
  * lane (wrapping as inc32 does), and reversed back with the shuffle

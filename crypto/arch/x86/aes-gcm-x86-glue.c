@@ -3,9 +3,10 @@
  * gcm(aes) on the fused x86-64 cores of aes-gcm-x86.h:
  *   gcm-aes-vaes-avx512 (900): VAES + VPCLMULQDQ on zmm, AVX-512F/BW/VL
  *   gcm-aes-vaes-avx2 (700):   VAES + VPCLMULQDQ on ymm, AVX2
+ *   gcm-aes-aesni-pclmul (500): AES-NI + PCLMULQDQ on xmm, SSE4.1
  * GCM as gcm.c builds it (96-bit nonces, J0 = nonce || 1, tag = GHASH ^
  * E_K(J0)), with the key schedule of aes-aesni (aes_x86_setkey) and a
- * GHASH state of the ghash-vpclmul driver of the same ISA (H^1 .. H^16
+ * GHASH state of the ghash driver of the same ISA (H^1 .. H^16
  * at setkey) in the context. The core hashes the AAD, the data in the
  * pass that encrypts or decrypts it, and the lengths block. The composed instance
  * gcm_base(ctr(aes),ghash) reads the data twice (docs/performance.md).
@@ -145,12 +146,16 @@ aes_gcm_x86_open(const struct crypto_tfm *tfm, const uint8_t *nonce,
 
 AES_GCM_X86_ALG(vaes_avx512, vpclmul_avx512);
 AES_GCM_X86_ALG(vaes_avx2, vpclmul_avx2);
+AES_GCM_X86_ALG(aesni_pclmul, pclmul);
 
 /*
- * Above the composed instances over the same ISA (800 and 600,
- * docs/design.md "Driver priorities"). The features: those of aes-aesni
- * (the single blocks), of the ghash-vpclmul driver (the AAD) and of the
- * core.
+ * Above the composed instances over the same ISA (800, 600 and 466 for
+ * aes-aesni-x8 with ghash-pclmul; docs/design.md "Driver priorities");
+ * the xmm core at AES-NI's top, 500, below every instance over a VAES
+ * ctr(aes) (533 and up). Instances of aes-aesni with a ghash-vpclmul
+ * driver (533, 600) outrank it too, but no CPU has VPCLMULQDQ without
+ * VAES. The features: those of aes-aesni (the single blocks), of the
+ * ghash driver of the core's ISA and of the core.
  */
 #define FEAT_VAES_AVX2                                                         \
 	(CPU_FEAT_AESNI | CPU_FEAT_SSE41 | CPU_FEAT_PCLMUL | CPU_FEAT_AVX2 |   \
@@ -167,6 +172,12 @@ static const struct crypto_driver aes_gcm_x86_drivers[] = {
 	  .features = FEAT_VAES_AVX2,
 	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_AEAD,
 	  .u.aead = &aes_gcm_vaes_avx2_alg },
+	{ .alg_name = "gcm(aes)", .driver_name = "gcm-aes-aesni-pclmul",
+	  .priority = 500,
+	  .features = CPU_FEAT_AESNI | CPU_FEAT_SSE41 | CPU_FEAT_PCLMUL |
+		      CPU_FEAT_SSSE3,
+	  .flags = CRYPTO_F_CONST_TIME, .type = CRYPTO_TYPE_AEAD,
+	  .u.aead = &aes_gcm_aesni_pclmul_alg },
 };
 
 int aes_gcm_x86_register(struct crypto_registry *reg)

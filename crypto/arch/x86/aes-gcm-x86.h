@@ -5,14 +5,16 @@
  *                               on zmm, AVX-512F/BW/VL; 16 blocks a step
  *   aes_gcm_crypt_vaes_avx2     aes-gcm-vaes-avx2.c     VAES + VPCLMULQDQ
  *                               on ymm, AVX2; 16 blocks a step
+ *   aes_gcm_crypt_aesni_pclmul  aes-gcm-aesni-pclmul.c  AES-NI + PCLMULQDQ
+ *                               on xmm, SSE4.1; 16 blocks a step
  *
  * One pass over the data: counter-mode AES of 16 blocks and GHASH of 16
  * ciphertext blocks (the ones just made when encrypting, the ones read
  * when decrypting) per step, one reduction per step. Contract:
  *  - aes is the key schedule of aes_x86_setkey (aes-x86.h);
- *  - st is a GHASH state keyed by the ghash_setkey_vpclmul_* of the
- *    same ISA (polyval-x86.h) with H = E_K(0^128); only its powers of H
- *    are read;
+ *  - st is a GHASH state keyed by the ghash_setkey_* of the same ISA
+ *    (polyval-x86.h: vpclmul_avx512, vpclmul_avx2, pclmul) with
+ *    H = E_K(0^128); only its powers of H are read;
  *  - ghash gets GHASH(H, A | pad16 | C | pad16 | be64(8 |A|) |
  *    be64(8 |C|)), the tag before its mask E_K(J0);
  *  - ctr is the counter block of the first byte (J0 + 1), big-endian;
@@ -40,5 +42,6 @@
 
 AES_GCM_X86_DECLARE(vaes_avx512);
 AES_GCM_X86_DECLARE(vaes_avx2);
+AES_GCM_X86_DECLARE(aesni_pclmul);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The POLYVAL step the x86 cores share: polyval-x86-core.h (the polyval
- * and ghash drivers) and the fused GCM core aes-gcm-vaes-avx512.c. The
+ * and ghash drivers) and the fused GCM cores (aes-gcm-x86-core.h). The
  * including file defines vec_t, VEC_BLOCKS, NVEC and the v_* operations
  * listed in polyval-x86-core.h; the technique is described there.
  */

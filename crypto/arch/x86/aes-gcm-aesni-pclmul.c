@@ -18,6 +18,8 @@
 #include "crypto/arch/x86/polyval-x86-xmm.h"
 
 #define NVEC 16
+/* 16 xmm registers: half a step's blocks through the rounds at a time */
+#define GCM_AES_GROUP 8
 #define GCM_ISA aesni_pclmul
 #define GCM_TAIL_CASES(X)                                                     \
 	X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \

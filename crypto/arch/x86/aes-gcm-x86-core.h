@@ -35,6 +35,10 @@
 #define GCM_INLINE static inline __attribute__((always_inline))
 #define GCM_STEP (16 * VEC_BLOCKS * NVEC)
 #define GCM_UNROLL _Pragma("GCC unroll 16")
+/* vectors in flight through the AES rounds: all, unless the width has few registers */
+#ifndef GCM_AES_GROUP
+#define GCM_AES_GROUP NVEC
+#endif
 
 /* the bytes of vector j of a len-byte tail */
 GCM_INLINE size_t vec_bytes(size_t len, int j)
@@ -53,20 +57,26 @@ GCM_INLINE void ctr_step(vec_t *x, const vec_t *k, int nr, vec_t c,
 {
 	const vec_t next = v_lane_dw0(VEC_BLOCKS);
 
+	/* GCM_AES_GROUP vectors at a time through all rounds */
 	GCM_UNROLL
-	for (int j = 0; j < nv; j++) {
-		x[j] = v_xor(v_shuffle_bytes(c, bmask), k[0]);
-		c = v_add32(c, next);
-	}
-	GCM_UNROLL
-	for (int r = 1; r < nr; r++) {
+	for (int g = 0; g < nv; g += GCM_AES_GROUP) {
+		const int end = g + GCM_AES_GROUP < nv ? g + GCM_AES_GROUP : nv;
+
 		GCM_UNROLL
-		for (int j = 0; j < nv; j++)
-			x[j] = v_aesenc(x[j], k[r]);
+		for (int j = g; j < end; j++) {
+			x[j] = v_xor(v_shuffle_bytes(c, bmask), k[0]);
+			c = v_add32(c, next);
+		}
+		GCM_UNROLL
+		for (int r = 1; r < nr; r++) {
+			GCM_UNROLL
+			for (int j = g; j < end; j++)
+				x[j] = v_aesenc(x[j], k[r]);
+		}
+		GCM_UNROLL
+		for (int j = g; j < end; j++)
+			x[j] = v_aesenclast(x[j], v_xor(k[nr], d[j]));
 	}
-	GCM_UNROLL
-	for (int j = 0; j < nv; j++)
-		x[j] = v_aesenclast(x[j], v_xor(k[nr], d[j]));
 }
 
 /*

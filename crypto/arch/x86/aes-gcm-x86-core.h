@@ -20,7 +20,9 @@
  * v_store_part(p, v, n) (the first n bytes of a vector, n any size_t,
  * the rest zero on loading), v_keep_bytes(v, n) (bytes from n on
  * zeroed), v_load_powers(p, m) (the first m 16-byte blocks at p, no more
- * read; the rest zero) and v_clear_all().
+ * read; the rest zero) and v_clear_all(); and GCM_AES_GROUP where fewer
+ * than NVEC vectors are to go through the AES rounds at a time (xmm: 16
+ * registers).
  */
 #ifndef GCM_ISA
 #error "define the vector primitives, then include aes-gcm-x86-core.h"
@@ -35,7 +37,7 @@
 #define GCM_INLINE static inline __attribute__((always_inline))
 #define GCM_STEP (16 * VEC_BLOCKS * NVEC)
 #define GCM_UNROLL _Pragma("GCC unroll 16")
-/* vectors in flight through the AES rounds: all, unless the width has few registers */
+/* vectors in flight through the AES rounds: all unless the includer sets fewer */
 #ifndef GCM_AES_GROUP
 #define GCM_AES_GROUP NVEC
 #endif
@@ -52,31 +54,39 @@ GCM_INLINE size_t vec_bytes(size_t len, int j)
  * The keystream of nv vectors of counter blocks from c (byte-reversed,
  * lane i at c + i) XORed with d[]: the last round takes k[nr] ^ d[j].
  */
-GCM_INLINE void ctr_step(vec_t *x, const vec_t *k, int nr, vec_t c,
-			 vec_t bmask, const vec_t *d, int nv)
+GCM_INLINE void ctr_rounds(vec_t *x, const vec_t *k, int nr, vec_t c,
+			   vec_t bmask, const vec_t *d, int nv)
 {
 	const vec_t next = v_lane_dw0(VEC_BLOCKS);
 
-	/* GCM_AES_GROUP vectors at a time through all rounds */
 	GCM_UNROLL
-	for (int g = 0; g < nv; g += GCM_AES_GROUP) {
-		const int end = g + GCM_AES_GROUP < nv ? g + GCM_AES_GROUP : nv;
-
-		GCM_UNROLL
-		for (int j = g; j < end; j++) {
-			x[j] = v_xor(v_shuffle_bytes(c, bmask), k[0]);
-			c = v_add32(c, next);
-		}
-		GCM_UNROLL
-		for (int r = 1; r < nr; r++) {
-			GCM_UNROLL
-			for (int j = g; j < end; j++)
-				x[j] = v_aesenc(x[j], k[r]);
-		}
-		GCM_UNROLL
-		for (int j = g; j < end; j++)
-			x[j] = v_aesenclast(x[j], v_xor(k[nr], d[j]));
+	for (int j = 0; j < nv; j++) {
+		x[j] = v_xor(v_shuffle_bytes(c, bmask), k[0]);
+		c = v_add32(c, next);
 	}
+	GCM_UNROLL
+	for (int r = 1; r < nr; r++) {
+		GCM_UNROLL
+		for (int j = 0; j < nv; j++)
+			x[j] = v_aesenc(x[j], k[r]);
+	}
+	GCM_UNROLL
+	for (int j = 0; j < nv; j++)
+		x[j] = v_aesenclast(x[j], v_xor(k[nr], d[j]));
+}
+
+/* ctr_rounds on GCM_AES_GROUP vectors at a time */
+GCM_INLINE void ctr_step(vec_t *x, const vec_t *k, int nr, vec_t c,
+			 vec_t bmask, const vec_t *d, int nv)
+{
+#if GCM_AES_GROUP < NVEC
+	GCM_UNROLL
+	for (int g = 0; g < nv; g += GCM_AES_GROUP)
+		ctr_rounds(x + g, k, nr, v_add32(c, v_lane_dw0(VEC_BLOCKS * g)),
+			   bmask, d + g, nv - g < GCM_AES_GROUP ? nv - g : GCM_AES_GROUP);
+#else
+	ctr_rounds(x, k, nr, c, bmask, d, nv);
+#endif
 }
 
 /*

@@ -2,10 +2,11 @@
 /*
  * Fused AES-GCM with AES-NI and PCLMULQDQ on xmm registers, one block a
  * vector (the body: aes-gcm-x86-core.h; contract: aes-gcm-x86.h), for
- * x86-64 CPUs without VAES (Westmere to Ice Lake client, Zen 1 and 2).
- * The step is the core's 16 blocks, more than 16 xmm registers hold:
- * the round keys and powers of H stay on the stack and enter AESENC and
- * PCLMULQDQ as memory operands. SSE has no byte masks: a partial vector
+ * x86-64 CPUs without VAES (Intel Westmere to the Skylake family, AMD
+ * Zen 1 and 2). The step is the core's 16 blocks, more than 16 xmm
+ * registers hold: the round keys and powers of H stay on the stack and
+ * enter AESENC and PCLMULQDQ as memory operands, and the AES rounds take
+ * 8 blocks at a time. SSE has no byte masks: a partial vector
  * of the tail goes through a zeroed 16-byte buffer on the stack, wiped
  * after (aes-gcm-x86-part.h).
  *

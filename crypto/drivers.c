@@ -8,6 +8,7 @@
 
 #include "crypto/adiantum/adiantum.h"
 #include "crypto/arch/arm/aes-ce-glue.h"
+#include "crypto/arch/arm/aes-gcm-ce-glue.h"
 #include "crypto/aes/aes-generic.h"
 #include "crypto/arch/arm/aes-neon-glue.h"
 #include "crypto/arch/arm/aes-neonbs-glue.h"
@@ -67,6 +68,7 @@ static int (*const registrars[])(struct crypto_registry *) = {
 	polyval_x86_register,
 	polyval_arm_register,
 	aes_gcm_x86_register,
+	aes_gcm_ce_register,
 };
 
 int crypto_register_all(struct crypto_registry *reg)

@@ -101,6 +101,23 @@ static inline void aead_check_len(const struct crypto_tfm *tfm, size_t len,
 	}
 }
 
+/*
+ * For fused drivers that decrypt into dst in the pass that computes the
+ * tag: 0 when expected equals tag (compared in constant time), else
+ * -EBADMSG with dst's len bytes zeroed; expected is wiped either way.
+ */
+static inline int aead_check_tag(uint8_t *expected, const uint8_t *tag,
+				 uint8_t *dst, size_t len)
+{
+	/* the outcome is public; only its computation must be constant time */
+	uint32_t ok = ct_declassify32(ct_memeq(expected, tag, AEAD_TAG_SIZE));
+
+	wipe(expected, AEAD_TAG_SIZE);
+	if (!ok && len) /* dst may be NULL when len is 0 */
+		memset(dst, 0, len);
+	return ok ? 0 : -EBADMSG;
+}
+
 /* the zeros that pad n bytes of MAC input to a whole block */
 static inline void aead_mac_pad(const struct hash_alg *mac, void *mst, size_t n)
 {

@@ -236,7 +236,8 @@ static void check_same_as_base(const char *alg, const char *base)
 static int is_fused_gcm(const char *name)
 {
 	static const char *const fused[] = { "gcm-aes-vaes-avx512", "gcm-aes-vaes-avx2",
-					     "gcm-aes-aesni-pclmul" };
+					     "gcm-aes-aesni-pclmul",
+					     "gcm-aes-ce-pmull" };
 
 	for (size_t i = 0; i < sizeof(fused) / sizeof(fused[0]); i++)
 		if (!strcmp(name, fused[i]))

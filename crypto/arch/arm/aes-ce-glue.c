@@ -49,7 +49,7 @@ _Static_assert(offsetof(struct aes_ce_ctx, nrounds) == AES_CE_CTX_ROUNDS,
  * its low byte, so RotWord is a right rotation by 8 and Rcon lands in the
  * low byte). SubWord runs on the AES unit: no table indexed by the key.
  */
-static int aes_ce_setkey(void *vctx, const uint8_t *key, size_t keylen)
+int aes_ce_setkey(void *vctx, const uint8_t *key, size_t keylen)
 {
 	struct aes_ce_ctx *ctx = vctx;
 	uint32_t w[4 * (AES_CE_MAX_ROUNDS + 1)], rcon = 1;

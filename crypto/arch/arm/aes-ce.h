@@ -72,6 +72,13 @@ void aes_xts_encrypt_ce(const void *ctx, uint8_t *dst, const uint8_t *src,
 void aes_xts_decrypt_ce(const void *ctx, uint8_t *dst, const uint8_t *src,
 			size_t nbytes, uint8_t *tweak);
 
+/*
+ * The key schedule (aes-ce-glue.c; the fused gcm(aes) driver keys its
+ * context with it too): 0, or -EINVAL for a key that is not 16, 24 or
+ * 32 bytes.
+ */
+int aes_ce_setkey(void *ctx, const uint8_t *key, size_t keylen);
+
 /* for the key expansion: SubWord(w), and InvMixColumns of a round key */
 uint32_t aes_ce_sub_word(uint32_t w);
 void aes_ce_invert_round_key(uint8_t dst[16], const uint8_t src[16]);

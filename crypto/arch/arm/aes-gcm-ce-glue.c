@@ -34,6 +34,7 @@
 struct aes_gcm_ce_ctx {
 	struct aes_ce_ctx aes;
 	struct polyval_state ghash; /* keyed with H, no message */
+	struct aes_gcm_ce_keys keys; /* from ghash's powers */
 };
 
 static int aes_gcm_ce_setkey(struct crypto_tfm *tfm, const uint8_t *key,
@@ -48,6 +49,8 @@ static int aes_gcm_ce_setkey(struct crypto_tfm *tfm, const uint8_t *key,
 		aes_encrypt_ce(&c->aes, h, h);
 		err = ghash_setkey_pmull(&c->ghash, h, sizeof(h));
 	}
+	if (!err)
+		aes_gcm_ce_step_keys(&c->keys, &c->ghash);
 	wipe(h, sizeof(h));
 	return err;
 }
@@ -66,8 +69,8 @@ static void aes_gcm_ce_crypt(const struct crypto_tfm *tfm, const uint8_t *nonce,
 	store_be32(ctr + GCM_NONCE, 1);
 	aes_encrypt_ce(&c->aes, ks0, ctr);
 	store_be32(ctr + GCM_NONCE, 2);
-	aes_gcm_crypt_ce(&c->aes, &c->ghash, aad, aadlen, dst, src, len, ctr,
-			 enc, out);
+	aes_gcm_crypt_ce(&c->aes, &c->ghash, &c->keys, aad, aadlen, dst, src,
+			 len, ctr, enc, out);
 	xor_bytes(tag, out, ks0, GCM_BLOCK);
 	wipe(ks0, sizeof(ks0));
 	wipe(out, sizeof(out));

@@ -254,6 +254,27 @@ void aes_gcm_ce_step_keys(struct aes_gcm_ce_keys *keys,
 	}
 }
 
+#ifdef __aarch64__
+/*
+ * The step's 8 counter blocks on AArch64: from cv, the counter block with
+ * each word byte-swapped, advanced here. inc32 is a 32-bit add on its
+ * last lane (wrapping as inc32 does) and REV32 makes the block: 2
+ * instructions a block against ctr_block's 4 (2.94 instructions/byte
+ * against 3.04). On AArch32 the two more q registers cost more spills
+ * than that saves (3.91 against 3.66): ctr_block there.
+ */
+GCM_INLINE void step_counters(uint8x16_t *x, uint32x4_t *cv)
+{
+	const uint32x4_t one = vsetq_lane_u32(1, vdupq_n_u32(0), 3);
+
+	GCM_UNROLL
+	for (int j = 0; j < STEP; j++) {
+		x[j] = vrev32q_u8(vreinterpretq_u8_u32(*cv));
+		*cv = vaddq_u32(*cv, one);
+	}
+}
+#endif
+
 GCM_INLINE uint64x2_t gcm_body(const struct aes_ce_ctx *aes,
 			       const struct aes_gcm_ce_keys *keys,
 			       const uint8_t (*powers)[16], uint64x2_t a,
@@ -263,15 +284,22 @@ GCM_INLINE uint64x2_t gcm_body(const struct aes_ce_ctx *aes,
 	const uint8_t (*rk)[16] = aes->enc;
 	uint8x16_t cb = vld1q_u8(ctr);
 	uint32_t c = load_be32(ctr + 12);
+#ifdef __aarch64__
+	uint32x4_t cv = vreinterpretq_u32_u8(vrev32q_u8(cb));
+#endif
 
 	for (; len >= STEP_BYTES; len -= STEP_BYTES) {
 		uint8x16_t x[STEP], key, last;
 
 		if (!enc)
 			a = hash_step_mem(keys, a, src);
+#ifdef __aarch64__
+		step_counters(x, &cv);
+#else
 		GCM_UNROLL
 		for (int j = 0; j < STEP; j++)
 			x[j] = ctr_block(cb, c + (uint32_t)j);
+#endif
 		GCM_UNROLL
 		for (int r = 0; r < nr - 1; r++) {
 			key = vld1q_u8(rk[r]);

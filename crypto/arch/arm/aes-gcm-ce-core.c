@@ -210,18 +210,7 @@ gcm_tail_any(const uint8x16_t *k, int nr, uint8x16_t cb, uint32_t c,
 	return a;
 }
 
-/*
- * A whole step. The round keys and powers of H are loaded where they are
- * used, and the step's data is read twice from L1: decryption hashes
- * the ciphertext before the step writes over it (in place), encryption
- * after it is written. Measured (bench/arm-insns.sh, AES-256, 4 KiB):
- * with keys, powers and data kept in registers, AArch32 (16 q registers)
- * spilled them, 4.66 instructions/byte against 3.69 this way; AArch64
- * (32), hashing the step before beside the AES of this one as the x86
- * cores do, took 3.25 against 3.19 (the copy of the 8 blocks carried
- * over). The step's powers then came from struct aes_gcm_ce_keys (no
- * byte swap of the halves, no Karatsuba XOR per block): 3.04 and 3.66.
- */
+/* GHASH of the 8 blocks at p with the step's powers (keys) */
 GCM_INLINE uint64x2_t hash_step_mem(const struct aes_gcm_ce_keys *keys,
 				    uint64x2_t a, const uint8_t *p)
 {
@@ -275,6 +264,19 @@ GCM_INLINE void step_counters(uint8x16_t *x, uint32x4_t *cv)
 }
 #endif
 
+/*
+ * The whole steps, then the tail. The round keys and powers of H are
+ * loaded where they are used, and the step's data is read twice from
+ * L1: decryption hashes the ciphertext before the step writes over it
+ * (in place), encryption after it is written. Measured
+ * (bench/arm-insns.sh, AES-256, 4 KiB): with keys, powers and data kept
+ * in registers, AArch32 (16 q registers) spilled them, 4.66
+ * instructions/byte against 3.69 this way; AArch64 (32), hashing the
+ * step before beside the AES of this one as the x86 cores do, took 3.25
+ * against 3.19 (the copy of the 8 blocks carried over). The step's
+ * powers then came from struct aes_gcm_ce_keys (no byte swap of the
+ * halves, no Karatsuba XOR per block): 3.04 and 3.66.
+ */
 GCM_INLINE uint64x2_t gcm_body(const struct aes_ce_ctx *aes,
 			       const struct aes_gcm_ce_keys *keys,
 			       const uint8_t (*powers)[16], uint64x2_t a,

@@ -14,6 +14,8 @@
  *    256/384 and 408/720 bits; from gcmDecrypt<bits>.rsp the first FAIL
  *    case with PTlen/AADlen 0/0 and 408/720 (.invalid: decryption must
  *    refuse them).
+ *  - one longer AES-256 vector computed with OpenSSL (aes256_gcm_long_tv
+ *    says why and how).
  */
 #include "crypto/aes/aes-internal.h"
 #include "crypto/internal/registry.h"
@@ -357,6 +359,46 @@ static const struct aead_testvec aes256_gcm_nist_tv[] = {
 	},
 };
 
+/*
+ * Longer than every vector above: 300 bytes with 150 bytes of AAD cross
+ * the fused cores' GHASH steps (128 bytes on ARM, 256 on x86), which
+ * the self-test otherwise never reaches. Key 00 01 .. 1f, AAD byte i =
+ * 3i + 1, plaintext byte i = 7i + 5 (mod 256), computed with OpenSSL
+ * 4.0.0's AES-256-GCM through python3-cryptography 48.0.0 (AESGCM).
+ */
+static const struct aead_testvec aes256_gcm_long_tv[] = {
+	{
+		.key = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		.nonce = "cafebabefacedbaddecaf888",
+		.aad = "0104070a0d101316191c1f2225282b2e3134373a3d404346494c4f5255585b5e"
+		       "6164676a6d707376797c7f8285888b8e9194979a9da0a3a6a9acafb2b5b8bbbe"
+		       "c1c4c7cacdd0d3d6d9dcdfe2e5e8ebeef1f4f7fafd000306090c0f1215181b1e"
+		       "2124272a2d303336393c3f4245484b4e5154575a5d606366696c6f7275787b7e"
+		       "8184878a8d909396999c9fa2a5a8abaeb1b4b7babdc0",
+		.ptext = "050c131a21282f363d444b525960676e757c838a91989fa6adb4bbc2c9d0d7de"
+			 "e5ecf3fa01080f161d242b323940474e555c636a71787f868d949ba2a9b0b7be"
+			 "c5ccd3dae1e8eff6fd040b121920272e353c434a51585f666d747b828990979e"
+			 "a5acb3bac1c8cfd6dde4ebf2f900070e151c232a31383f464d545b626970777e"
+			 "858c939aa1a8afb6bdc4cbd2d9e0e7eef5fc030a11181f262d343b424950575e"
+			 "656c737a81888f969da4abb2b9c0c7ced5dce3eaf1f8ff060d141b222930373e"
+			 "454c535a61686f767d848b9299a0a7aeb5bcc3cad1d8dfe6edf4fb020910171e"
+			 "252c333a41484f565d646b727980878e959ca3aab1b8bfc6cdd4dbe2e9f0f7fe"
+			 "050c131a21282f363d444b525960676e757c838a91989fa6adb4bbc2c9d0d7de"
+			 "e5ecf3fa01080f161d242b32",
+		.ctext = "8fafb33c8b52602d7b4f168f227dee51785c43db4e81f5d2e36bbfb37759b221"
+			 "48bc32bcc0dc46743b7f035a0bc3672b0c08ca3bd2f2f756ae06ea9e175400fc"
+			 "a44e8da8aeacb229adde2d0cb13ed7152d8c45350b7d9e69c7d90ff29d090b74"
+			 "64db78474c75672dd78ae5fe41a80ecfcfb63c27abf2a7836d461258553796eb"
+			 "e8a0888f049e960b64f4d49f49a76e584237261d9c0ca44fe12e22e2ac43f625"
+			 "3f26b0b64b399748b9206c8dbb477e1f9b6af84349c07248ed5600ef3b068535"
+			 "64674d5eb8d90f051be028989c6a32b703806246b2e496a4531b093cef01183b"
+			 "0db779454dff8be2b4492e4e3858556764e7514dda98277561c380c50bd9a94e"
+			 "965840afb0b315e1169766ebd197ab760dbae10d45c4678fb298310993f9402c"
+			 "095c6c6ae6ac342e9c912e07",
+		.tag = "552f4bf318245382890b1b85c5c63f24",
+	},
+};
+
 static const struct crypto_testvecs aes_gcm_testvecs[] = {
 	{
 		.alg_name = "gcm(aes)",
@@ -381,6 +423,12 @@ static const struct crypto_testvecs aes_gcm_testvecs[] = {
 		.source = "NIST CAVP gcmEncryptExtIV256.rsp, gcmDecrypt256.rsp",
 		.count = ARRAY_SIZE(aes256_gcm_nist_tv),
 		.aead = aes256_gcm_nist_tv,
+	},
+	{
+		.alg_name = "gcm(aes)",
+		.source = "OpenSSL 4.0.0 AES-256-GCM, 300 bytes, 150 bytes of AAD",
+		.count = ARRAY_SIZE(aes256_gcm_long_tv),
+		.aead = aes256_gcm_long_tv,
 	},
 };
 

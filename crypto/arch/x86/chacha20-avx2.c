@@ -7,8 +7,8 @@
  * is one VPSHUFB, by 12 and 7 two shifts and an OR. The state vectors
  * exceed the 16 ymm registers, so the compiler keeps some on the stack,
  * as the kernel's chacha-avx2-x86_64.S does. See chacha20-x86.h.
- * chacha20_xor_block0_avx2 (for the AEAD) adds one row-wise block to the
- * first 16-block pass.
+ * chacha20_xor_block0_avx2 (for the AEAD) adds one block in scalar
+ * registers to the first 16-block pass.
  */
 #include <immintrin.h>
 
@@ -61,34 +61,26 @@ void chacha20_xor_avx2(uint32_t state[16], uint8_t *dst, const uint8_t *src,
 
 /*
  * 16 blocks from state[12] (vertical) and, in the same round loop, block
- * state[12] - 1 row-wise into prev (64 bytes): the row block's rounds are
- * one long dependency chain that alone leaves most of the pipes idle, so
- * next to the 16 blocks it costs a fraction of a pass of its own.
+ * state[12] - 1 in scalar words (chacha20-x86-core.h's S width) into
+ * prev (64 bytes): alone that block is one long dependency chain; beside
+ * the 16 blocks it runs on the integer ALUs, which the vector rounds
+ * leave idle.
  */
 static void chacha_16blocks_prev_ymm(const uint32_t st[16], uint8_t *dst,
 				     const uint8_t *src, uint8_t prev[64])
 {
 	CHACHA_YMM_MASKS
-	const __m128i *sv = (const __m128i *)(const void *)st;
-	const Yvec r0 = _mm256_broadcastsi128_si256(_mm_loadu_si128(sv));
-	const Yvec r1 = _mm256_broadcastsi128_si256(_mm_loadu_si128(sv + 1));
-	const Yvec r2 = _mm256_broadcastsi128_si256(_mm_loadu_si128(sv + 2));
-	const Yvec r3 = Y_ADD(_mm256_broadcastsi128_si256(_mm_loadu_si128(sv + 3)),
-			      _mm256_setr_epi32(-1, 0, 0, 0, -1, 0, 0, 0));
-	Yvec a = r0, b = r1, c = r2, d = r3;
+	CHACHA_VERTICAL_INIT(S, s, st, (uint32_t)-1);
 	CHACHA_VERTICAL_INIT(Y, x, st, Y_LANES0);
 	CHACHA_VERTICAL_INIT(Y, y, st, Y_LANES1);
 
 	for (int i = 0; i < CHACHA20_ROUNDS; i += 2) {
 		CHACHA_DOUBLEROUND_VERTICAL(Y, x);
-		CHACHA_DOUBLEROUND_ROWS(Y, a, b, c, d);
+		CHACHA_DOUBLEROUND_VERTICAL(S, s);
 		CHACHA_DOUBLEROUND_VERTICAL(Y, y);
 	}
-	/* both lanes hold the same block: store the low one */
-	_mm_storeu_si128((__m128i *)(void *)prev, _mm256_castsi256_si128(Y_ADD(a, r0)));
-	_mm_storeu_si128((__m128i *)(void *)(prev + 16), _mm256_castsi256_si128(Y_ADD(b, r1)));
-	_mm_storeu_si128((__m128i *)(void *)(prev + 32), _mm256_castsi256_si128(Y_ADD(c, r2)));
-	_mm_storeu_si128((__m128i *)(void *)(prev + 48), _mm256_castsi256_si128(Y_ADD(d, r3)));
+	CHACHA_VERTICAL_ADD(S, s, st, (uint32_t)-1);
+	CHACHA_STORE_WORDS(prev, s);
 	Y_FINISH8(x, st, Y_LANES0, 0);
 	Y_FINISH8(y, st, Y_LANES1, 512);
 }

@@ -197,26 +197,26 @@ void hchacha_avx512(uint8_t out[32], const struct chacha20_key *key,
 
 /*
  * 16 blocks from state[12] (vertical) and, in the same round loop, block
- * state[12] - 1 row-wise (one xmm per row) into prev: alone that block
- * is a latency-bound chain (~300 cycles on Zen 4 for any row-wise pass),
- * next to the throughput-bound 16 blocks it fills idle pipe slots.
+ * state[12] - 1 in scalar words (the S width) into prev: alone that
+ * block is a latency-bound chain (~300 cycles on Zen 4 for any row-wise
+ * pass); next to the 16 blocks, which are bound by the vector pipes, it
+ * runs on the integer ALUs. Zen 4, 4 KiB: the pass with the block costs
+ * ~40 cycles more than without, ~115 with the block row-wise in xmm
+ * registers (docs/performance.md). The compiler may keep a few of its
+ * words on the stack, as the AVX2 core does its vectors.
  */
 static void chacha_16blocks_prev_zmm(const uint32_t st[16], uint8_t *dst,
 				     const uint8_t *src, uint8_t prev[64])
 {
-	const Xvec r0 = X_LOAD(st), r1 = X_LOAD(st + 4), r2 = X_LOAD(st + 8);
-	const Xvec r3 = X_ADD(X_LOAD(st + 12), _mm_setr_epi32(-1, 0, 0, 0));
-	Xvec a = r0, b = r1, c = r2, d = r3;
+	CHACHA_VERTICAL_INIT(S, s, st, (uint32_t)-1);
 	CHACHA_VERTICAL_INIT(Z, x, st, Z_LANES0);
 
 	for (int i = 0; i < CHACHA20_ROUNDS; i += 2) {
 		CHACHA_DOUBLEROUND_VERTICAL(Z, x);
-		CHACHA_DOUBLEROUND_ROWS(X, a, b, c, d);
+		CHACHA_DOUBLEROUND_VERTICAL(S, s);
 	}
-	X_STORE(prev, X_ADD(a, r0));
-	X_STORE(prev + 16, X_ADD(b, r1));
-	X_STORE(prev + 32, X_ADD(c, r2));
-	X_STORE(prev + 48, X_ADD(d, r3));
+	CHACHA_VERTICAL_ADD(S, s, st, (uint32_t)-1);
+	CHACHA_STORE_WORDS(prev, s);
 	Z_FINISH16(x, st, Z_LANES0, 0);
 }
 

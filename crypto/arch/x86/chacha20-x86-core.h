@@ -104,6 +104,33 @@ static inline const uint32_t *chacha_launder(const uint32_t *p)
 	} while (0)
 
 /*
+ * One more width, S, defined here: one block as 16 scalar words (general-purpose
+ * registers), in the vertical layout with a single lane, for a block
+ * beside a vector pass: its rounds go to the integer ALUs, which the
+ * vector rounds leave idle, where a row-wise block in vector registers
+ * takes slots of the pipes the pass is bound by.
+ */
+typedef uint32_t Svec;
+#define S_ADD(a, b) ((uint32_t)((a) + (b)))
+#define S_XOR(a, b) ((a) ^ (b))
+#define S_ROLN(v, n) ((uint32_t)(((v) << (n)) | ((v) >> (32 - (n)))))
+#define S_ROL16(v) S_ROLN((v), 16)
+#define S_ROL12(v) S_ROLN((v), 12)
+#define S_ROL8(v) S_ROLN((v), 8)
+#define S_ROL7(v) S_ROLN((v), 7)
+#define S_BCAST(w) ((uint32_t)(w))
+
+/* the 16 words x0..x15 of an S block at p (64 bytes; x86 is little-endian) */
+#define CHACHA_STORE_WORDS(p, x)                                             \
+	do {                                                                 \
+		const uint32_t w_[16] = { x##0, x##1, x##2,  x##3,           \
+					  x##4, x##5, x##6,  x##7,           \
+					  x##8, x##9, x##10, x##11,          \
+					  x##12, x##13, x##14, x##15 };      \
+		memcpy((p), w_, sizeof(w_));                                 \
+	} while (0)
+
+/*
  * Row layout: a..d are rows 0..3. Before the diagonal round row 0 turns
  * right by one word (0x93), row 2 left by one (0x39), row 3 by two
  * (0x4e), so that the diagonals line up as columns; afterwards they turn

@@ -36,7 +36,8 @@
  *    partial group goes through a stack copy of a whole one): a pass is
  *    bound by the latency of the rounds, so the two cost one;
  *  - longer: the core's block-0 function, which from 1 KiB on computes
- *    block 0 row-wise inside the round loop of the first 16 data blocks.
+ *    block 0 in scalar registers inside the round loop of the first 16
+ *    data blocks.
  */
 struct chacha20_ks0_impl {
 	chacha20_xor_fn *onepass;

@@ -63,7 +63,8 @@ void chacha20_xor_avx512(uint32_t state[16], uint8_t *dst, const uint8_t *src,
  * Block 0 of an AEAD message with its data (AVX2): block0 = the keystream
  * of block state[12], then chacha20_xor_avx2 from the next block on
  * (state[12] advances by 1 + len / 64 rounded up). From 1 KiB on block0
- * shares the pass of the first 16 data blocks; below, it comes from a
+ * shares the pass of the first 16 data blocks (in scalar registers, on
+ * the integer ALUs the vector rounds leave idle); below, it comes from a
  * two-block pass whose second block is dropped (wiped).
  */
 void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
@@ -71,8 +72,8 @@ void chacha20_xor_block0_avx2(uint32_t state[16], uint8_t block0[64],
 
 /*
  * The same with AVX-512F + VL: from 1 KiB on block0 shares the pass of
- * the first 16 data blocks (16-block vertical pass, block 0 row-wise in
- * xmm); below, it comes from a two-block row-wise pass.
+ * the first 16 data blocks (16-block vertical pass, block 0 in scalar
+ * registers); below, it comes from a two-block row-wise pass.
  */
 void chacha20_xor_block0_avx512(uint32_t state[16], uint8_t block0[64],
 				uint8_t *dst, const uint8_t *src, size_t len);

@@ -21,7 +21,11 @@
  *    GCM's inc32 on its low 32 bits (the caller keeps to 2^32 - 2 blocks);
  *  - any aadlen and len; dst == src allowed, partial overlap not.
  * Constant time: AES, carry-less multiplies, XOR, fixed shuffles and
- * masks computed from the public length only.
+ * masks computed from the public length only. The cores may spill round
+ * keys, powers of H and keystream to their stack frames (the xmm one up
+ * to about 2.6 KiB) and do not wipe them: as for every SIMD driver, the
+ * volume layer calls secmem_scrub_stack() after each batch of keyed work
+ * (docs/security.md), zeroing the vector registers and 16 KiB of stack.
  */
 #ifndef CLOAKFS_CRYPTO_ARCH_X86_AES_GCM_X86_H
 #define CLOAKFS_CRYPTO_ARCH_X86_AES_GCM_X86_H

@@ -35,6 +35,7 @@
 #include "fs/filestate.h"
 #include "fs/fs.h"
 #include "fs/ops.h"
+#include "fs/readlease.h"
 #include "volume/keys/volrec.h"
 #include "volume/keys/reckey.h"
 #include "volume/volume.h"
@@ -548,6 +549,16 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 			idle.seconds = 1;
 		idle_on = idle_start(&idle) == 0;
 	}
+	if (fs->vol.shared) {
+		int err;
+
+		fs->leases = readlease_start(&fs->inodes, &err);
+		if (!fs->leases) {
+			log_warn("%s: no read lease timer: %s", fs->cipherdir,
+				 strerror(-err));
+			goto stop;
+		}
+	}
 	if (o->single_thread) {
 		rc = fuse_session_loop(se);
 	} else {
@@ -563,6 +574,9 @@ static int serve(struct cloakfs *fs, const struct cloakfs_options *o,
 	 * a normal way to stop */
 	rc = rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP
 		     ? CLOAKFS_EXIT_OK : CLOAKFS_EXIT_ERROR;
+	readlease_stop(fs->leases);
+	fs->leases = NULL;
+stop:
 	if (idle_on)
 		idle_stop(&idle);
 #ifdef HAVE_CLOAKFSD

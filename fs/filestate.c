@@ -11,6 +11,7 @@
 #include "base/procfd.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/readlease.h"
 
 /*
  * Open in's ciphertext read-write. A file the owner may write but not
@@ -77,6 +78,9 @@ int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
 		pthread_rwlock_wrlock(&in->io);
 	else
 		pthread_rwlock_rdlock(&in->io);
+	/* its read lease is given back by the timer once reads pause */
+	if (fs->leases && (err = readlease_add(fs->leases, in)) != 0)
+		return err;
 	pthread_mutex_lock(&in->lock);
 	err = filestate_load(fs, in);
 	if (!err)
@@ -87,8 +91,8 @@ int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
 
 void filestate_read_end(struct fs_inode *in)
 {
-	/* read_locked is set only with -o shared, where io is exclusive */
-	if (in->file)
+	/* a lease is taken only with -o shared, where io is exclusive */
+	if (in->file && in->file->loaded)
 		fileio_read_end(&in->file->cf);
 	pthread_rwlock_unlock(&in->io);
 }
@@ -120,6 +124,9 @@ int filestate_get(struct fs_inode *in, int want_write, int fd, int pathfd)
 
 		if (nfd < 0)
 			return nfd;
+		/* the read lease (a lock of the descriptor) goes with it */
+		if (st->loaded)
+			fileio_lease_end(&st->cf);
 		close(st->fd);
 		st->fd = nfd;
 		st->cf.fd = nfd;

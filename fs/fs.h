@@ -34,6 +34,7 @@
 #include "volume/volume.h"
 
 struct fuse_session;
+struct readlease;
 
 struct cloakfs {
 	/* the volume (volume/volume.h): config, keys, root, lock; the mount
@@ -51,6 +52,8 @@ struct cloakfs {
 	struct inode_table inodes;
 	struct fuse_session *se;   /* for notifications (-o shared's opens) */
 	struct fs_inode *root;
+	struct readlease *leases;  /* -o shared's read leases' timer
+				    * (readlease.h); NULL without */
 
 	double timeout;            /* entry and attribute cache, seconds */
 	int show_undecodable;      /* --show-undecodable (fs/entry.h) */

@@ -63,6 +63,10 @@ static int open_content(struct cloakfs *fs, struct fs_inode *in, int flags,
 static void close_content(struct cloakfs *fs, struct fs_inode *in)
 {
 	filestate_lock(in);
+	/* a read lease outlives no handle (another machine's writer waits
+	 * for it): the next handle's first read takes one anew */
+	if (in->file && in->file->loaded)
+		fileio_lease_end(&in->file->cf);
 	filestate_put(in);
 	filestate_unlock(in);
 	atomic_fetch_sub(&fs->open_handles, 1);

@@ -18,13 +18,27 @@
 #define RANGELOCK_WAIT_MS 30000
 
 /*
+ * A byte no file reaches. A writer that finds its range taken holds a
+ * shared lock on it while it waits; a reader about to take a long
+ * shared lock (a read lease, fileio.h) first waits for it to be free
+ * (rangelock_take_after_writers), so that readers who keep renewing
+ * their leases never hold a waiting writer off. Leases end below it.
+ */
+#define RANGELOCK_INTENT ((off_t)1 << 62)
+
+/*
  * Lock [start, start + len) of fd (len 0: to the end, however far the
  * file grows) for writing (exclusive) or reading (shared). 0, -ENOLCK
  * after the bound, or another -errno of fcntl (-EINVAL: the filesystem
  * has no OFD locks).
  */
 int rangelock_take(int fd, int exclusive, off_t start, off_t len);
+/* rangelock_take(fd, 0, start, len) once no writer waits (within the
+ * same bound, counted from the call) */
+int rangelock_take_after_writers(int fd, off_t start, off_t len);
 /* release what rangelock_take took (same range) */
 void rangelock_drop(int fd, off_t start, off_t len);
+/* CLOCK_MONOTONIC in milliseconds, for lock waits and lease ages */
+long long rangelock_now_ms(void);
 
 #endif

@@ -232,8 +232,17 @@ int fileio_open(struct content_file *f, int fd, struct keyring *kr,
 	return err;
 }
 
+void fileio_lease_end(struct content_file *f)
+{
+	if (!f->lease)
+		return;
+	f->lease = 0;
+	rangelock_drop(f->fd, 0, RANGELOCK_INTENT);
+}
+
 void fileio_close(struct content_file *f)
 {
+	fileio_lease_end(f);
 	f->have_header = 0;
 }
 
@@ -253,6 +262,7 @@ void fileio_fresh_view(int fd)
 
 void fileio_forget_cached(struct content_file *f)
 {
+	fileio_lease_end(f);
 	f->have_header = 0;
 	fileio_fresh_view(f->fd);
 }
@@ -311,54 +321,59 @@ static int fresh_look(struct content_file *f, int sync, uint64_t *plain)
 	return err;
 }
 
-/*
- * The ciphertext a reader locks for plaintext [off, off + len), before
- * the size is known: from 0 (the header) to past the unit holding the
- * last byte, whatever the size (a joined tail makes the last unit up to
- * a block longer than a sector; two units' room covers it).
- */
-static off_t read_lock_len(const struct content_geom *g, uint64_t off,
-			   uint64_t len)
+int fileio_lease_idle(struct content_file *f)
 {
-	/* far past any file's end (2^60 bytes): to the end, len 0 */
-	const uint64_t far = (uint64_t)1 << 60;
-	uint64_t last;
-
-	if (off >= far || len >= far)
-		return 0;
-	last = (off + (len ? len : 1) - 1) / g->sector_size;
-	return (off_t)content_unit_pos(g, last + 2);
+	if (f->lease &&
+	    rangelock_now_ms() - f->lease_used_ms >= FILEIO_LEASE_IDLE_MS)
+		fileio_lease_end(f);
+	return f->lease;
 }
 
+/*
+ * Why the pages kept under a lease are fresh: every change another
+ * machine makes holds an exclusive lock on the bytes it changes and
+ * syncs them to the storage before it unlocks (shared_end). A lease is a
+ * shared lock on the whole file, so while it is held no such change
+ * runs; one that ran before it was taken is on the storage. What this
+ * client cached before the lease may be older than that, so a new lease
+ * drops every cached page of the file and reads the header and size
+ * afresh; pages fetched while it is held (a read's, read-ahead's) are
+ * the storage's current bytes and stay so until it is given back. This
+ * mount's own changes give it back first (shared_begin), as does a
+ * reopen (fileio_forget_cached).
+ */
 int fileio_read_begin(struct content_file *f, uint64_t off, uint64_t len,
 		      uint64_t *plain)
 {
-	struct content_range r;
+	long long now;
 	int err;
 
+	(void)off;
+	(void)len;
 	if (!f->shared)
 		return fileio_size(f, plain);
-	/* one lock, shared: the header (which writers that change the size
-	 * or the header take whole, exclusive) and the units read (which a
-	 * writer inside the size takes exclusive) */
-	err = rangelock_take(f->fd, 0, 0, read_lock_len(&f->geom, off, len));
+	now = rangelock_now_ms();
+	if (f->lease && now - f->lease_start_ms < FILEIO_LEASE_MAX_MS) {
+		*plain = f->seen_size; /* set by fresh_look at its start */
+		return 0;
+	}
+	fileio_lease_end(f);
+	err = rangelock_take_after_writers(f->fd, 0, RANGELOCK_INTENT);
 	if (err)
 		return err;
-	f->read_locked = 1;
+	f->lease = 1;
+	f->lease_start_ms = f->lease_used_ms = rangelock_now_ms();
+	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 	err = fresh_look(f, 0, plain);
-	if (!err && off < *plain && len) {
-		content_explode_range(&f->geom, *plain, off, len, &r);
-		drop_pages(f->fd, r.cipher_off, r.cipher_len);
-	}
+	if (err)
+		fileio_lease_end(f);
 	return err;
 }
 
 void fileio_read_end(struct content_file *f)
 {
-	if (!f->read_locked)
-		return;
-	f->read_locked = 0;
-	rangelock_drop(f->fd, 0, 0);
+	if (f->lease)
+		f->lease_used_ms = rangelock_now_ms();
 }
 
 /*
@@ -380,6 +395,9 @@ static int shared_begin(struct content_file *f, uint64_t off, uint64_t len)
 
 	if (!f->shared)
 		return 0;
+	/* our own lease would turn into the exclusive lock taken below and
+	 * go when it is dropped: give it back first */
+	fileio_lease_end(f);
 	/* a write past the size last seen most likely grows the file (a
 	 * sequential write, a copy): the whole file at once, not the
 	 * header first and then the whole file */

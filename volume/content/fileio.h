@@ -42,8 +42,11 @@ struct content_file {
 	int shared;                      /* other machines write the file
 					  * too (struct volume.shared); set
 					  * after fileio_open */
-	int read_locked;                 /* between fileio_read_begin and
-					  * fileio_read_end */
+	int lease;                       /* with shared: a read lease, a
+					  * shared lock on the whole
+					  * ciphertext kept across reads */
+	long long lease_start_ms;        /* when it was taken, */
+	long long lease_used_ms;         /* and when a read last ended */
 	uint64_t seen_size;              /* with shared: the plaintext size
 					  * at the last look, a hint only */
 };
@@ -81,19 +84,37 @@ void fileio_close(struct content_file *f);
 void fileio_forget_cached(struct content_file *f);
 /*
  * Before a read of plaintext [off, off + len) (then fileio_read_*):
- * *plain, the file's size. With f->shared, a shared byte-range lock on
- * the ciphertext from the header to past the units read, the header and
- * size read afresh from the storage and the cached pages of those units
- * dropped, so that a read never decrypts one version's units under
- * another version's header (another machine's truncate to 0 and rewrite
- * gives the file a new nonce), nor a unit half old and half new. 0 or
- * -errno (-ENOLCK). One reader at a time per content_file (the lock
- * belongs to its descriptor). fileio_read_end: the lock released, if
- * taken.
+ * *plain, the file's size. With f->shared, the read runs under a read
+ * lease: a shared byte-range lock on the whole ciphertext, taken by the
+ * first read (the header and size then read afresh from the storage and
+ * every cached page of the file dropped) and kept by the reads that
+ * follow, which use that header, size and those pages as they are: no
+ * other machine changes a byte of the file while the lease is held. So a
+ * read never decrypts one version's units under another version's
+ * header (another machine's truncate to 0 and rewrite gives the file a
+ * new nonce), nor a unit half old and half new. A lease older than
+ * FILEIO_LEASE_MAX_MS is given back and taken anew by the next read. 0
+ * or -errno (-ENOLCK). One reader at a time per content_file (the lock
+ * belongs to its descriptor). fileio_read_end notes the read's end for
+ * fileio_lease_idle.
  */
 int fileio_read_begin(struct content_file *f, uint64_t off, uint64_t len,
 		      uint64_t *plain);
 void fileio_read_end(struct content_file *f);
+
+/* a lease unused this long is given back (fileio_lease_idle), and one
+ * this old by the next read: another machine's writer waits no longer
+ * than that (plus its lock polling) once reads pause */
+#define FILEIO_LEASE_IDLE_MS 50
+#define FILEIO_LEASE_MAX_MS 250
+/*
+ * Give the read lease back if it went unused FILEIO_LEASE_IDLE_MS; 1 if
+ * it is still held. fileio_lease_end: give it back now (before this
+ * mount changes the file, at a handle's release; the changes of this
+ * file do it themselves).
+ */
+int fileio_lease_idle(struct content_file *f);
+void fileio_lease_end(struct content_file *f);
 /* the part of fileio_forget_cached for a backing file fd not yet read
  * through a content_file: its cached pages and attributes */
 void fileio_fresh_view(int fd);

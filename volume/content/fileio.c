@@ -363,8 +363,10 @@ int fileio_read_begin(struct content_file *f, uint64_t off, uint64_t len,
 		return err;
 	f->lease = 1;
 	f->lease_start_ms = f->lease_used_ms = rangelock_now_ms();
-	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 	err = fresh_look(f, 0, plain);
+	/* after the size is the storage's: a page cached past the old end
+	 * goes too */
+	(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (err)
 		fileio_lease_end(f);
 	return err;

@@ -27,9 +27,7 @@ long long rangelock_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* is any lock held on RANGELOCK_INTENT by another descriptor: 1, 0, or
- * -errno (the storage cannot tell: taken as none) */
-static int writer_waits(int fd)
+int rangelock_writer_waits(int fd)
 {
 	struct flock fl;
 
@@ -58,7 +56,7 @@ static int take(int fd, int exclusive, int after_writers, off_t start,
 	int intent = 0, err;
 
 	for (;;) {
-		if (after_writers && writer_waits(fd) == 1)
+		if (after_writers && rangelock_writer_waits(fd) == 1)
 			err = -EAGAIN;
 		else
 			err = set(fd, exclusive ? F_WRLCK : F_RDLCK, start, len);

@@ -36,6 +36,10 @@ int rangelock_take(int fd, int exclusive, off_t start, off_t len);
 /* rangelock_take(fd, 0, start, len) once no writer waits (within the
  * same bound, counted from the call) */
 int rangelock_take_after_writers(int fd, off_t start, off_t len);
+/* is a lock held on RANGELOCK_INTENT by another descriptor (a writer
+ * waits, or holds the file to its end): 1, 0, or -errno (the storage
+ * cannot tell; rangelock_take_after_writers takes that as none) */
+int rangelock_writer_waits(int fd);
 /* release what rangelock_take took (same range) */
 void rangelock_drop(int fd, off_t start, off_t len);
 /* CLOCK_MONOTONIC in milliseconds, for lock waits and lease ages */

@@ -54,6 +54,9 @@ SETTLE = 1.5
 # staleness that still counts as bounded (one timeout, with room for a
 # busy machine)
 VISIBLE_WITHIN = 3.0
+# how long a write may wait beside another machine's busy reads (a read
+# lease is given back at 250 ms old; room for a busy machine)
+WRITER_WITHIN = 3.0
 POLL = 0.01
 
 # ---- the table --------------------------------------------------------
@@ -864,6 +867,53 @@ def test_reader_while_other_rewrites(machines, stack, request):
     record(request, "reader-rewrite", "B reads a file it holds open while A rewrites it "
            "(truncate, write) 19 times", cell,
            reads["garbage"] == 0 and reads["right"] > 0, garbage=reads["garbage"] > 0)
+
+
+def test_writer_beside_busy_reader(machines, stack):
+    """B reads a file again and again (under -o shared each read keeps or
+    renews a read lease, a shared lock on the whole file) while A writes
+    into it 5 times: each of A's writes gets in within WRITER_WITHIN
+    seconds however busily B reads (a writer that has to wait says so on
+    the writer-waiting byte, and no new lease starts while it does)"""
+    a, b = machines
+    size = 256 * 1024
+    write_file(os.path.join(a, "busy"), b"R" * size)
+    wait_for("B reads the file", lambda: read_fresh(os.path.join(b, "busy")) == b"R" * size)
+    fd = os.open(os.path.join(b, "busy"), os.O_RDONLY)
+    done = threading.Event()
+    reads = [0]
+
+    def reader():
+        while not done.is_set():
+            try:
+                # pages dropped, so each read reaches the mount's daemon
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                os.pread(fd, size, 0)
+                reads[0] += 1
+            except OSError:
+                pass
+
+    t = threading.Thread(target=reader)
+    t.start()
+    took = []
+    try:
+        time.sleep(0.3)  # B's reads under way (a lease held)
+        wfd = os.open(os.path.join(a, "busy"), os.O_WRONLY)
+        try:
+            for i in range(5):
+                t0 = time.monotonic()
+                os.pwrite(wfd, b"W" * 4096, i * 8192)
+                took.append(time.monotonic() - t0)
+                time.sleep(0.05)
+        finally:
+            os.close(wfd)
+    finally:
+        done.set()
+        t.join()
+        os.close(fd)
+    assert reads[0] > 0, "B read nothing"
+    assert max(took) < WRITER_WITHIN, "A's writes took %s s" % ", ".join(
+        "%.2f" % x for x in took)
 
 
 def test_hard_link_made_on_a_reads_on_b(machines, request):

@@ -11,7 +11,6 @@
 #include "base/procfd.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
-#include "fs/readlease.h"
 
 /*
  * Open in's ciphertext read-write. A file the owner may write but not
@@ -67,20 +66,21 @@ void filestate_unlock(struct fs_inode *in)
 	pthread_rwlock_unlock(&in->io);
 }
 
-int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
-			 uint64_t off, uint64_t len, uint64_t *plain)
+void filestate_read_lock(struct cloakfs *fs, struct fs_inode *in)
 {
-	int err;
-
 	/* -o shared: one READ at a time, since the byte-range lock it
 	 * takes (fileio_read_begin) belongs to the one descriptor */
 	if (fs->vol.shared)
 		pthread_rwlock_wrlock(&in->io);
 	else
 		pthread_rwlock_rdlock(&in->io);
-	/* its read lease is given back by the timer once reads pause */
-	if (fs->leases && (err = readlease_add(fs->leases, in)) != 0)
-		return err;
+}
+
+int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
+			 uint64_t off, uint64_t len, uint64_t *plain)
+{
+	int err;
+
 	pthread_mutex_lock(&in->lock);
 	err = filestate_load(fs, in);
 	if (!err)

@@ -27,11 +27,14 @@ void filestate_lock(struct fs_inode *in);
 void filestate_unlock(struct fs_inode *in);
 
 /*
- * A READ of plaintext [off, off + len): in's io lock shared (exclusive
- * with -o shared), and under its lock (briefly) the state loaded and the
- * plaintext size into *plain (fileio_read_begin). 0 or -errno; either
- * way io stays held until filestate_read_end(in).
+ * A READ of plaintext [off, off + len): filestate_read_lock takes in's
+ * io lock shared (exclusive with -o shared); then filestate_read_begin,
+ * under its lock (briefly), loads the state and the plaintext size into
+ * *plain (fileio_read_begin), 0 or -errno; either way io stays held
+ * until filestate_read_end(in). Between the two the caller may list the
+ * inode for the read-lease timer (readlease.h), which wants io held.
  */
+void filestate_read_lock(struct cloakfs *fs, struct fs_inode *in);
 int filestate_read_begin(struct cloakfs *fs, struct fs_inode *in,
 			 uint64_t off, uint64_t len, uint64_t *plain);
 void filestate_read_end(struct fs_inode *in);

@@ -24,6 +24,7 @@
 #include "fs/fs.h"
 #include "fs/inode.h"
 #include "fs/readahead.h"
+#include "fs/readlease.h"
 #include "fs/where.h"
 #include "fs/xattr-absent.h"
 #include "volume/fdio.h"
@@ -270,8 +271,13 @@ void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		n = -ENOMEM;
 	if (!n) {
 		/* shared: other READs of this file decrypt at the same time */
-		n = filestate_read_begin(r.fs, r.in, (uint64_t)off, size,
-					 &plain);
+		filestate_read_lock(r.fs, r.in);
+		/* its read lease is given back by the timer once reads pause */
+		if (r.fs->leases)
+			n = readlease_add(r.fs->leases, r.in);
+		if (!n)
+			n = filestate_read_begin(r.fs, r.in, (uint64_t)off,
+						 size, &plain);
 		if (!n)
 			n = fileio_read_checked(&r.in->file->cf, plain, buf,
 						size, (uint64_t)off, &bad_off);

@@ -73,12 +73,14 @@ void xattr_absent_note(struct cloakfs *fs, struct fs_inode *in,
 	if (bit < 0)
 		return;
 	want = seen | (UINT64_C(1) << bit);
-	/* the first absence dates them all (forgotten together) */
-	if (!(seen & ABSENT_MASK) && fs->vol.shared)
-		atomic_store(&in->xattr_absent_since_ms, now_ms());
 	/* fails when a change (or another note) came since seen: then
 	 * nothing is remembered, which is always right */
-	(void)atomic_compare_exchange_strong(&in->xattr_absent, &seen, want);
+	if (!atomic_compare_exchange_strong(&in->xattr_absent, &seen, want))
+		return;
+	/* the first absence dates them all (forgotten together); until
+	 * dated, an older date may forget it early, never keep it late */
+	if (!(seen & ABSENT_MASK) && fs->vol.shared)
+		atomic_store(&in->xattr_absent_since_ms, now_ms());
 }
 
 void xattr_absent_new_file(struct cloakfs *fs, struct fs_inode *in,

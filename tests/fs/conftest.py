@@ -337,6 +337,21 @@ def fallocate_mode(fd, mode, off, length):
         raise OSError(e, os.strerror(e))
 
 
+def delay_until(cond, timeout=10, interval=0.01):
+    """seconds until cond() holds (0.0 when it holds at once; an OSError
+    counts as not yet), polled every interval, or None after timeout"""
+    t0 = time.monotonic()
+    while True:
+        try:
+            if cond():
+                return time.monotonic() - t0
+        except OSError:
+            pass
+        if time.monotonic() - t0 > timeout:
+            return None
+        time.sleep(interval)
+
+
 def write_file(path, data, mode="wb"):
     with open(path, mode) as f:
         f.write(data)

@@ -39,7 +39,8 @@ import time
 import pytest
 
 from conftest import (CLOAKFS, FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE, FSCK, MKVOL,
-                      PASSPHRASE, fallocate_mode, fusermount_u, renameat2, write_file)
+                      PASSPHRASE, delay_until, fallocate_mode, fusermount_u, renameat2,
+                      write_file)
 import gluster
 
 pytestmark = pytest.mark.skipif(gluster.why_not() is not None,
@@ -367,20 +368,6 @@ def wait_for(what, cond, timeout=10):
     while not cond():
         assert time.monotonic() < deadline, what
         time.sleep(0.02)
-
-
-def delay_until(cond, timeout=10):
-    """seconds until cond() holds (0.0 when it holds at once), or None"""
-    t0 = time.monotonic()
-    while True:
-        try:
-            if cond():
-                return time.monotonic() - t0
-        except OSError:
-            pass
-        if time.monotonic() - t0 > timeout:
-            return None
-        time.sleep(POLL)
 
 
 def race(fa, fb):

@@ -9,11 +9,10 @@ import os
 import shutil
 import struct
 import subprocess
-import time
 
 import pytest
 
-from conftest import (CIPHERS, CLOAKFS, CONTENT_CIPHERS, FSCK, expect_errno,
+from conftest import (CIPHERS, CLOAKFS, CONTENT_CIPHERS, FSCK, delay_until, expect_errno,
                       fusermount_u, scratch_for_all, write_file)
 
 ROOT = os.geteuid() == 0
@@ -258,16 +257,6 @@ def test_posix_acls(volume_factory, cipher):
 CAP_V2 = struct.pack("<5I", 0x02000000, 1 << 10, 0, 0, 0)
 
 
-def poll(cond, timeout=10.0):
-    """seconds until cond() held (polled every 20 ms), or None"""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        if cond():
-            return time.monotonic() - t0
-        time.sleep(0.02)
-    return None
-
-
 def has_xattr(p, name):
     try:
         os.getxattr(p, name)
@@ -317,10 +306,10 @@ def test_remembered_absence_is_forgotten(volume_factory, shared):
                           "-o", "shared", v.cipherdir, mnt_b],
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     try:
-        assert poll(lambda: os.path.ismount(mnt_b), 60) is not None, "B did not mount"
+        assert delay_until(lambda: os.path.ismount(mnt_b), 60) is not None, "B did not mount"
         g, gb = v.path("g"), os.path.join(mnt_b, "g")
         write_file(g, b"g")
-        assert poll(lambda: os.path.exists(gb)) is not None
+        assert delay_until(lambda: os.path.exists(gb)) is not None
         with open(gb, "ab") as h:
             h.write(b"h")  # B's kernel asks, B remembers
         assert not has_xattr(gb, "security.capability")
@@ -328,9 +317,9 @@ def test_remembered_absence_is_forgotten(volume_factory, shared):
         os.setxattr(g, "security.capability", CAP_V2)
         subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, g], check=True)
         # within the 1 s attribute timeout, with room for a busy machine
-        late = poll(lambda: has_xattr(gb, "security.capability"), 5)
+        late = delay_until(lambda: has_xattr(gb, "security.capability"), 5)
         assert late is not None, "B still answers no security.capability 5 s on"
-        assert poll(lambda: "user:%d:r--" % OTHER in getfacl(gb), 5) is not None, \
+        assert delay_until(lambda: "user:%d:r--" % OTHER in getfacl(gb), 5) is not None, \
             "B still shows no ACL 5 s on"
     finally:
         fusermount_u(mnt_b)

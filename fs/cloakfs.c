@@ -609,6 +609,7 @@ int main(int argc, char **argv)
 	}
 	memset(&fs, 0, sizeof(fs));
 	fs.vol = (struct volume)VOLUME_CLOSED;
+	pthread_mutex_init(&fs.open_dirs_lock, NULL);
 	umask(0); /* modes come from the kernel, umask already applied */
 	/* before any passphrase or key: no core file, no same-uid ptrace
 	 * (inherited by the background child of fuse_daemonize) */
@@ -674,6 +675,7 @@ int main(int argc, char **argv)
 		rc = unlock(&fs, &o, &from_daemon);
 	if (!rc)
 		rc = serve(&fs, &o, absmnt, from_daemon);
+	fs_dirs_close_all(&fs);
 	log_info("%s: descriptor cache of %u: %lu evicted, %lu reopened; "
 		 "%lu forgotten inodes brought back for file handles",
 		 absdir, fs.inodes.max_fds, fs.inodes.evictions,

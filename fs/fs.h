@@ -36,6 +36,8 @@
 struct fuse_session;
 struct readlease;
 
+struct dir_handle;
+
 struct cloakfs {
 	/* the volume (volume/volume.h): config, keys, root, lock; the mount
 	 * opens, unlocks and closes it */
@@ -65,6 +67,11 @@ struct cloakfs {
 				    * makes fsync, fdatasync and O_SYNC
 				    * writes skip their sync, to show that
 				    * the durability test sees it */
+
+	/* directory handles not yet released: closed at exit, since the
+	 * kernel drops a RELEASEDIR still queued when the mount goes */
+	struct dir_handle *open_dirs;
+	pthread_mutex_t open_dirs_lock;
 
 	/* for --idle: last request time and open handles */
 	atomic_llong last_use;     /* CLOCK_MONOTONIC seconds */

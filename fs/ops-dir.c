@@ -15,6 +15,7 @@
 #include "crypto/secmem.h"
 #include "fs/fs.h"
 #include "fs/inode.h"
+#include "fs/ops.h"
 #include "fs/where.h"
 #include "volume/fdio.h"
 
@@ -22,7 +23,39 @@ struct dir_handle {
 	DIR *dp;
 	off_t offset;           /* position of entry */
 	struct dirent *entry;   /* read but not yet returned */
+	struct dir_handle *prev, *next; /* fs->open_dirs */
 };
+
+static void dir_handle_link(struct cloakfs *fs, struct dir_handle *dh)
+{
+	pthread_mutex_lock(&fs->open_dirs_lock);
+	dh->prev = NULL;
+	dh->next = fs->open_dirs;
+	if (dh->next)
+		dh->next->prev = dh;
+	fs->open_dirs = dh;
+	pthread_mutex_unlock(&fs->open_dirs_lock);
+}
+
+static void dir_handle_close(struct cloakfs *fs, struct dir_handle *dh)
+{
+	pthread_mutex_lock(&fs->open_dirs_lock);
+	if (dh->prev)
+		dh->prev->next = dh->next;
+	else
+		fs->open_dirs = dh->next;
+	if (dh->next)
+		dh->next->prev = dh->prev;
+	pthread_mutex_unlock(&fs->open_dirs_lock);
+	closedir(dh->dp);
+	free(dh);
+}
+
+void fs_dirs_close_all(struct cloakfs *fs)
+{
+	while (fs->open_dirs)
+		dir_handle_close(fs, fs->open_dirs);
+}
 
 static struct dir_handle *dir_handle_of(struct fuse_file_info *fi)
 {
@@ -45,10 +78,9 @@ void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	fi->fh = (uint64_t)(uintptr_t)dh;
 	fi->cache_readdir = 0;
-	if (fuse_reply_open(req, fi) != 0) {
-		closedir(dh->dp);
-		free(dh);
-	}
+	dir_handle_link(r.fs, dh);
+	if (fuse_reply_open(req, fi) != 0)
+		dir_handle_close(r.fs, dh);
 }
 
 /* a name entry_decrypt could not read: skipped, and said once, naming
@@ -182,8 +214,7 @@ void fs_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct dir_handle *dh = dir_handle_of(fi);
 
 	(void)request_begin(&r, req, ino, 0);
-	closedir(dh->dp);
-	free(dh);
+	dir_handle_close(r.fs, dh);
 	request_reply(&r, 0);
 }
 

@@ -12,4 +12,8 @@ struct cloakfs;
 struct fuse_session *cloakfs_session_new(struct fuse_args *args,
 					 struct cloakfs *fs);
 
+/* after the session: closes the directory handles the kernel never
+ * released (a RELEASEDIR still queued when the mount went is dropped) */
+void fs_dirs_close_all(struct cloakfs *fs);
+
 #endif

@@ -55,6 +55,7 @@ FSCK = os.environ.get("CLOAKFS_FSCK", "")
 
 # stderr lines that mean something went wrong inside cloakfs
 BAD_STDERR = re.compile(r"error|warn|fault|abort|assert", re.IGNORECASE)
+SANITIZER_REPORT = re.compile(r"^==\d+==ERROR: |runtime error: |WARNING: ThreadSanitizer", re.M)
 
 
 def pytest_configure(config):
@@ -215,6 +216,10 @@ class Volume:
         new, self.stderr_seen = text[self.stderr_seen:], len(text)
         bad = [l for l in new.splitlines()
                if BAD_STDERR.search(l) and not any(re.search(a, l) for a in self.allowed_stderr)]
+        if bad and SANITIZER_REPORT.search(new):
+            # a sanitizer's report: its whole text (the stack is what tells)
+            start = SANITIZER_REPORT.search(new).start()
+            bad.append(new[start:start + 12000])
         assert not bad, "cloakfs complained:\n" + "\n".join(bad)
 
     def sealed(self):

@@ -237,6 +237,26 @@ def test_stdin_passphrase_and_sigterm(vol):
     assert not os.path.ismount(vol.mnt)
 
 
+def test_sigterm_with_open_directories(vol):
+    """a mount stopped while directories are open (their RELEASEDIR never
+    comes) exits cleanly and frees their handles: the sanitizer build's
+    leak check sees the mount's exit"""
+    vol.mount()
+    os.mkdir(os.path.join(vol.mnt, "d"))
+    fds = [os.open(p, os.O_RDONLY | os.O_DIRECTORY)
+           for p in (vol.mnt, os.path.join(vol.mnt, "d"))]
+    try:
+        assert os.listdir("/proc/self/fd/%d" % fds[1]) == []
+        vol.proc.send_signal(signal.SIGTERM)
+        assert vol.proc.wait(timeout=20) == 0, vol.stderr()
+        vol.proc = None
+        vol.check_stderr()
+    finally:
+        for fd in fds:
+            os.close(fd)
+    assert not os.path.ismount(vol.mnt)
+
+
 def test_fsname_in_mounts(vol):
     vol.mount()
     with open("/proc/mounts") as f:

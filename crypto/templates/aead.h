@@ -17,10 +17,14 @@
  * (measured against the fused x86 ChaCha20-Poly1305 driver the rfc7539
  * template replaced: docs/crypto.md).
  * A decryption computes the tag over the ciphertext and compares it in
- * constant time before any plaintext reaches dst: its first
- * AEAD_OPEN_FIRST bytes of plaintext wait on the stack, the rest is
- * decrypted after the check; on a mismatch dst is zeroed and -EBADMSG
- * returned.
+ * constant time; on a mismatch dst is zeroed and -EBADMSG returned, so
+ * no plaintext of a forged message is given back. Into a dst apart from
+ * src it runs as an encryption does (block 0 with the first piece, then
+ * MAC and stream alternating, each piece MACed before it is decrypted):
+ * one pass, the plaintext in dst before the check, as the fused drivers
+ * have it. In place, the first AEAD_OPEN_FIRST bytes of plaintext wait
+ * on the stack (the ciphertext is still to be MACed) and the rest is
+ * decrypted after the check.
  * The templates over it: rfc7539.c (ChaCha20-Poly1305, XChaCha20-Poly1305)
  * and gcm.c (gcm(aes)); docs/crypto.md says how each fits.
  */
@@ -205,8 +209,8 @@ static inline void aead_mac_finish(const struct aead_framing *f,
  * at block 0 (advanced), macdrv the MAC child, mac_ctx what mac_key
  * reads (NULL when it reads nothing). Callers check the construction's
  * length limit first. aead_seal: 0, or the child's -errno (then dst is
- * zeroed); aead_open the same, checking tag first: -EBADMSG (dst zeroed)
- * on a mismatch.
+ * zeroed); aead_open the same, then the tag compared: -EBADMSG (dst
+ * zeroed) on a mismatch.
  *
  * The engine is instantiated in each construction's file (static
  * inline): its framing, a constant there, folds into direct calls and
@@ -214,15 +218,21 @@ static inline void aead_mac_finish(const struct aead_framing *f,
  * layers cost ~70 cycles a message on Zen 4, 10% of a 64-byte message
  * (docs/crypto.md).
  */
-static inline int aead_seal(const struct aead_framing *f,
+
+/* one pass over a message whose MAC input (src when decrypting, dst
+ * when encrypting) is not overwritten by the stream: the MAC's tag into
+ * tag; 0, or the child's -errno with dst zeroed */
+static inline int aead_pass(const struct aead_framing *f,
 			    const struct crypto_tfm *stream,
 			    const struct crypto_driver *macdrv,
 			    const void *mac_ctx, uint8_t *iv,
 			    const uint8_t *aad, size_t aadlen, uint8_t *dst,
-			    const uint8_t *src, size_t len, uint8_t *tag)
+			    const uint8_t *src, size_t len, int enc,
+			    uint8_t tag[AEAD_TAG_SIZE])
 {
 	const struct skcipher_alg *sc = stream->drv->u.skcipher;
 	const struct hash_alg *mac = macdrv->u.hash;
+	const uint8_t *macin = enc ? dst : src;
 	alignas(CRYPTO_CTX_ALIGN) uint8_t mst[AEAD_MAX_MAC_STATE];
 	uint8_t ks0[AEAD_MAX_KS0];
 	size_t done;
@@ -232,22 +242,41 @@ static inline int aead_seal(const struct aead_framing *f,
 	if (!err)
 		err = aead_mac_start(f, mac, mac_ctx, mst, ks0, aad, aadlen);
 	if (!err)
-		mac->update(mst, dst, done);
+		mac->update(mst, macin, done);
 	while (!err && done < len) {
 		size_t n = len - done < AEAD_PIECE ? len - done : AEAD_PIECE;
 
 		err = sc->encrypt(stream, iv, dst + done, src + done, n);
 		if (!err)
-			mac->update(mst, dst + done, n);
+			mac->update(mst, macin + done, n);
 		done += n;
 	}
 	if (!err)
 		aead_mac_finish(f, mac, mst, ks0, aadlen, len, tag);
-	else if (len) /* no ciphertext without its tag */
+	else if (len) /* no ciphertext without its tag, no plaintext */
 		memset(dst, 0, len);
 	wipe(ks0, sizeof(ks0));
 	wipe_blocks(mst, mac->statesize);
 	return err;
+}
+
+static inline int aead_seal(const struct aead_framing *f,
+			    const struct crypto_tfm *stream,
+			    const struct crypto_driver *macdrv,
+			    const void *mac_ctx, uint8_t *iv,
+			    const uint8_t *aad, size_t aadlen, uint8_t *dst,
+			    const uint8_t *src, size_t len, uint8_t *tag)
+{
+	return aead_pass(f, stream, macdrv, mac_ctx, iv, aad, aadlen, dst, src,
+			 len, 1, tag);
+}
+
+/* dst and src share no byte (a decryption can then run in one pass) */
+static inline int aead_apart(const uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	return d >= s ? d - s >= len : s - d >= len;
 }
 
 static inline int aead_open(const struct aead_framing *f,
@@ -266,7 +295,15 @@ static inline int aead_open(const struct aead_framing *f,
 	size_t done;
 	int err;
 
-	/* the first plaintext waits on the stack, the rest for the tag */
+	if (aead_apart(dst, src, len)) {
+		err = aead_pass(f, stream, macdrv, mac_ctx, iv, aad, aadlen, dst,
+				src, len, 0, expected);
+		if (err)
+			wipe(expected, sizeof(expected));
+		return err ? err : aead_check_tag(expected, tag, dst, len);
+	}
+	/* in place: the first plaintext waits on the stack, the rest for
+	 * the tag */
 	err = aead_first(stream, f->ks0len, 0, iv, ks0, buf, NULL, src, len, &done);
 	if (!err)
 		err = aead_mac_start(f, mac, mac_ctx, mst, ks0, aad, aadlen);

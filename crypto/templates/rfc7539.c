@@ -12,8 +12,8 @@
  *   tag = Poly1305(aad | pad16 | ciphertext | pad16 | le64(aadlen) |
  *   le64(len)).
  * Decryption computes the tag over the ciphertext and compares it in
- * constant time before any plaintext reaches dst; on a mismatch dst is
- * zeroed and -EBADMSG returned.
+ * constant time; on a mismatch dst is zeroed and -EBADMSG returned
+ * (aead.h).
  *
  * The construction is the AEAD engine's (aead.c) with RFC 8439's framing
  * below: the one-time key from block 0, byte lengths, the MAC as the tag.

@@ -46,6 +46,7 @@ int inode_table_init(struct inode_table *t, unsigned int max_fds,
 	t->handles.mount_fd = -1;
 	t->evictions = t->reopens = t->revived = 0;
 	t->stale = NULL;
+	t->reap = NULL;
 	t->file = file;
 	t->buckets = calloc(t->nbuckets, sizeof(*t->buckets));
 	if (!t->buckets || export_init(&t->exp) != 0) {
@@ -263,9 +264,9 @@ static void unhash_dead(struct inode_table *t, struct fs_inode *in)
 }
 
 /*
- * Free dead inodes: in, then each parent whose last pin was one of the
- * freed inodes' names, iteratively (a deep chain of forgotten
- * directories must not recurse). t locked.
+ * Dead inodes out of the table: in, then each parent whose last pin was
+ * one of their names, iteratively (a deep chain of forgotten directories
+ * must not recurse); onto t->reap, freed by table_unlock. t locked.
  */
 static void release_locked(struct inode_table *t, struct fs_inode *in)
 {
@@ -275,11 +276,10 @@ static void release_locked(struct inode_table *t, struct fs_inode *in)
 	in->hnext = NULL;
 	while (dead) {
 		struct fs_inode *cur = dead;
-		int fd = fdcache_drop(&t->fds, &cur->slot);
 
 		dead = cur->hnext;
-		if (fd >= 0)
-			close(fd);
+		/* out of the cache; free_inode closes it */
+		cur->slot.fd = fdcache_drop(&t->fds, &cur->slot);
 		export_detach(&t->exp, cur->nodeid);
 		while (cur->links) {
 			struct inode_link *l = cur->links;
@@ -295,7 +295,27 @@ static void release_locked(struct inode_table *t, struct fs_inode *in)
 				dead = p;
 			}
 		}
-		free_inode(t, cur);
+		cur->hnext = t->reap;
+		t->reap = cur;
+	}
+}
+
+/*
+ * Unlock t, then free the inodes that died under the lock: closing a
+ * deleted file's last descriptor frees its data on the backing store,
+ * I/O that no other request should wait for.
+ */
+static void table_unlock(struct inode_table *t)
+{
+	struct fs_inode *dead = t->reap;
+
+	t->reap = NULL;
+	pthread_mutex_unlock(&t->lock);
+	while (dead) {
+		struct fs_inode *next = dead->hnext;
+
+		free_inode(t, dead);
+		dead = next;
 	}
 }
 
@@ -361,7 +381,7 @@ static int get_inode(struct inode_table *t, struct fs_inode *parent,
 		 * its inode number); a cached descriptor keeps its file
 		 * alive, so its number cannot have been reused */
 		if (!have_id && (!in || in->slot.fd < 0)) {
-			pthread_mutex_unlock(&t->lock);
+			table_unlock(t);
 			id = fileid_of(fd);
 			have_id = 1;
 			pthread_mutex_lock(&t->lock);
@@ -375,7 +395,7 @@ static int get_inode(struct inode_table *t, struct fs_inode *parent,
 		if (in || fresh)
 			break;
 		/* most LOOKUPs find the inode: allocate only when it is new */
-		pthread_mutex_unlock(&t->lock);
+		table_unlock(t);
 		fresh = new_inode(st, id);
 		if (!fresh) {
 			pthread_mutex_lock(&t->lock);
@@ -408,7 +428,7 @@ static int get_inode(struct inode_table *t, struct fs_inode *parent,
 			fdcache_touch(&t->fds, &in->slot);
 		}
 	}
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	fdcache_close(victims, nv);
 	if (fresh) {
 		free(fresh->ident);
@@ -439,7 +459,7 @@ void inode_table_ref(struct inode_table *t, struct fs_inode *in)
 {
 	pthread_mutex_lock(&t->lock);
 	in->nlookup++;
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 }
 
 struct fs_inode *inode_table_nodeid(struct inode_table *t, uint64_t nodeid)
@@ -461,7 +481,7 @@ int inode_table_revive(struct inode_table *t, uint64_t nodeid,
 	err = export_find(&t->exp, nodeid, &in, &dev, &ino, &id);
 	if (!err && in)
 		in->nlookup++; /* still live (its forget may be on its way) */
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	*out = in;
 	if (err || in)
 		return err;
@@ -471,7 +491,7 @@ int inode_table_revive(struct inode_table *t, uint64_t nodeid,
 	if (fd == -ESTALE) {
 		pthread_mutex_lock(&t->lock);
 		export_gone(&t->exp, nodeid);
-		pthread_mutex_unlock(&t->lock);
+		table_unlock(t);
 	}
 	if (fd < 0)
 		return -ESTALE;
@@ -488,7 +508,7 @@ int inode_table_revive(struct inode_table *t, uint64_t nodeid,
 	}
 	pthread_mutex_lock(&t->lock);
 	t->revived++;
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	*out = in;
 	return 0;
 }
@@ -504,21 +524,21 @@ void inode_table_forget(struct inode_table *t, struct fs_inode *in, uint64_t n)
 	in->nlookup -= n;
 	if (in->nlookup == 0 && in->pins == 0)
 		release_locked(t, in);
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 }
 
 void inode_pin(struct inode_table *t, struct fs_inode *in)
 {
 	pthread_mutex_lock(&t->lock);
 	in->pins++;
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 }
 
 void inode_unpin(struct inode_table *t, struct fs_inode *in)
 {
 	pthread_mutex_lock(&t->lock);
 	put_locked(t, in);
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 }
 
 /* ---- names learnt outside LOOKUP ---------------------------------------- */
@@ -530,7 +550,7 @@ void inode_link_move(struct inode_table *t, struct fs_inode *in,
 	pthread_mutex_lock(&t->lock);
 	link_drop_locked(t, in, from, from_cname);
 	link_add_locked(t, in, to, to_cname);
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 }
 
 void inode_link_drop(struct inode_table *t, struct fs_inode *in,
@@ -538,7 +558,7 @@ void inode_link_drop(struct inode_table *t, struct fs_inode *in,
 {
 	pthread_mutex_lock(&t->lock);
 	link_drop_locked(t, in, parent, cname);
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 }
 
 struct fs_inode *inode_parent_name(struct inode_table *t, struct fs_inode *in,
@@ -553,7 +573,7 @@ struct fs_inode *inode_parent_name(struct inode_table *t, struct fs_inode *in,
 		if (cname)
 			strcpy(cname, in->links->cname);
 	}
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	return p;
 }
 
@@ -597,7 +617,7 @@ void inode_table_move(struct inode_table *t, struct fs_inode *in, int fd,
 		t->evictions += (unsigned long)nv;
 		fd = -1;
 	}
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	fdcache_close(victims, nv);
 	free(old_id);
 	if (old >= 0)
@@ -614,7 +634,7 @@ struct fs_inode *inode_table_find(struct inode_table *t, dev_t dev, ino_t ino)
 	in = find_locked(t, dev, ino);
 	if (in)
 		in->pins++;
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	return in;
 }
 
@@ -631,7 +651,7 @@ int inode_table_foreach(struct inode_table *t,
 		nstale++;
 	all = malloc((t->count + nstale + 1) * sizeof(*all));
 	if (!all) {
-		pthread_mutex_unlock(&t->lock);
+		table_unlock(t);
 		return -ENOMEM;
 	}
 	for (i = 0; i <= t->nbuckets; i++) {
@@ -642,19 +662,21 @@ int inode_table_foreach(struct inode_table *t,
 			all[n++] = in;
 		}
 	}
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	for (i = 0; i < n; i++)
 		fn(all[i], arg);
 	pthread_mutex_lock(&t->lock);
 	for (i = 0; i < n; i++)
 		put_locked(t, all[i]);
-	pthread_mutex_unlock(&t->lock);
+	table_unlock(t);
 	free(all);
 	return 0;
 }
 
 void inode_table_destroy(struct inode_table *t)
 {
+	pthread_mutex_lock(&t->lock);
+	table_unlock(t); /* none should be left */
 	for (size_t i = 0; i <= t->nbuckets; i++) {
 		struct fs_inode *in = i < t->nbuckets ? t->buckets[i] : t->stale;
 		struct fs_inode *next;

@@ -86,6 +86,9 @@ struct inode_table {
 	size_t nbuckets;
 	size_t count;
 	struct fs_inode *stale;   /* unhashed inodes, through hnext */
+	/* dead inodes, through hnext: freed (their descriptors closed, which
+	 * for a deleted file frees its data) once the lock is dropped */
+	struct fs_inode *reap;
 	/* the descriptor cache */
 	struct fdcache fds;
 	unsigned int max_fds;     /* open O_PATH descriptors kept, at most */

@@ -321,9 +321,14 @@ static int is_stored(int fd)
 
 int symlink_pin(int dirfd, const char *name)
 {
-	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
+	int fd;
 
+	/* most entries are not symlinks: one call tells, without a descriptor */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISLNK(st.st_mode))
+		return -1;
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstatat(fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0 ||

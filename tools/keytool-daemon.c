@@ -220,28 +220,57 @@ static int lock_connect(const char *dir, struct cloakfsd_client **cl)
 	return rc;
 }
 
+/* what the child wrote to its message pipe (fd), once it has exited,
+ * onto our standard error */
+static void relay_messages(int fd)
+{
+	char buf[512];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || fwrite(buf, 1, (size_t)n, stderr) != (size_t)n)
+			break;
+	}
+}
+
 /*
  * DIR's key id from its config, read in a child process so that a hung
  * store cannot hold the answer: past LOCK_CONFIG_DEADLINE_MS the child is
- * killed and left behind (it dies when the store lets it go). 0 and id;
- * -ETIMEDOUT; or the exit code of the child's message (no config, ...).
+ * killed and left behind (it dies when the store lets it go; a FUSE
+ * request the store's process already took cannot be killed). The child
+ * writes its messages to a pipe of its own, relayed by us: it never
+ * holds our standard output or error, which a caller reading them to
+ * their end would otherwise wait on for as long as the store hangs.
+ * 0 and id; -ETIMEDOUT; or the exit code of the child's message (no
+ * config, ...).
  */
 static int key_id_within_deadline(const struct kt_args *a, const char *dir,
 				  uint8_t id[VOLCONF_KEY_ID_SIZE])
 {
 	struct pollfd pfd = { -1, POLLIN, 0 };
-	int p[2], status = 0, rc;
+	int p[2], e[2], status = 0, rc;
 	ssize_t n;
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return kt_error(CLOAKFS_EXIT_ERROR, "pipe: %s", strerror(errno));
+	if (pipe2(e, O_CLOEXEC) != 0) {
+		rc = errno;
+		close(p[0]);
+		close(p[1]);
+		return kt_error(CLOAKFS_EXIT_ERROR, "pipe: %s", strerror(rc));
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		rc = errno;
 		close(p[0]);
 		close(p[1]);
+		close(e[0]);
+		close(e[1]);
 		return kt_error(CLOAKFS_EXIT_ERROR, "fork: %s", strerror(rc));
 	}
 	if (pid == 0) {
@@ -249,6 +278,10 @@ static int key_id_within_deadline(const struct kt_args *a, const char *dir,
 		char path[PATH_MAX];
 
 		close(p[0]);
+		close(e[0]);
+		if (dup2(e[1], STDOUT_FILENO) < 0 || dup2(e[1], STDERR_FILENO) < 0)
+			_exit(CLOAKFS_EXIT_ERROR);
+		close(e[1]);
 		rc = kt_read_config(a, dir, path, &cfg);
 		if (!rc && write(p[1], cfg.key_id, VOLCONF_KEY_ID_SIZE) !=
 			   VOLCONF_KEY_ID_SIZE)
@@ -257,6 +290,7 @@ static int key_id_within_deadline(const struct kt_args *a, const char *dir,
 		_exit(rc);
 	}
 	close(p[1]);
+	close(e[1]);
 	pfd.fd = p[0];
 	do
 		rc = poll(&pfd, 1, LOCK_CONFIG_DEADLINE_MS);
@@ -265,6 +299,7 @@ static int key_id_within_deadline(const struct kt_args *a, const char *dir,
 		kill(pid, SIGKILL);
 		(void)waitpid(pid, &status, WNOHANG);
 		close(p[0]);
+		close(e[0]);
 		return -ETIMEDOUT;
 	}
 	n = read(p[0], id, VOLCONF_KEY_ID_SIZE);
@@ -272,6 +307,8 @@ static int key_id_within_deadline(const struct kt_args *a, const char *dir,
 	/* it wrote or failed: either way it is exiting, not waiting on DIR */
 	if (waitpid(pid, &status, 0) != pid)
 		status = 0;
+	relay_messages(e[0]);
+	close(e[0]);
 	if (n == VOLCONF_KEY_ID_SIZE)
 		return 0;
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 0;

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, MKVOL, Volume, expect_errno, read_file,
-                      scratch_for_all, write_file)
+from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, MKVOL, Volume, expect_errno, preload_env,
+                      read_file, scratch_for_all, write_file)
 
 pytestmark = pytest.mark.skipif(not CLOAKFSD or not KEYTOOL,
                                 reason="built without cloakfsd / cloakfs-keytool")
@@ -303,6 +303,42 @@ def test_lock_by_path_on_a_stopped_backing_store(env):
             vol.destroy()
         finally:
             store.destroy()
+
+
+EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
+
+
+@pytest.mark.skipif(not EIO_PRELOAD, reason="built without the fault shim")
+def test_lock_by_path_answers_while_the_store_holds_a_request(env):
+    """lock DIR answers within 2 s, its output ended, when the store under
+    DIR took the request that reads DIR's config and hangs in it (the
+    fault shim's stall rule: a FUSE request its server already took cannot
+    be killed, so the keytool's child that reads the config outlives its
+    SIGKILL): the child holds none of the keytool's output, which a caller
+    reading it to its end would otherwise wait on while the store hangs"""
+    store = Volume("speck128-xts", tag="holding")
+    ctl = os.path.join(store.top, "fault.ctl")
+    try:
+        subprocess.run([CLOAKFSD, "--socket", env["CLOAKFSD_SOCKET"]], env=env,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=30, check=True)
+        store.mount()
+        os.mkdir(store.path("dir"))
+        write_file(store.path("dir", "cloakfs.conf"), b"not a config\n")
+        store.umount()  # nothing of it cached: the reads reach the store
+        cdir = [n for n in os.listdir(store.cipherdir) if "." not in n and
+                os.path.isdir(os.path.join(store.cipherdir, n))]
+        assert len(cdir) == 1, cdir
+        store.mount(env=preload_env(EIO_PRELOAD, CLOAKFS_EIO_CTL=ctl))
+        write_file(ctl, ("stall:%s\n" % cdir[0]).encode())
+        rc, out, took = timed_keytool(env, "lock", store.path("dir"))
+        assert os.path.exists(ctl + ".stalled"), "the store never stalled:\n" + out
+        assert rc == 1 and took < 2.0, (rc, took, out)
+        assert "did not answer" in out and "lock --all" in out, out
+    finally:
+        if os.path.exists(ctl):
+            os.unlink(ctl)  # the stalled request answers; the child exits
+        store.destroy()
 
 
 def test_lock_by_path_with_a_swapped_config(env):

@@ -310,8 +310,9 @@ EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
 
 @pytest.mark.skipif(not EIO_PRELOAD, reason="built without the fault shim")
 @pytest.mark.skipif("TSAN_OPTIONS" in os.environ,
-                    reason="the fault shim preloaded into a ThreadSanitizer build "
-                    "crashes in the sanitizer's runtime (ThreadSanitizer:DEADLYSIGNAL)")
+                    reason="the fault shim preloaded into a ThreadSanitizer build run "
+                    "with ci-tsan.sh's TSAN_OPTIONS crashes it (ThreadSanitizer:"
+                    "DEADLYSIGNAL); without them it passes")
 def test_lock_by_path_answers_while_the_store_holds_a_request(env):
     """lock DIR answers within 2 s, its output ended, when the store under
     DIR took the request that reads DIR's config and hangs in it (the

@@ -106,8 +106,8 @@ static inline void aead_check_len(const struct crypto_tfm *tfm, size_t len,
 }
 
 /*
- * For fused drivers that decrypt into dst in the pass that computes the
- * tag: 0 when expected equals tag (compared in constant time), else
+ * For decryptions into dst in the pass that computes the tag (fused
+ * drivers, aead_open into a dst apart from src): 0 when expected equals tag (compared in constant time), else
  * -EBADMSG with dst's len bytes zeroed; expected is wiped either way.
  */
 static inline int aead_check_tag(uint8_t *expected, const uint8_t *tag,

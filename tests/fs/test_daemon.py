@@ -83,6 +83,16 @@ def eventually_reads(fd, offset, data):
     eventually(unlocked)
 
 
+EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
+
+
+def start_daemon(e):
+    r = subprocess.run([CLOAKFSD, "--socket", e["CLOAKFSD_SOCKET"]], env=e,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=30)
+    assert r.returncode == 0, "cloakfsd did not start:\n" + r.stdout.decode()
+
+
 def mount_from_daemon(v, env, *extra):
     """cloakfs -f with no passphrase source: the key must come from cloakfsd"""
     err = open(v.stderr_path, "a")
@@ -305,9 +315,6 @@ def test_lock_by_path_on_a_stopped_backing_store(env):
             store.destroy()
 
 
-EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
-
-
 @pytest.mark.skipif(not EIO_PRELOAD, reason="built without the fault shim")
 @pytest.mark.skipif("TSAN_OPTIONS" in os.environ,
                     reason="the fault shim preloaded into a ThreadSanitizer build run "
@@ -323,9 +330,7 @@ def test_lock_by_path_answers_while_the_store_holds_a_request(env):
     store = Volume("speck128-xts", tag="holding")
     ctl = os.path.join(store.top, "fault.ctl")
     try:
-        subprocess.run([CLOAKFSD, "--socket", env["CLOAKFSD_SOCKET"]], env=env,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=30, check=True)
+        start_daemon(env)
         store.mount()
         os.mkdir(store.path("dir"))
         write_file(store.path("dir", "cloakfs.conf"), b"not a config\n")

@@ -22,8 +22,8 @@ import pytest
 
 from conftest import (CLOAKFS, CLOAKFSD, KEYTOOL, PASSPHRASE, Volume, fusermount_u, read_file,
                       preload_env, scratch_for_all, write_file)
-from test_daemon import (env, eventually, eventually_locked, eventually_reads,  # noqa: F401
-                         keytool, mount_from_daemon)
+from test_daemon import (EIO_PRELOAD, env, eventually, eventually_locked,  # noqa: F401
+                         eventually_reads, keytool, mount_from_daemon, start_daemon)
 
 KEYDUMP = os.environ.get("CLOAKFS_KEYDUMP", "")
 GCORE = shutil.which("gcore")
@@ -354,13 +354,6 @@ def stop_daemon(e):
     raise AssertionError("cloakfsd did not exit on SIGTERM")
 
 
-def start_daemon(e):
-    r = subprocess.run([CLOAKFSD, "--socket", e["CLOAKFSD_SOCKET"]], env=e,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=30)
-    assert r.returncode == 0, "cloakfsd did not start:\n" + r.stdout.decode()
-
-
 def mount_with_passphrase(v, e):
     """cloakfs -f --passfile, cloakfsd allowed: the key is the mount's own"""
     err = open(v.stderr_path, "a")
@@ -424,9 +417,6 @@ def test_passphrase_mount_obeys_lock(env):  # noqa: F811
         v.allowed_stderr = [r"locked", r"unlocked", r"key daemon"]
     finally:
         v.destroy()
-
-
-EIO_PRELOAD = os.environ.get("CLOAKFS_EIO_PRELOAD", "")
 
 
 @pytest.mark.skipif(not CLOAKFSD or not KEYTOOL or not EIO_PRELOAD,

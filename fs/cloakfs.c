@@ -645,6 +645,12 @@ int main(int argc, char **argv)
 	atomic_store(&fs.readahead_kb, o.readahead_kb);
 	fs.timeout = o.shared ? (double)o.shared_timeout_ms / 1000 : ATTR_TIMEOUT;
 	fs.chown_new = geteuid() == 0;
+	/* ACLs mean something where other users reach the files; asking
+	 * for them costs every mount default_permissions, whose directory
+	 * GETATTR before each create and unlink (the kernel forgets a
+	 * directory's mode when an entry changes) is measurable
+	 * (docs/performance.md) */
+	fs.want_acl = o.acl >= 0 ? o.acl : o.allow_other;
 	fs.test_skip_fsync = getenv("CLOAKFS_TEST_SKIP_FSYNC") &&
 			     strcmp(getenv("CLOAKFS_TEST_SKIP_FSYNC"), "1") == 0;
 	fs_touch(&fs);

@@ -33,7 +33,9 @@ static void usage(FILE *out)
 		"                        CIPHERDIR on shared storage: locks, no\n"
 		"                        cache kept across opens), shared_timeout=\n"
 		"                        SECONDS (attributes and entries may be that\n"
-		"                        old with -o shared; default 1, 0 allowed)\n"
+		"                        old with -o shared; default 1, 0 allowed),\n"
+		"                        acl / noacl (POSIX ACLs set and enforced, or\n"
+		"                        refused; default: acl with allow_other only)\n"
 		"      --ro              read-only (as -o ro)\n"
 		"      --config FILE     the volume's config is FILE, not\n"
 		"                        CIPHERDIR/cloakfs.conf\n"
@@ -154,6 +156,8 @@ static int parse_o(struct cloakfs_options *o, char *list, char *err,
 				return -EINVAL;
 			}
 			o->shared_timeout_set = 1;
+		} else if (!strcmp(opt, "acl") || !strcmp(opt, "noacl")) {
+			o->acl = opt[0] == 'a';
 		} else if (!strcmp(opt, "nonempty")) {
 			o->nonempty = 1; /* ours: FUSE 3 dropped the option */
 		} else if (mount_only(opt)) {
@@ -204,6 +208,7 @@ enum cmdline_result cmdline_parse(int argc, char **argv,
 	o->use_cloakfsd = 1;
 	o->readahead_kb = CLOAKFS_READAHEAD_KB_DEFAULT;
 	o->shared_timeout_ms = 1000;
+	o->acl = -1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:fdso:hV", longopts, NULL)) != -1 ||

@@ -5,7 +5,8 @@
  * Options may follow the two directories, as mount.fuse3 passes them
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
  * cloakfs' own -o options (config=, passfile=, extpass=, idle=,
- * readahead=, nocloakfsd, nonempty, badname, shared, shared_timeout=) are
+ * readahead=, nocloakfsd, nonempty, badname, shared, shared_timeout=, acl,
+ * noacl) are
  * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
  * dropped; the rest goes to FUSE.
  */
@@ -39,6 +40,9 @@ struct cloakfs_options {
 	unsigned long long shared_timeout_ms; /* -o shared_timeout: the
 				    attribute and entry timeout then */
 	int shared_timeout_set;
+	int acl;                 /* -o acl 1, -o noacl 0; -1 (neither): the
+				    kernel enforces POSIX ACLs with
+				    allow_other only */
 	char *fuse_opts;         /* comma-separated, for FUSE; may be NULL */
 };
 

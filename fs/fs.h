@@ -61,8 +61,11 @@ struct cloakfs {
 	int show_undecodable;      /* --show-undecodable (fs/entry.h) */
 	int chown_new;             /* running as root: new entries get the
 				    * caller's uid/gid */
+	int want_acl;              /* -o acl, or allow_other without
+				    * -o noacl */
 	int posix_acl;             /* the kernel enforces POSIX ACLs we
-				    * store (fs/acl.h); set at FUSE init */
+				    * store (fs/acl.h); set at FUSE init
+				    * when wanted and the kernel can */
 	int test_skip_fsync;       /* test-only: $CLOAKFS_TEST_SKIP_FSYNC=1
 				    * makes fsync, fdatasync and O_SYNC
 				    * writes skip their sync, to show that

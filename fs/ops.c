@@ -6,6 +6,8 @@
  */
 #include "fs/ops.h"
 
+#include <stdio.h>
+
 #include "fs/fs.h"
 #include "fs/handlers.h"
 #include "fs/xattrs.h"
@@ -18,11 +20,17 @@ static void fs_init(void *userdata, struct fuse_conn_info *conn)
 
 	/* POSIX ACLs: the kernel enforces them (and turns on
 	 * default_permissions); inheriting them is ours (acl.h), umask
-	 * included, which is why the kernel must not apply it itself */
-	if ((conn->capable & FUSE_CAP_POSIX_ACL) &&
+	 * included, which is why the kernel must not apply it itself.
+	 * Without them system.* attributes are refused (ops-xattr.c), as
+	 * on a filesystem mounted noacl */
+	if (fs->want_acl && (conn->capable & FUSE_CAP_POSIX_ACL) &&
 	    (conn->capable & FUSE_CAP_DONT_MASK)) {
 		conn->want |= FUSE_CAP_POSIX_ACL | FUSE_CAP_DONT_MASK;
 		fs->posix_acl = 1;
+	} else if (fs->want_acl) {
+		fprintf(stderr, "cloakfs: %s: the kernel cannot enforce POSIX "
+			"ACLs; they are refused (as -o noacl)\n",
+			fs->mountpoint);
 	}
 	xattrs_warm(fs);
 	/* the kernel clears setuid/setgid bits on write, not us */

@@ -252,6 +252,48 @@ def test_posix_acls(volume_factory, cipher):
     fsck_clean(v)
 
 
+def refused_acl(p):
+    """is every ACL call on p refused, as on a filesystem mounted noacl?"""
+    r = subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, p], stderr=subprocess.PIPE,
+                       text=True)
+    expect_errno(errno.EOPNOTSUPP, os.getxattr, p, "system.posix_acl_access")
+    return r.returncode != 0 and "Operation not supported" in r.stderr and \
+        not any(k.startswith("system.") for k in os.listxattr(p))
+
+
+@needs_root
+@needs_acl_tools
+def test_acl_and_noacl(volume_factory):
+    """The kernel enforces ACLs (default_permissions, docs/design.md) with
+    -o acl, and by default on a mount other users reach (allow_other);
+    otherwise they are refused, and an ACL stored earlier is kept, unseen,
+    for the next mount that has them"""
+    v = volume_factory("speck128-xts", tag="acl", base=scratch_for_all(), mount=False)
+    os.chmod(v.top, 0o755)
+    v.mount("-o", "acl")
+    f = v.path("f")
+    write_file(f, b"secret\n")
+    os.chmod(f, 0o600)
+    subprocess.run(["setfacl", "-m", "u:%d:r" % OTHER, f], check=True)
+    assert "user:%d:r--" % OTHER in getfacl(f)
+    assert os.stat(f).st_mode & 0o777 == 0o640  # the mode follows the ACL
+    v.umount()
+    v.mount()  # no allow_other: only the owner reaches the files
+    assert refused_acl(f)
+    assert os.stat(f).st_mode & 0o777 == 0o640
+    v.umount()
+    v.mount("-o", "allow_other")
+    os.chmod(v.mnt, 0o777)
+    assert "user:%d:r--" % OTHER in getfacl(f)
+    assert can("r", f) and not can("w", f)
+    v.umount()
+    v.mount("-o", "allow_other,noacl")
+    assert refused_acl(f)
+    assert not can("r", f)  # the modes still hold (default_permissions)
+    v.umount()
+    fsck_clean(v)
+
+
 # security.capability, VFS_CAP_REVISION_2 (linux/capability.h): magic and
 # revision, then permitted and inheritable words, low and high
 CAP_V2 = struct.pack("<5I", 0x02000000, 1 << 10, 0, 0, 0)
@@ -276,7 +318,7 @@ def test_remembered_absence_is_forgotten(volume_factory, shared):
     once; with -o shared, one made by another mount of the volume (another
     machine) shows within the attribute timeout, as attributes do"""
     v = volume_factory("speck128-xts", tag="absent", mount=False)
-    v.mount(*(["-o", "shared"] if shared else []))
+    v.mount("-o", "acl,shared" if shared else "acl")
     f = v.path("f")
     write_file(f, b"x" * 100)
     with open(f, "ab") as h:
@@ -303,7 +345,7 @@ def test_remembered_absence_is_forgotten(volume_factory, shared):
     os.mkdir(mnt_b)
     log = open(os.path.join(v.top, "stderr-b"), "w")
     b = subprocess.Popen([CLOAKFS, "-f", "--no-cloakfsd", "--passfile", v.passfile,
-                          "-o", "shared", v.cipherdir, mnt_b],
+                          "-o", "acl,shared", v.cipherdir, mnt_b],
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     try:
         assert delay_until(lambda: os.path.ismount(mnt_b), 60) is not None, "B did not mount"

@@ -48,7 +48,9 @@
 #   Each repetition after the first unmounts every filesystem and mounts
 #   it again (the volume stays): how one daemon process happens to run on
 #   this machine (its threads, its memory) can last a whole mount and
-#   would otherwise weigh on all repetitions alike.
+#   would otherwise weigh on all repetitions alike. Each repetition also
+#   starts one filesystem later in the list (rotation), so that none
+#   always runs right after the same other one.
 #
 #   Output: the median of the repetitions (3 [1]) per filesystem, then
 #   the same as speed ratios (higher = faster; a time ratio is inverted)
@@ -446,8 +448,13 @@ run_backing() { # run_backing tmpfs|disk
 	done
 	[ ${#names[@]} -gt 0 ] || die "no filesystem could be set up"
 	note "$kind: ${names[*]}; $reps repetition(s)"
+	local n=${#names[@]} j
 	for rep in $(seq 1 "$reps"); do
-		for i in "${!names[@]}"; do
+		# each repetition starts one filesystem later: what a workload
+		# leaves behind (memory freed, the host reclaiming it) weighs on
+		# whoever follows, so no filesystem always follows the same one
+		for j in $(seq 0 $((n - 1))); do
+			i=$(( (j + rep - 1) % n ))
 			name=${names[$i]}
 			case " $slow_fs " in *" $name "*) [ "$rep" -gt 1 ] && continue ;; esac
 			note "$kind rep $rep: $name"

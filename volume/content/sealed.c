@@ -72,11 +72,18 @@ int sealed_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 	for (uint64_t i = first + n; !err && i-- > first;) {
 		struct content_unit u;
 		uint8_t aad[SEALED_AAD_SIZE], nonce[24], *out;
+		const uint8_t *in;
 		uint64_t at = (i - first) * g->sector_size;
 
 		content_unit(g, plain, i, &u);
 		out = dst + (u.cipher_off - content_unit_pos(g, first));
-		memmove(out + SEALED_NONCE_FIELD, src + at, u.plain_len);
+		/* apart (a write's own buffer): sealed straight from it; in
+		 * place the data moves to its slot first */
+		in = src + at;
+		if (src == dst) {
+			memmove(out + SEALED_NONCE_FIELD, in, u.plain_len);
+			in = out + SEALED_NONCE_FIELD;
+		}
 		memset(out, 0, SEALED_NONCE_FIELD);
 		if (!left) {
 			left = i - first + 1 < SEALED_RANDOM_BATCH ?
@@ -91,8 +98,7 @@ int sealed_encrypt_units(struct crypto_tfm *tfm, const struct content_geom *g,
 		unit_aad(aad, file_nonce, g, plain, i);
 		if (!err)
 			err = crypto_aead_encrypt(tfm, nonce, aad, sizeof(aad),
-						  out + SEALED_NONCE_FIELD,
-						  out + SEALED_NONCE_FIELD,
+						  out + SEALED_NONCE_FIELD, in,
 						  u.plain_len,
 						  out + SEALED_NONCE_FIELD +
 							  u.plain_len);

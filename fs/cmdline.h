@@ -6,9 +6,8 @@
  * ("cloakfs CIPHERDIR MOUNTPOINT -o passfile=F,ro"), so /etc/fstab works.
  * cloakfs' own -o options (config=, passfile=, extpass=, idle=,
  * readahead=, nocloakfsd, nonempty, badname, shared, shared_timeout=, acl,
- * noacl) are
- * taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*, ...) are
- * dropped; the rest goes to FUSE.
+ * noacl) are taken out; mount(8)-only ones (noauto, nofail, _netdev, x-*,
+ * ...) are dropped; the rest goes to FUSE.
  */
 #ifndef CLOAKFS_FS_CMDLINE_H
 #define CLOAKFS_FS_CMDLINE_H

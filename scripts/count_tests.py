@@ -9,8 +9,9 @@ pass and a closing "N passed, N failed, N skipped" line:
 
     scripts/count_tests.py [--prefix TEXT] MESON-JSON-LOG...
 
-A meson test counts once, by its result; its skip reason is the last
-line it printed. A pytest module that wrote a JUnit XML report
+A meson test counts once, by its result; its skip reason is its own
+"skip: WHY" line when it printed one (a random test's seed may follow),
+else the last line it printed. A pytest module that wrote a JUnit XML report
 (--junitxml=PATH in its command, written during this run) counts per
 test case instead: each passed, failed (or errored) and skipped case with
 pytest's reason, and each failed case by name with the first line of
@@ -27,6 +28,14 @@ import xml.etree.ElementTree as ET
 def last_line(text):
     lines = [l.strip(" !") for l in (text or "").splitlines() if l.strip(" !")]
     return lines[-1].replace("_pytest.outcomes.Exit: ", "") if lines else "no reason given"
+
+
+def skip_reason(text):
+    """a skipped C test's reason: its own "skip: WHY" line, which other
+    output (a random test's seed) may follow; else its last line"""
+    said = [l.strip()[5:].strip() for l in (text or "").splitlines()
+            if l.strip().startswith("skip:")]
+    return said[-1] if said else last_line(text)
 
 
 def junit_path(cmd):
@@ -95,7 +104,7 @@ def count(logs, prefix):
             elif result in ("OK", "EXPECTEDFAIL"):
                 passed += 1
             elif result == "SKIP":
-                skips.append((name, last_line(out)))
+                skips.append((name, skip_reason(out)))
             else:
                 failed += 1
                 fails.append("%s (%s)" % (name, result))

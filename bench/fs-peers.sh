@@ -164,15 +164,8 @@ cloakfs_install_deps >/dev/null || die "installing the build dependencies failed
 install_missing fio gocryptfs securefs cryfs encfs tar
 command -v fio >/dev/null || die "fio is missing"
 
-# always through ninja: a build left from an older checkout would be timed
-# under this checkout's name
-note "building cloakfs in $builddir"
-if [ ! -f "$builddir/build.ninja" ]; then
-	meson setup "$builddir" --buildtype=release -Dwerror=false >/dev/null ||
-		die "meson setup failed"
-fi
-ninja -C "$builddir" fs/cloakfs tools/cloakfs-keytool >/dev/null ||
-	die "building cloakfs failed"
+. bench/build.sh
+bench_build "$builddir" fs/cloakfs tools/cloakfs-keytool || die "no cloakfs build"
 cloakfs=$builddir/fs/cloakfs
 keytool=$builddir/tools/cloakfs-keytool
 ptll=$builddir/bench-passthrough-ll

@@ -100,15 +100,8 @@ die() { echo "gluster-peers: $*" >&2; exit 1; }
 . scripts/deps.sh
 cloakfs_install_deps glusterfs-server glusterfs-client gocryptfs tar ||
 	die "installing glusterfs-server, glusterfs-client, gocryptfs failed"
-# always through ninja: a build left from an older checkout would be timed
-# under this checkout's name
-echo "gluster-peers: building cloakfs in $builddir" >&2
-if [ ! -f "$builddir/build.ninja" ]; then
-	meson setup "$builddir" --buildtype=release -Dwerror=false >/dev/null ||
-		die "meson setup failed"
-fi
-ninja -C "$builddir" fs/cloakfs tools/cloakfs-keytool >/dev/null ||
-	die "building cloakfs failed"
+. bench/build.sh
+bench_build "$builddir" fs/cloakfs tools/cloakfs-keytool || die "no cloakfs build"
 
 work=$(mktemp -d "$workbase/gluster-peers.XXXXXX") || die "no work directory in $workbase"
 trap 'rm -rf "$work"' EXIT

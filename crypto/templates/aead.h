@@ -107,8 +107,9 @@ static inline void aead_check_len(const struct crypto_tfm *tfm, size_t len,
 
 /*
  * For decryptions into dst in the pass that computes the tag (fused
- * drivers, aead_open into a dst apart from src): 0 when expected equals tag (compared in constant time), else
- * -EBADMSG with dst's len bytes zeroed; expected is wiped either way.
+ * drivers, aead_open into a dst apart from src): 0 when expected equals
+ * tag (compared in constant time), else -EBADMSG with dst's len bytes
+ * zeroed; expected is wiped either way.
  */
 static inline int aead_check_tag(uint8_t *expected, const uint8_t *tag,
 				 uint8_t *dst, size_t len)
